@@ -1,0 +1,112 @@
+package client
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// Collection names one of the service's two pipeline config collections.
+type Collection string
+
+const (
+	// Transformations holds configs of plugins whose methods include processEvent.
+	Transformations Collection = "pipeline_transformation_configs"
+	// ImportApps holds configs of plugins with scheduled tasks.
+	ImportApps Collection = "pipeline_import_apps_configs"
+)
+
+// Record is a pipeline config record as the live service returns it.
+//
+// Fields the published schema gets wrong (config, error, plugin_info,
+// delivery_rate_24h, filters) are kept as raw JSON: any JSON value decodes.
+// A field absent from the response leaves the raw value nil.
+type Record struct {
+	ID              int64           `json:"id"`
+	Plugin          int64           `json:"plugin"`
+	Enabled         bool            `json:"enabled"`
+	Order           int64           `json:"order"`
+	Config          json.RawMessage `json:"config"`
+	Error           json.RawMessage `json:"error"`
+	TeamID          int64           `json:"team_id"`
+	PluginInfo      json.RawMessage `json:"plugin_info"`
+	DeliveryRate24h json.RawMessage `json:"delivery_rate_24h"`
+	CreatedAt       string          `json:"created_at"`
+	UpdatedAt       string          `json:"updated_at"`
+	Name            *string         `json:"name"`
+	Description     *string         `json:"description"`
+	Deleted         bool            `json:"deleted"`
+	Filters         json.RawMessage `json:"filters"`
+}
+
+// Page is one page of a list response.
+type Page struct {
+	Count    int64    `json:"count"`
+	Next     *string  `json:"next"`
+	Previous *string  `json:"previous"`
+	Results  []Record `json:"results"`
+}
+
+// Opt is a request field that is either left out, sent as null, or sent with
+// a value. Its zero value is "left out" (with the omitzero tag).
+type Opt[T any] struct {
+	set   bool
+	null  bool
+	value T
+}
+
+// Some returns a field sent with v.
+func Some[T any](v T) Opt[T] { return Opt[T]{set: true, value: v} }
+
+// Null returns a field sent as JSON null.
+func Null[T any]() Opt[T] { return Opt[T]{set: true, null: true} }
+
+// IsZero reports whether the field is left out of the request.
+func (o Opt[T]) IsZero() bool { return !o.set }
+
+// IsNull reports whether the field is sent as null.
+func (o Opt[T]) IsNull() bool { return o.set && o.null }
+
+// Get returns the value and whether one is sent (false when left out or null).
+func (o Opt[T]) Get() (T, bool) { return o.value, o.set && !o.null }
+
+// MarshalJSON encodes the value, or null.
+func (o Opt[T]) MarshalJSON() ([]byte, error) {
+	if !o.set || o.null {
+		return []byte("null"), nil
+	}
+	return json.Marshal(o.value)
+}
+
+// RecordInput is the body of a create or update. Fields left out are not
+// sent. Filters and Config carry JSON text.
+//
+// Config is not a JSON-writable field on the live service: when Config is set
+// the client sends the request as multipart/form-data with config as a JSON
+// object string and every other set field as a plain form value.
+type RecordInput struct {
+	Plugin      Opt[int64]           `json:"plugin,omitzero"`
+	Enabled     Opt[bool]            `json:"enabled,omitzero"`
+	Order       Opt[int64]           `json:"order,omitzero"`
+	Name        Opt[string]          `json:"name,omitzero"`
+	Description Opt[string]          `json:"description,omitzero"`
+	Deleted     Opt[bool]            `json:"deleted,omitzero"`
+	Filters     Opt[json.RawMessage] `json:"filters,omitzero"`
+	Config      Opt[json.RawMessage] `json:"-"`
+}
+
+// Job is the body of the job action.
+type Job struct {
+	Type      string          `json:"type"`
+	Payload   json.RawMessage `json:"payload,omitempty"`
+	Operation string          `json:"operation,omitempty"`
+}
+
+// Frontend is the body of the frontend action: JavaScript on the live
+// service, a record-shaped JSON document per the published schema.
+type Frontend struct {
+	ContentType string
+	Content     string
+}
+
+// FormatID renders a record id as it appears in paths and import IDs.
+func FormatID(id int64) string { return strconv.FormatInt(id, 10) }
