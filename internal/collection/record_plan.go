@@ -1,0 +1,61 @@
+package collection
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// pluginFallback plans a name or description left out of the configuration
+// as the service will show it: the plugin's own, read from plugin_info in
+// state. So a value the service filled in is not fought over, and a value
+// the user removes plans the change back to the plugin's (sent as null).
+// Without the plugin's value in state, the prior value is kept.
+func pluginFallback(field string) planmodifier.String {
+	return pluginFallbackModifier{field: field}
+}
+
+type pluginFallbackModifier struct {
+	field string
+}
+
+func (m pluginFallbackModifier) Description(context.Context) string {
+	return fmt.Sprintf("When not configured, the plugin's %s, as the service shows it.", m.field)
+}
+
+func (m pluginFallbackModifier) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (m pluginFallbackModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	// Only an update of a value left out of the configuration: on create the
+	// plugin's value is not known yet, and a configured value is the plan.
+	if !req.ConfigValue.IsNull() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var info jsontypes.Normalized
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("plugin_info"), &info)...)
+	if v, ok := pluginInfoString(info, m.field); ok {
+		resp.PlanValue = types.StringValue(v)
+		return
+	}
+	resp.PlanValue = req.StateValue
+}
+
+// pluginInfoString returns a non-empty string field of plugin_info.
+func pluginInfoString(info jsontypes.Normalized, field string) (string, bool) {
+	if !isSet(info) {
+		return "", false
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(info.ValueString()), &obj); err != nil {
+		return "", false
+	}
+	s, ok := obj[field].(string)
+	return s, ok && s != ""
+}

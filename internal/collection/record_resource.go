@@ -1,0 +1,301 @@
+package collection
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+)
+
+// Default time limits of whole operations, retries and rate-limit waits
+// included; the timeouts block overrides them.
+const (
+	defaultWriteTimeout = 10 * time.Minute
+	defaultReadTimeout  = 5 * time.Minute
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*recordResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*recordResource)(nil)
+	_ resource.ResourceWithImportState = (*recordResource)(nil)
+	_ resource.ResourceWithIdentity    = (*recordResource)(nil)
+)
+
+// recordResource is the resource pipeline_<kind>_config: one config record
+// of the kind's collection.
+type recordResource struct {
+	framework.ResourceBase
+	kind Kind
+}
+
+// NewRecordResource returns the constructor of the record resource of kind k.
+func NewRecordResource(k Kind) func() resource.Resource {
+	return func() resource.Resource {
+		return &recordResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
+	}
+}
+
+// Schema implements resource.Resource.
+func (r *recordResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = recordResourceSchema(ctx, r.kind)
+}
+
+// IdentitySchema implements resource.ResourceWithIdentity.
+func (r *recordResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = recordIdentitySchema()
+}
+
+// ModifyPlan implements resource.ResourceWithModifyPlan: project_id defaults
+// to the provider's.
+func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
+}
+
+// Create makes one POST. The response's plugin_info tells whether the
+// service shows the new config in this collection (one GET when it does not
+// say). A config of a plugin of the other kind would be invisible here, so it
+// is deleted again and the error says which resource type to use.
+func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan recordResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	meta := r.MustMeta(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultWriteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	project := plan.ProjectID.ValueString()
+	rec, err := meta.Client.Create(ctx, project, r.kind.Collection, plan.createInput())
+	if err != nil {
+		r.addError(&resp.Diagnostics, "create", 0, err)
+		return
+	}
+	ctx = tflog.SetField(ctx, "config_id", rec.ID)
+	tflog.Debug(ctx, "created "+r.kind.Noun)
+
+	shown, err := r.showsCreated(ctx, meta.Client, project, rec)
+	if err != nil {
+		// The config exists: keep it in state so that it is not orphaned.
+		// Terraform marks it tainted and the next apply replaces it.
+		plan.fromRecord(rec)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &plan.recordModel)...)
+		r.addError(&resp.Diagnostics, "check the new", rec.ID, err)
+		return
+	}
+	if !shown {
+		r.refuseOtherKind(ctx, meta.Client, project, rec, &resp.Diagnostics)
+		return
+	}
+
+	plan.fromRecord(rec)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &plan.recordModel)...)
+}
+
+// showsCreated reports whether the collection shows a config just created:
+// from its plugin_info when that carries the plugin's capabilities, else by
+// retrieving it from the collection.
+func (r *recordResource) showsCreated(ctx context.Context, c *client.Client, project string, rec *client.Record) (bool, error) {
+	if shows, known := r.kind.Shows(rec); known {
+		return shows, nil
+	}
+	_, err := c.Get(ctx, project, r.kind.Collection, rec.ID)
+	switch {
+	case err == nil:
+		return true, nil
+	case client.IsNotFound(err):
+		return false, nil
+	default:
+		return false, err
+	}
+}
+
+// refuseOtherKind deletes a config the service stored for a plugin of
+// another kind, and reports which resource type the plugin belongs to.
+func (r *recordResource) refuseOtherKind(ctx context.Context, c *client.Client, project string, rec *client.Record, diags *diag.Diagnostics) {
+	var owners []string
+	caps, known := capabilitiesOf(rec.PluginInfo)
+	for _, k := range Kinds() {
+		if k.Name != r.kind.Name && known && k.shows(caps) {
+			owners = append(owners, framework.ProviderTypeName+k.ConfigTypeSuffix())
+		}
+	}
+	detail := fmt.Sprintf("Plugin %d is not a %s plugin: the service stores its configs but does not show them "+
+		"among the %ss of project %s.", rec.Plugin, r.kind.PluginNoun, r.kind.Noun, project)
+	if len(owners) > 0 {
+		detail += fmt.Sprintf(" Manage it with the %s resource instead.", strings.Join(owners, " or "))
+	} else {
+		detail += fmt.Sprintf(" Use the resource of the plugin's kind, or a plugin of the %s kind.", r.kind.PluginNoun)
+	}
+	if err := r.removeStray(ctx, c, project, rec); err != nil {
+		detail += fmt.Sprintf("\n\nThe config created on the way (id %d) could not be deleted again: %s\n"+
+			"Delete it on the service, or import it into the right resource type.", rec.ID, framework.DescribeError(err))
+	} else {
+		detail += fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", rec.ID)
+	}
+	diags.AddAttributeError(path.Root("plugin"), fmt.Sprintf("Plugin %d is not a %s plugin", rec.Plugin, r.kind.PluginNoun), detail)
+}
+
+// removeStray soft-deletes a config through a collection that shows it (the
+// live service answers 404 for it in every other). When no collection shows
+// it, DELETE, which the live service resolves in the whole project, at least
+// disables it.
+func (r *recordResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) error {
+	caps, known := capabilitiesOf(rec.PluginInfo)
+	var errs []error
+	for _, k := range Kinds() {
+		if k.Name == r.kind.Name || (known && !k.shows(caps)) {
+			continue
+		}
+		_, err := c.Update(ctx, project, k.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)})
+		if err == nil {
+			return nil
+		}
+		if !client.IsNotFound(err) {
+			errs = append(errs, err)
+		}
+	}
+	if err := c.Delete(ctx, project, r.kind.Collection, rec.ID); err != nil {
+		return errors.Join(append(errs, err)...)
+	}
+	return errors.Join(append(errs, fmt.Errorf("no collection shows config %d, so it could only be disabled", rec.ID))...)
+}
+
+// Read makes one GET. A config the service no longer has (404) or has
+// soft-deleted is removed from state, so that the next plan re-creates it.
+func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state recordResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	meta := r.MustMeta(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The identity is set first: the framework wants one even for a config
+	// that is removed from state.
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &state.recordModel)...)
+
+	timeout, diags := state.Timeouts.Read(ctx, defaultReadTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	id := state.ID.ValueInt64()
+	ctx = tflog.SetField(ctx, "config_id", id)
+	rec, err := meta.Client.Get(ctx, state.ProjectID.ValueString(), r.kind.Collection, id)
+	switch {
+	case client.IsNotFound(err):
+		tflog.Warn(ctx, r.kind.Noun+" not found; removing it from state so that it is planned for creation")
+		resp.State.RemoveResource(ctx)
+		return
+	case err != nil:
+		r.addError(&resp.Diagnostics, "read", id, err)
+		return
+	case rec.Deleted:
+		tflog.Warn(ctx, r.kind.Noun+" was deleted outside Terraform; removing it from state so that it is planned for creation")
+		resp.State.RemoveResource(ctx)
+		return
+	}
+
+	state.fromRecord(rec)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update makes one PATCH with only the changed fields.
+func (r *recordResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state, config recordResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	meta := r.MustMeta(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, defaultWriteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	id := state.ID.ValueInt64()
+	ctx = tflog.SetField(ctx, "config_id", id)
+	project := plan.ProjectID.ValueString()
+	var rec *client.Record
+	var err error
+	if in, changed := updateInput(&plan.recordModel, &state.recordModel, &config.recordModel); changed {
+		rec, err = meta.Client.Update(ctx, project, r.kind.Collection, id, in)
+	} else {
+		// Nothing for the service (e.g. only timeouts changed), but the
+		// computed values the plan left unknown need values.
+		rec, err = meta.Client.Get(ctx, project, r.kind.Collection, id)
+	}
+	if err != nil {
+		r.addError(&resp.Diagnostics, "update", id, err)
+		return
+	}
+
+	plan.fromRecord(rec)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &plan.recordModel)...)
+}
+
+// Delete makes one PATCH {"deleted": true}: the live service's DELETE only
+// disables a config, while the deleted flag removes it (and disables it). A
+// config already gone is fine.
+func (r *recordResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state recordResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	meta := r.MustMeta(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, defaultWriteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	id := state.ID.ValueInt64()
+	ctx = tflog.SetField(ctx, "config_id", id)
+	_, err := meta.Client.Update(ctx, state.ProjectID.ValueString(), r.kind.Collection, id,
+		client.RecordInput{Deleted: client.Some(true)})
+	if client.IsNotFound(err) {
+		tflog.Info(ctx, r.kind.Noun+" already gone")
+		return
+	}
+	if err != nil {
+		r.addError(&resp.Diagnostics, "delete", id, err)
+	}
+}
+
+// addError reports a failed operation on a config (id 0: not created yet),
+// on the attribute the service names when it names one.
+func (r *recordResource) addError(diags *diag.Diagnostics, op string, id int64, err error) {
+	summary := fmt.Sprintf("Could not %s %s", op, r.kind.Noun)
+	if id != 0 {
+		summary += fmt.Sprintf(" %d", id)
+	}
+	framework.AddAPIError(diags, summary, err, attrPath)
+}

@@ -1,0 +1,70 @@
+package framework
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+)
+
+// AttrPathFunc maps an API error's attr (e.g. "filters__events__0__type") to
+// the schema attribute it concerns, if any.
+type AttrPathFunc func(attr string) (path.Path, bool)
+
+// AddAPIError adds err to diags with summary, which should name the operation
+// and the object (e.g. "Could not update transformation config 42"). When the
+// service's error names an attribute that attrPath knows, the diagnostic is
+// attached to that attribute so Terraform points at the offending line.
+func AddAPIError(diags *diag.Diagnostics, summary string, err error, attrPath AttrPathFunc) {
+	detail := DescribeError(err)
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) && apiErr.Attr != "" && attrPath != nil {
+		if p, ok := attrPath(apiErr.Attr); ok {
+			diags.AddAttributeError(p, summary, detail)
+			return
+		}
+	}
+	diags.AddError(summary, detail)
+}
+
+// DescribeError renders err for a diagnostic's detail: what was called, the
+// status, and what the service said, with a hint for the usual causes.
+func DescribeError(err error) string {
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return "The operation timed out: " + err.Error() +
+				"\n\nRaise the resource's timeouts, or check that the service is reachable."
+		}
+		return err.Error()
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s answered %d %s.", apiErr.Method, apiErr.Path, apiErr.Status, http.StatusText(apiErr.Status))
+	if apiErr.Detail != "" {
+		fmt.Fprintf(&b, "\n\nService detail: %s", apiErr.Detail)
+	}
+	if apiErr.Attr != "" {
+		fmt.Fprintf(&b, "\nAttribute: %s", apiErr.Attr)
+	}
+	if apiErr.Code != "" || apiErr.Type != "" {
+		fmt.Fprintf(&b, "\nError code: %s (%s)", apiErr.Code, apiErr.Type)
+	}
+	switch apiErr.Status {
+	case http.StatusUnauthorized:
+		b.WriteString("\n\nCheck the provider's api_key (or POSTHOG_API_KEY).")
+	case http.StatusForbidden:
+		b.WriteString("\n\nThe API key lacks the scope this operation needs (plugin:read to read, " +
+			"plugin:write to change) or access to the project.")
+	case http.StatusTooManyRequests:
+		b.WriteString("\n\nThe service kept throttling after the retries: lower the provider's " +
+			"requests_per_minute or raise max_retries.")
+	}
+	return b.String()
+}

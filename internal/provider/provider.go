@@ -1,0 +1,135 @@
+// Package provider is the pipeline provider: its configuration and the
+// registration of every construct, once per collection kind.
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+)
+
+
+var (
+	_ provider.Provider                   = (*pipelineProvider)(nil)
+	_ provider.ProviderWithValidateConfig = (*pipelineProvider)(nil)
+)
+
+// pipelineProvider is the pipeline provider.
+type pipelineProvider struct {
+	// version is the provider's release, set at build time ("dev" otherwise).
+	version string
+}
+
+// New returns a constructor of the provider for the given version.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &pipelineProvider{version: version}
+	}
+}
+
+// Metadata implements provider.Provider.
+func (p *pipelineProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = framework.ProviderTypeName
+	resp.Version = p.version
+}
+
+// Schema implements provider.Provider.
+func (p *pipelineProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manages the pipeline config records (transformation configs and import-app configs) " +
+			"of a PostHog-style service. The settings and environment variables are those of the official " +
+			"PostHog provider, so one environment serves both.",
+		Attributes: map[string]schema.Attribute{
+			attrHost: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Base URL of the service, e.g. `https://eu.posthog.com`. Falls back to the " +
+					"`" + envHost + "` environment variable, then to `" + defaultHost + "`. Plain `http` is " +
+					"accepted for loopback hosts only, unless `allow_insecure_http` is set.",
+				Validators: []validator.String{httpURLValidator{}},
+			},
+			attrAPIKey: schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "Personal API key, sent as a Bearer token; never logged. Falls back to the `" +
+					envAPIKey + "` environment variable. It needs the `plugin:read` scope to plan and " +
+					"`plugin:write` to apply.",
+				Validators: []validator.String{notBlankValidator{}},
+			},
+			attrProjectID: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Default project of every resource and data source: a project id " +
+					"or `@current` (the key owner's current project). Falls back to the `" + envProjectID +
+					"` environment variable.",
+				Validators: []validator.String{framework.ProjectIDValidator()},
+			},
+			attrMaxRetries: schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: "How often one request is retried after a throttled (429) or unavailable " +
+					"(502/503/504) answer or a network error; a create is only retried when it provably " +
+					"did not reach the service. Defaults to `" + itoa(defaultMaxRetries) + "`.",
+				Validators: []validator.Int64{int64validator.Between(0, maxMaxRetries)},
+			},
+			attrRequestTimeout: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Time limit of one HTTP attempt, as a Go duration (`30s`, `2m`). " +
+					"Defaults to `" + defaultRequestTimeout.String() + "`. The `timeouts` block of a " +
+					"resource bounds a whole operation, retries included.",
+				Validators: []validator.String{durationValidator{}},
+			},
+			attrRequestsPerMinute: schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: "Client-side rate limit for all requests of this provider instance, so " +
+					"that large plans stay under the service's per-key limit (480 requests/minute on the " +
+					"live service) instead of collecting 429s. `0` turns it off. Defaults to `" +
+					itoa(defaultRequestsPerMinute) + "`.",
+				Validators: []validator.Int64{int64validator.AtLeast(0)},
+			},
+			attrAllowInsecureHTTP: schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Allow a plain `http` host that is not a loopback address. The API key " +
+					"would cross the network unencrypted: use only on a trusted network.",
+			},
+		},
+	}
+}
+
+// ValidateConfig implements provider.ProviderWithValidateConfig: checks that
+// need more than one attribute, on the values known at validation time.
+func (p *pipelineProvider) ValidateConfig(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if cfg.Host.IsNull() || cfg.Host.IsUnknown() || cfg.AllowInsecureHTTP.IsUnknown() {
+		return
+	}
+	if err := checkHost(cfg.Host.ValueString(), cfg.AllowInsecureHTTP.ValueBool()); err != nil {
+		resp.Diagnostics.AddAttributeError(hostPath, "Invalid host", err.Error())
+	}
+}
+
+// Resources implements provider.Provider: every construct is written once
+// and registered per collection kind.
+func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resource {
+	var resources []func() resource.Resource
+	for _, kind := range collection.Kinds() {
+		resources = append(resources,
+			collection.NewRecordResource(kind),
+		)
+	}
+	return resources
+}
+
+// DataSources implements provider.Provider.
+func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.DataSource {
+	return nil
+}
