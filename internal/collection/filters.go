@@ -72,7 +72,9 @@ type FiltersValue struct {
 }
 
 // NewFiltersValue returns known filters holding the JSON text s.
-func NewFiltersValue(s string) FiltersValue { return FiltersValue{StringValue: basetypes.NewStringValue(s)} }
+func NewFiltersValue(s string) FiltersValue {
+	return FiltersValue{StringValue: basetypes.NewStringValue(s)}
+}
 
 // NewFiltersNull returns null filters.
 func NewFiltersNull() FiltersValue { return FiltersValue{StringValue: basetypes.NewStringNull()} }
@@ -116,7 +118,7 @@ func FiltersEqual(a, b string) bool {
 
 // normalizeFilters decodes filters and applies the service's normalisation:
 // unknown top-level keys dropped, "properties": [] added to each
-// events/actions entry that lacks it. Numbers stay json.Number so that no
+// events/actions entry that lacks it (or has null). Numbers stay json.Number so that no
 // precision is lost in the comparison.
 func normalizeFilters(s string) (any, error) {
 	v, err := decodeJSON(s)
@@ -140,7 +142,7 @@ func normalizeFilters(s string) (any, error) {
 		}
 		for _, e := range entries {
 			if m, ok := e.(map[string]any); ok {
-				if _, has := m["properties"]; !has {
+				if props, has := m["properties"]; !has || props == nil {
 					m["properties"] = []any{}
 				}
 			}
@@ -199,9 +201,14 @@ func checkFilters(s string) (problems, dropped []string) {
 		}
 	}
 	slices.Sort(dropped)
+	if raw, present := obj["filter_test_accounts"]; present {
+		if _, ok := raw.(bool); !ok {
+			problems = append(problems, fmt.Sprintf("filters.filter_test_accounts must be true or false, got %s.", jsonKind(raw)))
+		}
+	}
 	for _, k := range filterEntryKeys {
 		raw, present := obj[k]
-		if !present || raw == nil {
+		if !present {
 			continue
 		}
 		entries, ok := raw.([]any)
@@ -217,6 +224,11 @@ func checkFilters(s string) (problems, dropped []string) {
 			}
 			if t, ok := m["type"].(string); !ok || t == "" {
 				problems = append(problems, fmt.Sprintf(`filters.%s[%d] needs a "type" (e.g. "events").`, k, i))
+			}
+			if props, ok := m["properties"]; ok && props != nil {
+				if _, ok := props.([]any); !ok {
+					problems = append(problems, fmt.Sprintf("filters.%s[%d].properties must be a list, got %s.", k, i, jsonKind(props)))
+				}
 			}
 		}
 	}

@@ -124,7 +124,7 @@ func recordResourceSchema(ctx context.Context, k Kind) schema.Schema {
 					"the config: a config deleted elsewhere is planned for re-creation.",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
 			},
-			"config": computedJSON("Plugin settings of the config, as a JSON object string; the service masks " +
+			"config": computedJSON("Plugin settings of the config, as a JSON object string; the service masks "+
 				"secret values.", true),
 			"error":             computedJSON("Last error the plugin reported for the config, as JSON text, or null.", false),
 			"plugin_info":       computedJSON("What the service tells about the plugin, as a JSON string.", true),
