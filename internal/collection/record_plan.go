@@ -59,3 +59,29 @@ func pluginInfoString(info jsontypes.Normalized, field string) (string, bool) {
 	s, ok := obj[field].(string)
 	return s, ok && s != ""
 }
+
+// filtersPlan plans filters as configured, except that configured filters
+// the service would store the same way as those in state keep the state's
+// text: reformatting, or the service's normalisation read back by an import,
+// is no change. Left out of the configuration, filters are planned null:
+// filters set elsewhere are removed.
+type filtersPlan struct{}
+
+func (filtersPlan) Description(context.Context) string {
+	return "Configured filters that the service would store the same way as the current ones are no change."
+}
+
+func (m filtersPlan) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (filtersPlan) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	switch {
+	case req.ConfigValue.IsUnknown():
+		return
+	case req.ConfigValue.IsNull():
+		resp.PlanValue = types.StringNull()
+	case isSet(req.StateValue) && FiltersEqual(req.ConfigValue.ValueString(), req.StateValue.ValueString()):
+		resp.PlanValue = req.StateValue
+	default:
+		resp.PlanValue = req.ConfigValue
+	}
+}

@@ -113,6 +113,12 @@ func recordResourceSchema(ctx context.Context, k Kind) schema.Schema {
 			"filters": schema.StringAttribute{
 				CustomType: FiltersType{},
 				Optional:   true,
+				// Computed only so that the plan may keep the state's text when
+				// the configuration says the same thing differently (after an
+				// import, say); filtersPlan still plans exactly the
+				// configuration otherwise, null included.
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{filtersPlan{}},
 				MarkdownDescription: "Which events the config applies to: a JSON object (write it with " +
 					"`jsonencode`) with `events` and/or `actions` (lists of objects, each with a `type`) and " +
 					"`filter_test_accounts`. Compared the way the service normalises it: other top-level keys " +

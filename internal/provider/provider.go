@@ -16,7 +16,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
-
 var (
 	_ provider.Provider                   = (*pipelineProvider)(nil)
 	_ provider.ProviderWithValidateConfig = (*pipelineProvider)(nil)
