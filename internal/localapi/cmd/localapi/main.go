@@ -1,0 +1,136 @@
+// Command localapi serves the local pipeline-config API: a faithful local
+// implementation of the live service for demos and acceptance tests.
+//
+//	go run ./internal/localapi/cmd/localapi -addr 127.0.0.1:0
+//
+// The first line on stdout is "listening http://HOST:PORT"; the seeded keys
+// and plugins follow. SIGINT or SIGTERM stops it cleanly.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "localapi:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("localapi", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		addr        = fs.String("addr", "127.0.0.1:8010", "`HOST:PORT` to listen on; port 0 picks a free one")
+		db          = fs.String("db", "", "SQLite `FILE` that keeps data across restarts (default: in memory)")
+		plugins     = fs.String("plugins", "", "JSON `FILE` replacing the seeded plugin catalog")
+		rateLimit   = fs.Int("rate-limit", 0, "per-key requests per minute before 429 (0: off)")
+		f429        = fs.Float64("fault-429", 0, "share (0..1) of requests answered 429")
+		f502        = fs.Float64("fault-502", 0, "share (0..1) of requests answered 502")
+		f503        = fs.Float64("fault-503", 0, "share (0..1) of requests answered 503")
+		fReset      = fs.Float64("fault-reset", 0, "share (0..1) of connections reset without an answer")
+		latency     = fs.Duration("latency", 0, "latency added to every request (e.g. 50ms)")
+		seed        = fs.Uint64("fault-seed", 0, "seed for the fault draws (0: random)")
+		debugRoutes = fs.Bool("debug-routes", false, "serve /_localapi/counters, /_localapi/jobs and /_localapi/faults")
+		printCount  = fs.Bool("print-counters", false, "print the request counters on exit")
+		verbose     = fs.Bool("v", false, "log server-side errors to stderr")
+	)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	opts := localapi.Options{
+		Addr:               *addr,
+		DBPath:             *db,
+		RateLimitPerMinute: *rateLimit,
+		Faults:             localapi.Faults{Rate429: *f429, Rate502: *f502, Rate503: *f503, ResetRate: *fReset, Latency: *latency, Seed: *seed},
+		DebugRoutes:        *debugRoutes,
+	}
+	if *verbose {
+		opts.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	if *plugins != "" {
+		ps, err := localapi.LoadPlugins(*plugins)
+		if err != nil {
+			return err
+		}
+		opts.Plugins = ps
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := localapi.Start(opts)
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriter(stdout)
+	// The first line is what scripts wait for: flush it on its own.
+	fmt.Fprintf(out, "listening %s\n", srv.URL)
+	out.Flush()
+	printSeed(out, opts)
+	out.Flush()
+
+	<-ctx.Done()
+	stop()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = srv.Shutdown(shutdownCtx)
+	if *printCount {
+		printCounters(out, srv.Counters())
+	}
+	fmt.Fprintln(out, "stopped")
+	out.Flush()
+	return err
+}
+
+func printSeed(w io.Writer, opts localapi.Options) {
+	fmt.Fprintln(w, "keys:")
+	for _, k := range localapi.DefaultKeys() {
+		scopes := "legacy, no scopes: every action"
+		if len(k.Scopes) > 0 {
+			scopes = "scopes " + strings.Join(k.Scopes, " ")
+		}
+		fmt.Fprintf(w, "  %-16s projects %v, %s\n", k.Key, k.Projects, scopes)
+	}
+	plugins := opts.Plugins
+	if plugins == nil {
+		plugins = localapi.DefaultPlugins()
+	}
+	fmt.Fprintln(w, "plugins:")
+	for _, p := range plugins {
+		kinds := p.Collections()
+		if len(kinds) == 0 {
+			kinds = []string{"(in no collection)"}
+		}
+		jobs := slices.Sorted(maps.Keys(p.PublicJobs))
+		fmt.Fprintf(w, "  %3d %-20s %s", p.ID, p.Name, strings.Join(kinds, ", "))
+		if len(jobs) > 0 {
+			fmt.Fprintf(w, "; jobs %q", jobs)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func printCounters(w io.Writer, c map[string]int64) {
+	fmt.Fprintln(w, "counters:")
+	for _, name := range slices.Sorted(maps.Keys(c)) {
+		fmt.Fprintf(w, "  %-12s %d\n", name, c[name])
+	}
+}

@@ -1,0 +1,185 @@
+package localapi
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// The five record operations. Both collections share them: a collection
+// only decides which records are visible.
+
+func (s *Server) list(req *request) *apiError {
+	q := req.r.URL.Query()
+	limit, offset := pageLimit(lastValue(q, "limit")), pageOffset(lastValue(q, "offset"))
+	recs, count, err := s.store.list(req.ctx, req.route.coll.name, req.project, limit, offset)
+	if err != nil {
+		return s.internal(req, err)
+	}
+	page := struct {
+		Count    int64         `json:"count"`
+		Next     *string       `json:"next"`
+		Previous *string       `json:"previous"`
+		Results  []*recordView `json:"results"`
+	}{Count: count, Results: make([]*recordView, len(recs))}
+	page.Next, page.Previous = pageLinks(req.r, count, limit, offset)
+	for i, rec := range recs {
+		page.Results[i] = rec.view(s.catalog, false)
+	}
+	writeJSON(req.w, http.StatusOK, page)
+	return nil
+}
+
+func (s *Server) create(req *request) *apiError {
+	b, e := readBody(req.w, req.r)
+	if e != nil {
+		return e
+	}
+	in, e := parseConfigInput(b, s.catalog, false)
+	if e != nil {
+		return e
+	}
+	// The plugin's kind is not checked: a config created through the wrong
+	// collection is stored, and then invisible there, as on the live service.
+	rec := &record{Team: req.project, Plugin: *in.plugin, Order: *in.order, Config: json.RawMessage(`{}`)}
+	in.apply(rec, nil, false)
+	if err := s.store.create(req.ctx, rec); err != nil {
+		return s.internal(req, err)
+	}
+	writeJSON(req.w, http.StatusCreated, rec.view(s.catalog, true))
+	return nil
+}
+
+func (s *Server) retrieve(req *request) *apiError {
+	rec, e := s.findInCollection(req)
+	if e != nil {
+		return e
+	}
+	writeJSON(req.w, http.StatusOK, rec.view(s.catalog, true))
+	return nil
+}
+
+// update serves PATCH (partial) and PUT (plugin and order required). The
+// record is looked up before the body is judged: a missing record is 404
+// whatever the body says.
+func (s *Server) update(req *request) *apiError {
+	id, ok := req.recordID()
+	if !ok {
+		return errRecordNotFound()
+	}
+	b, bodyErr := readBody(req.w, req.r)
+	var in *configInput
+	if bodyErr == nil {
+		in, bodyErr = parseConfigInput(b, s.catalog, req.r.Method == http.MethodPatch)
+	}
+	rec, e, err := s.store.update(req.ctx, req.project, id, func(rec *record) *apiError {
+		if !req.route.coll.shows(rec) {
+			return errRecordNotFound()
+		}
+		if bodyErr != nil {
+			return bodyErr
+		}
+		in.apply(rec, s.catalog.get(rec.Plugin), true)
+		return nil
+	})
+	switch {
+	case err != nil:
+		return s.internal(req, err)
+	case e != nil:
+		return e
+	case rec == nil:
+		return errRecordNotFound()
+	}
+	writeJSON(req.w, http.StatusOK, rec.view(s.catalog, true))
+	return nil
+}
+
+// delete only disables the record, looked up in the whole project; an
+// unknown (or non-integer) id is a 500, as on the live service.
+func (s *Server) delete(req *request) *apiError {
+	id, ok := req.recordID()
+	if !ok {
+		return errServer()
+	}
+	found, err := s.store.disableRecord(req.ctx, req.project, id)
+	if err != nil {
+		return s.internal(req, err)
+	}
+	if !found {
+		return errServer()
+	}
+	req.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// findInCollection loads the :id record if the route's collection shows it.
+func (s *Server) findInCollection(req *request) (*record, *apiError) {
+	id, ok := req.recordID()
+	if !ok {
+		return nil, errRecordNotFound()
+	}
+	rec, err := s.store.find(req.ctx, req.project, id)
+	if err != nil {
+		return nil, s.internal(req, err)
+	}
+	if rec == nil || !req.route.coll.shows(rec) {
+		return nil, errRecordNotFound()
+	}
+	return rec, nil
+}
+
+// apply writes the input's fields onto rec. On an update, plugin is rec's
+// plugin: its secret config keys survive an update that leaves them out or
+// sends null.
+func (in *configInput) apply(rec *record, plugin *catalogEntry, update bool) {
+	// plugin is set at create only; an update ignores it.
+	if in.enabled != nil {
+		rec.Enabled = *in.enabled
+	}
+	if in.order != nil {
+		rec.Order = *in.order
+	}
+	if in.name.set {
+		rec.Name = in.name.value
+	}
+	if in.description.set {
+		rec.Description = in.description.value
+	}
+	if in.filters.set {
+		rec.Filters = in.filters.value
+	}
+	if in.deleted != nil {
+		rec.Deleted = *in.deleted
+		// Soft deletion disables, on update only (the live create keeps
+		// what it is sent).
+		if *in.deleted && update {
+			rec.Enabled = false
+		}
+	}
+	if in.config != nil {
+		rec.Config = mergeConfig(rec.Config, in.config, plugin)
+	}
+}
+
+// mergeConfig is the live rule: the sent object replaces the stored config,
+// except that secret keys sent as null or left out keep their stored value
+// (null when there was none).
+func mergeConfig(stored json.RawMessage, sent map[string]json.RawMessage, plugin *catalogEntry) json.RawMessage {
+	if plugin != nil && len(plugin.secrets) > 0 {
+		var old map[string]json.RawMessage
+		_ = json.Unmarshal(stored, &old)
+		for _, k := range plugin.secrets {
+			if v, ok := sent[k]; !ok || string(v) == "null" {
+				if prev, had := old[k]; had {
+					sent[k] = prev
+				} else {
+					sent[k] = json.RawMessage("null")
+				}
+			}
+		}
+	}
+	out, err := marshalJSON(sent)
+	if err != nil {
+		return stored
+	}
+	return out
+}

@@ -1,0 +1,76 @@
+package localapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Debug routes (Options.DebugRoutes, command flag -debug-routes) let a test
+// or a user read counters and job runs of a running command, and change its
+// test switches. They need no key and are never faulted or throttled.
+const debugPrefix = "/_localapi/"
+
+func isDebugPath(p string) bool { return strings.HasPrefix(p+"/", debugPrefix) }
+
+// faultsDoc is Faults as JSON, latency as a Go duration string ("50ms").
+type faultsDoc struct {
+	Rate429   float64 `json:"rate_429"`
+	Rate502   float64 `json:"rate_502"`
+	Rate503   float64 `json:"rate_503"`
+	ResetRate float64 `json:"reset_rate"`
+	Latency   string  `json:"latency"`
+	Seed      uint64  `json:"seed"`
+}
+
+func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, debugPrefix), "/")
+	switch {
+	case path == "counters" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, s.Counters())
+	case path == "counters/reset" && r.Method == http.MethodPost:
+		s.ResetCounters()
+		w.WriteHeader(http.StatusNoContent)
+	case path == "jobs" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, s.Jobs())
+	case path == "jobs" && r.Method == http.MethodDelete:
+		if err := s.ResetJobs(); err != nil {
+			writeError(w, errServer())
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	case path == "faults" && r.Method == http.MethodGet:
+		f := s.CurrentFaults()
+		writeJSON(w, http.StatusOK, faultsDoc{f.Rate429, f.Rate502, f.Rate503, f.ResetRate, f.Latency.String(), f.Seed})
+	case path == "faults" && r.Method == http.MethodPut:
+		var doc faultsDoc
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&doc); err != nil {
+			writeError(w, errParse("JSON parse error - "+err.Error()))
+			return
+		}
+		f := Faults{Rate429: doc.Rate429, Rate502: doc.Rate502, Rate503: doc.Rate503, ResetRate: doc.ResetRate, Seed: doc.Seed}
+		if doc.Latency != "" {
+			d, err := time.ParseDuration(doc.Latency)
+			if err != nil {
+				writeError(w, errInvalid("latency: "+err.Error(), "latency"))
+				return
+			}
+			f.Latency = d
+		}
+		s.SetFaults(f)
+		w.WriteHeader(http.StatusNoContent)
+	case path == "rate-limit" && r.Method == http.MethodPut:
+		var doc struct {
+			PerMinute int `json:"per_minute"`
+		}
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&doc); err != nil {
+			writeError(w, errParse("JSON parse error - "+err.Error()))
+			return
+		}
+		s.SetRateLimit(doc.PerMinute)
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		writeError(w, errRecordNotFound())
+	}
+}

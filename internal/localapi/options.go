@@ -1,0 +1,85 @@
+package localapi
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Options configure a Server. The zero value is the seeded in-memory
+// instance with every test switch off.
+type Options struct {
+	// DBPath is the SQLite file that keeps data across restarts; "" keeps
+	// everything in memory.
+	DBPath string
+	// Plugins replaces the seeded catalog (DefaultPlugins) when non-nil.
+	Plugins []Plugin
+	// Keys replaces the seeded personal API keys (DefaultKeys) when non-nil.
+	Keys []APIKey
+	// Projects replaces the seeded project IDs (1 and 2) when non-nil.
+	Projects []int64
+
+	// RateLimitPerMinute, when positive, throttles each key to that many
+	// requests in any sliding minute (429 with Retry-After).
+	RateLimitPerMinute int
+	// Faults injects failures; see Faults. Change it later with SetFaults.
+	Faults Faults
+
+	// DebugRoutes serves GET /_localapi/counters and /_localapi/jobs (and
+	// PUT /_localapi/faults) without authentication.
+	DebugRoutes bool
+	// Logger receives server-side errors; nil discards them.
+	Logger *slog.Logger
+	// Addr is where Start listens; "" is 127.0.0.1:0 (a free port).
+	Addr string
+}
+
+// Faults are test switches that make the server misbehave like a real
+// network and service. Shares are in [0, 1]. They are decided before the
+// request is handled, so an injected failure never hides a committed write:
+// a faulted request did nothing.
+type Faults struct {
+	// Rate429, Rate502 and Rate503 are the shares of requests answered
+	// 429 (with Retry-After: 1), 502 and 503 instead of being handled.
+	Rate429 float64
+	Rate502 float64
+	Rate503 float64
+	// ResetRate is the share of requests whose connection is reset
+	// without an answer.
+	ResetRate float64
+	// Latency is added before every request is handled.
+	Latency time.Duration
+	// Seed makes the fault draws reproducible when non-zero.
+	Seed uint64
+}
+
+// APIKey is a personal API key.
+type APIKey struct {
+	Key string `json:"key"`
+	// Scopes like "plugin:read", "plugin:write" or "*". A key without
+	// scopes is a legacy key: allowed everything, custom actions included.
+	Scopes []string `json:"scopes"`
+	// Projects the key may use; the first is its current project
+	// (@current). Empty allows every project.
+	Projects []int64 `json:"projects"`
+}
+
+// Seeded key names, relied on by other packages' tests and the docs.
+const (
+	KeyFull  = "phx_local_full"
+	KeyWrite = "phx_local_write"
+	KeyRead  = "phx_local_read"
+	KeyStar  = "phx_local_star"
+)
+
+// DefaultKeys returns the seeded personal API keys.
+func DefaultKeys() []APIKey {
+	return []APIKey{
+		{Key: KeyFull, Projects: []int64{1, 2}},
+		{Key: KeyWrite, Scopes: []string{"plugin:read", "plugin:write"}, Projects: []int64{1}},
+		{Key: KeyRead, Scopes: []string{"plugin:read"}, Projects: []int64{1}},
+		{Key: KeyStar, Scopes: []string{"*"}, Projects: []int64{1, 2}},
+	}
+}
+
+// DefaultProjects returns the seeded project IDs.
+func DefaultProjects() []int64 { return []int64{1, 2} }

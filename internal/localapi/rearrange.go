@@ -1,0 +1,127 @@
+package localapi
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"net/http"
+	"strings"
+)
+
+// rearrange applies {"orders": {"<config id>": <order>}} to the project's
+// enabled configs, across both collections, in one transaction. Unknown,
+// disabled or foreign ids are ignored; a key that is not an integer (or an
+// order the column cannot hold) is a 500 and changes nothing. The answer is
+// a bare array of every enabled config of the project.
+func (s *Server) rearrange(req *request) *apiError {
+	b, e := readBody(req.w, req.r)
+	if e != nil {
+		return e
+	}
+	orders, e := ordersOf(b)
+	if e != nil {
+		return e
+	}
+	recs, e, err := s.store.reorder(req.ctx, req.project, func(enabled map[int64]*record) (map[int64]int64, *apiError) {
+		out := map[int64]int64{}
+		for k, v := range orders {
+			id, ok := pyIntKey(k)
+			if !ok {
+				return nil, errServer()
+			}
+			if !id.IsInt64() || enabled[id.Int64()] == nil {
+				continue
+			}
+			n, ok := storableOrder(v)
+			if !ok {
+				return nil, errServer()
+			}
+			out[id.Int64()] = n
+		}
+		return out, nil
+	})
+	switch {
+	case err != nil:
+		return s.internal(req, err)
+	case e != nil:
+		return e
+	}
+	views := make([]*recordView, len(recs))
+	for i, rec := range recs {
+		views[i] = rec.view(s.catalog, false)
+	}
+	writeJSON(req.w, http.StatusOK, views)
+	return nil
+}
+
+// ordersOf reads the orders object; the live view fails (500) on a body
+// or orders value that is not an object.
+func ordersOf(b *body) (map[string]any, *apiError) {
+	if b.isForm() {
+		if _, ok := b.form["orders"]; ok {
+			return nil, errServer()
+		}
+		return nil, nil
+	}
+	if b.json == nil {
+		return nil, nil
+	}
+	obj, ok := b.json.(map[string]any)
+	if !ok {
+		return nil, errServer()
+	}
+	raw, present := obj["orders"]
+	if !present {
+		return nil, nil
+	}
+	orders, ok := raw.(map[string]any)
+	if !ok {
+		return nil, errServer()
+	}
+	return orders, nil
+}
+
+// pyIntKey parses a key as Python's int() does.
+func pyIntKey(k string) (*big.Int, bool) {
+	if strings.Contains(k, ".") {
+		return nil, false
+	}
+	return parsePyInt(k)
+}
+
+// storableOrder converts an order value as the live model field does
+// (Python int()) and checks it fits the 32-bit column.
+func storableOrder(v any) (int64, bool) {
+	var n *big.Int
+	switch x := v.(type) {
+	case bool:
+		n = big.NewInt(0)
+		if x {
+			n.SetInt64(1)
+		}
+	case json.Number:
+		if isIntegerLiteral(string(x)) {
+			var ok bool
+			if n, ok = new(big.Int).SetString(string(x), 10); !ok {
+				return 0, false
+			}
+		} else {
+			f, err := x.Float64()
+			if err != nil || math.IsInf(f, 0) {
+				return 0, false
+			}
+			n, _ = big.NewFloat(math.Trunc(f)).Int(nil)
+		}
+	case string:
+		var ok bool
+		if n, ok = pyIntKey(x); !ok {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	if !n.IsInt64() || n.Int64() < minOrder || n.Int64() > maxOrder {
+		return 0, false
+	}
+	return n.Int64(), true
+}

@@ -1,0 +1,155 @@
+package localapi
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// record is a stored plugin config. One table holds both collections: a
+// config's collection follows from its plugin's capabilities.
+type record struct {
+	ID          int64
+	Team        int64
+	Plugin      int64
+	Enabled     bool
+	Order       int64
+	Name        *string
+	Description *string
+	Deleted     bool
+	Filters     json.RawMessage // nil: null
+	Config      json.RawMessage // always a JSON object
+	CreatedAt   int64           // Unix microseconds
+	UpdatedAt   int64
+}
+
+// recordView is a record as the live service answers it, fields in the live
+// order.
+type recordView struct {
+	ID              int64           `json:"id"`
+	Plugin          int64           `json:"plugin"`
+	Enabled         bool            `json:"enabled"`
+	Order           int64           `json:"order"`
+	Config          json.RawMessage `json:"config"`
+	Error           *string         `json:"error"`
+	TeamID          int64           `json:"team_id"`
+	PluginInfo      json.RawMessage `json:"plugin_info"`
+	DeliveryRate24h *float64        `json:"delivery_rate_24h"`
+	CreatedAt       string          `json:"created_at"`
+	UpdatedAt       string          `json:"updated_at"`
+	Name            *string         `json:"name"`
+	Description     *string         `json:"description"`
+	Deleted         bool            `json:"deleted"`
+	Filters         json.RawMessage `json:"filters"`
+}
+
+// secretMask replaces the value of a secret config key in every answer.
+const secretMask = "**************** POSTHOG SECRET FIELD ****************"
+
+var secretMaskJSON = json.RawMessage(`"` + secretMask + `"`)
+
+// view renders rec. withInfo is false in list pages and the rearrange
+// array, where the live service sends plugin_info null.
+func (rec *record) view(cat *catalog, withInfo bool) *recordView {
+	v := &recordView{
+		ID:          rec.ID,
+		Plugin:      rec.Plugin,
+		Enabled:     rec.Enabled,
+		Order:       rec.Order,
+		Config:      rec.Config,
+		TeamID:      rec.Team,
+		CreatedAt:   formatTime(rec.CreatedAt),
+		UpdatedAt:   formatTime(rec.UpdatedAt),
+		Name:        rec.Name,
+		Description: rec.Description,
+		Deleted:     rec.Deleted,
+		Filters:     rec.Filters,
+	}
+	if p := cat.get(rec.Plugin); p != nil {
+		// An empty or null name/description reads back as the plugin's.
+		if v.Name == nil || *v.Name == "" {
+			v.Name = &p.Name
+		}
+		if v.Description == nil || *v.Description == "" {
+			v.Description = &p.Description
+		}
+		v.Config = maskSecrets(rec.Config, p.secrets)
+		if withInfo {
+			v.PluginInfo = p.info
+		}
+	}
+	if len(v.Config) == 0 {
+		v.Config = json.RawMessage(`{}`)
+	}
+	return v
+}
+
+// maskSecrets hides secret values that are set (truthy, as the live check
+// is); empty or null secrets are shown as they are.
+func maskSecrets(cfg json.RawMessage, secrets []string) json.RawMessage {
+	if len(secrets) == 0 || len(cfg) == 0 {
+		return cfg
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(cfg, &m); err != nil {
+		return cfg
+	}
+	changed := false
+	for _, k := range secrets {
+		if val, ok := m[k]; ok && truthy(val) {
+			m[k] = secretMaskJSON
+			changed = true
+		}
+	}
+	if !changed {
+		return cfg
+	}
+	out, err := marshalJSON(m)
+	if err != nil {
+		return cfg
+	}
+	return out
+}
+
+// truthy is Python's truth test for a JSON value.
+func truthy(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	switch string(raw) {
+	case "", "null", "false", `""`, "[]", "{}":
+		return false
+	}
+	if raw[0] == '[' || raw[0] == '{' {
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			switch x := v.(type) {
+			case []any:
+				return len(x) > 0
+			case map[string]any:
+				return len(x) > 0
+			}
+		}
+		return true
+	}
+	if raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') {
+		var f float64
+		if json.Unmarshal(raw, &f) == nil {
+			return f != 0
+		}
+	}
+	return true
+}
+
+// formatTime writes ISO 8601 UTC with microseconds.
+func formatTime(us int64) string {
+	return time.UnixMicro(us).UTC().Format("2006-01-02T15:04:05.000000Z")
+}
+
+// sortRecords orders records as the live lists do: by order, then plugin
+// (then id, so that equal orders still page stably).
+func sortRecords(recs []*record) {
+	slices.SortFunc(recs, func(a, b *record) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Plugin, b.Plugin), cmp.Compare(a.ID, b.ID))
+	})
+}

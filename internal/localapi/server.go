@@ -1,0 +1,200 @@
+package localapi
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// Collection names, as they appear in paths.
+const (
+	TransformationConfigs = "pipeline_transformation_configs"
+	ImportAppConfigs      = "pipeline_import_apps_configs"
+)
+
+// collection is one of the two record collections: the same records,
+// filtered by the capability of their plugin.
+type collection struct {
+	name    string
+	plugins map[int64]bool
+}
+
+func (c *collection) shows(rec *record) bool { return c.plugins[rec.Plugin] }
+
+// Server is the local pipeline-config API: an http.Handler over a SQLite
+// store. It is safe for concurrent use.
+type Server struct {
+	store       *store
+	catalog     *catalog
+	collections map[string]*collection
+	keys        map[string]*key
+	projects    map[int64]bool
+	log         *slog.Logger
+	debugRoutes bool
+
+	faults   atomic.Pointer[faultState]
+	limiter  atomic.Pointer[rateLimiter]
+	counters *counters
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// New opens the store and seeds the server from opts.
+func New(opts Options) (*Server, error) {
+	plugins := opts.Plugins
+	if plugins == nil {
+		plugins = DefaultPlugins()
+	}
+	cat, err := newCatalog(plugins)
+	if err != nil {
+		return nil, fmt.Errorf("localapi: %w", err)
+	}
+	projects := opts.Projects
+	if projects == nil {
+		projects = DefaultProjects()
+	}
+	keys := opts.Keys
+	if keys == nil {
+		keys = DefaultKeys()
+	}
+	s := &Server{
+		catalog:     cat,
+		keys:        newKeys(keys, projects),
+		projects:    map[int64]bool{},
+		log:         opts.Logger,
+		debugRoutes: opts.DebugRoutes,
+		counters:    newCounters(),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	for _, p := range projects {
+		s.projects[p] = true
+	}
+	kinds := map[string]func(*Plugin) bool{
+		TransformationConfigs: (*Plugin).isTransformation,
+		ImportAppConfigs:      (*Plugin).isImportApp,
+	}
+	s.collections = map[string]*collection{}
+	ids := map[string][]int64{}
+	for name, keep := range kinds {
+		c := &collection{name: name, plugins: map[int64]bool{}}
+		ids[name] = cat.ids(keep)
+		for _, id := range ids[name] {
+			c.plugins[id] = true
+		}
+		s.collections[name] = c
+	}
+	if s.store, err = openStore(opts.DBPath, ids); err != nil {
+		return nil, fmt.Errorf("localapi: %w", err)
+	}
+	s.SetFaults(opts.Faults)
+	s.SetRateLimit(opts.RateLimitPerMinute)
+	return s, nil
+}
+
+// Close closes the database. Requests after Close fail.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.store.close() })
+	return s.closeErr
+}
+
+// request is what a handler needs about the request being served.
+type request struct {
+	w       http.ResponseWriter
+	r       *http.Request
+	ctx     context.Context
+	route   route
+	key     *key
+	project int64
+}
+
+// ServeHTTP serves the API. The order of checks follows the live service:
+// faults (a proxy's), path, authentication, project, permissions, method,
+// rate limit, then the operation itself.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.debugRoutes && isDebugPath(r.URL.Path) {
+		s.serveDebug(w, r)
+		return
+	}
+	rt := s.parseRoute(r.URL.Path)
+	op, allowed := rt.operation(r.Method)
+	s.counters.request(op)
+	if s.injectFault(w, r) {
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			writeError(w, errServer())
+		}
+	}()
+	if e := s.serve(w, r, rt, op, allowed); e != nil {
+		writeError(w, e)
+	}
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op string, allowed bool) *apiError {
+	if rt.kind == routeNone {
+		return errRecordNotFound()
+	}
+	k, e := s.authenticate(r)
+	if e != nil {
+		return e
+	}
+	project, e := s.resolveProject(k, rt.project)
+	if e != nil {
+		return e
+	}
+	if e := authorize(k, project, op, allowed); e != nil {
+		return e
+	}
+	if !allowed {
+		return errMethodNotAllowed(r.Method)
+	}
+	if e := s.throttle(k); e != nil {
+		return e
+	}
+	req := &request{w: w, r: r, ctx: r.Context(), route: rt, key: k, project: project}
+	switch op {
+	case opList:
+		return s.list(req)
+	case opCreate:
+		return s.create(req)
+	case opRetrieve:
+		return s.retrieve(req)
+	case opUpdate:
+		return s.update(req)
+	case opDelete:
+		return s.delete(req)
+	case opFrontend:
+		return s.frontend(req)
+	case opJob:
+		return s.job(req)
+	case opRearrange:
+		return s.rearrange(req)
+	}
+	return errRecordNotFound()
+}
+
+// internal logs an unexpected error and answers the live 500 envelope.
+func (s *Server) internal(req *request, err error) *apiError {
+	s.log.Error("request failed", "method", req.r.Method, "path", req.r.URL.Path, "err", err)
+	return errServer()
+}
+
+// recordID reads the :id path segment.
+func (req *request) recordID() (int64, bool) {
+	id, err := strconv.ParseInt(req.route.id, 10, 64)
+	return id, err == nil
+}

@@ -1,0 +1,309 @@
+package localapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Field limits of the live model.
+const (
+	maxNameLen        = 400
+	maxDescriptionLen = 1000
+	minOrder          = math.MinInt32
+	maxOrder          = math.MaxInt32
+)
+
+// configInput is a validated create or update body. A nil pointer, or an
+// optional with set false, is a field the body left out.
+type configInput struct {
+	plugin      *int64
+	enabled     *bool
+	order       *int64
+	name        optional[*string]
+	description optional[*string]
+	deleted     *bool
+	filters     optional[json.RawMessage] // value nil: null
+	// config is set only by a form body's config field (JSON bodies cannot
+	// set it, as on the live service).
+	config map[string]json.RawMessage
+}
+
+type optional[T any] struct {
+	set   bool
+	value T
+}
+
+// parseConfigInput validates a create (partial false) or update body. Fields
+// are checked in the live serializer's order and the first error wins.
+func parseConfigInput(b *body, cat *catalog, partial bool) (*configInput, *apiError) {
+	var obj map[string]any
+	if !b.isForm() {
+		var e *apiError
+		if obj, e = b.object(); e != nil {
+			return nil, e
+		}
+	}
+	in := &configInput{}
+	form := b.isForm()
+
+	if v, ok := b.field(obj, "plugin"); ok {
+		id, e := coercePlugin(v, form, cat)
+		if e != nil {
+			return nil, e
+		}
+		in.plugin = &id
+	} else if !partial {
+		return nil, errRequired("plugin")
+	}
+
+	if v, ok := b.field(obj, "enabled"); ok && !(form && v == "") {
+		x, e := coerceBool(v, "enabled")
+		if e != nil {
+			return nil, e
+		}
+		in.enabled = &x
+	}
+
+	if v, ok := b.field(obj, "order"); ok {
+		n, e := coerceInt32(v, "order")
+		if e != nil {
+			return nil, e
+		}
+		in.order = &n
+	} else if !partial {
+		return nil, errRequired("order")
+	}
+
+	for _, f := range []struct {
+		attr string
+		max  int
+		dst  *optional[*string]
+	}{{"name", maxNameLen, &in.name}, {"description", maxDescriptionLen, &in.description}} {
+		if v, ok := b.field(obj, f.attr); ok {
+			s, e := coerceText(v, f.attr, f.max, form)
+			if e != nil {
+				return nil, e
+			}
+			*f.dst = optional[*string]{set: true, value: s}
+		}
+	}
+
+	if v, ok := b.field(obj, "deleted"); ok && !(form && v == "") {
+		x, e := coerceBool(v, "deleted")
+		if e != nil {
+			return nil, e
+		}
+		in.deleted = &x
+	}
+
+	if v, ok := b.field(obj, "filters"); ok {
+		raw, e := parseFilters(v, form)
+		if e != nil {
+			return nil, e
+		}
+		in.filters = optional[json.RawMessage]{set: true, value: raw}
+	}
+
+	if form {
+		cfg, e := parseFormConfig(b)
+		if e != nil {
+			return nil, e
+		}
+		in.config = cfg
+	}
+	return in, nil
+}
+
+// coercePlugin reads a primary key and checks the plugin exists.
+func coercePlugin(v any, form bool, cat *catalog) (int64, *apiError) {
+	if form && v == "" {
+		v = nil // relational fields read an empty form value as null
+	}
+	incorrect := func() (int64, *apiError) {
+		return 0, errValidation("incorrect_type", "Incorrect type. Expected pk value, received "+pyType(v)+".", "plugin")
+	}
+	var id int64
+	var shown string
+	switch x := v.(type) {
+	case nil:
+		return 0, errNullField("plugin")
+	case json.Number:
+		n, ok := integralNumber(x)
+		if !ok {
+			return incorrect()
+		}
+		if !n.IsInt64() {
+			return 0, errDoesNotExist(string(x))
+		}
+		id, shown = n.Int64(), string(x)
+	case string:
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		if err != nil {
+			return incorrect()
+		}
+		id, shown = n, x
+	default:
+		return incorrect()
+	}
+	if cat.get(id) == nil {
+		return 0, errDoesNotExist(shown)
+	}
+	return id, nil
+}
+
+func errDoesNotExist(pk string) *apiError {
+	return errValidation("does_not_exist", fmt.Sprintf("Invalid pk %q - object does not exist.", pk), "plugin")
+}
+
+// Strings a boolean field accepts, as the live serializer does.
+var (
+	trueStrings  = map[string]bool{"t": true, "T": true, "y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "true": true, "True": true, "TRUE": true, "on": true, "On": true, "ON": true, "1": true}
+	falseStrings = map[string]bool{"f": true, "F": true, "n": true, "N": true, "no": true, "No": true, "NO": true, "false": true, "False": true, "FALSE": true, "off": true, "Off": true, "OFF": true, "0": true}
+)
+
+func coerceBool(v any, attr string) (bool, *apiError) {
+	switch x := v.(type) {
+	case nil:
+		return false, errNullField(attr)
+	case bool:
+		return x, nil
+	case string:
+		if trueStrings[x] {
+			return true, nil
+		}
+		if falseStrings[x] {
+			return false, nil
+		}
+	case json.Number:
+		// 1 and 0 (also 1.0 and 0.0) are booleans to the live service.
+		if f, err := x.Float64(); err == nil && (f == 1 || f == 0) {
+			return f == 1, nil
+		}
+	}
+	return false, errInvalid(msgNotBool, attr)
+}
+
+// coerceInt32 reads an integer the way the live serializer does (numbers,
+// integral floats, numeric strings) and checks the 32-bit column range.
+func coerceInt32(v any, attr string) (int64, *apiError) {
+	var n *big.Int
+	switch x := v.(type) {
+	case nil:
+		return 0, errNullField(attr)
+	case json.Number:
+		var ok bool
+		if n, ok = integralNumber(x); !ok {
+			return 0, errInvalid(msgNotInteger, attr)
+		}
+	case string:
+		if len(x) > 1000 {
+			return 0, errValidation("max_string_length", "String value too large.", attr)
+		}
+		var ok bool
+		if n, ok = parsePyInt(x); !ok {
+			return 0, errInvalid(msgNotInteger, attr)
+		}
+	default:
+		return 0, errInvalid(msgNotInteger, attr)
+	}
+	if n.Cmp(big.NewInt(maxOrder)) > 0 {
+		return 0, errValidation("max_value", fmt.Sprintf("Ensure this value is less than or equal to %d.", maxOrder), attr)
+	}
+	if n.Cmp(big.NewInt(minOrder)) < 0 {
+		return 0, errValidation("min_value", fmt.Sprintf("Ensure this value is greater than or equal to %d.", minOrder), attr)
+	}
+	return n.Int64(), nil
+}
+
+// integralNumber reads a JSON number that denotes an integer: an integer
+// literal, or a float with no fraction small enough that Python prints it
+// without an exponent (the live service goes through str()).
+func integralNumber(x json.Number) (*big.Int, bool) {
+	s := string(x)
+	if isIntegerLiteral(s) {
+		n, ok := new(big.Int).SetString(s, 10)
+		return n, ok
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1e16 {
+		return nil, false
+	}
+	n, _ := new(big.Float).SetFloat64(f).Int(nil)
+	return n, true
+}
+
+func isIntegerLiteral(s string) bool {
+	return !strings.ContainsAny(s, ".eE")
+}
+
+// parsePyInt parses a string as the live service does: trailing ".0…" is
+// dropped, then Python's int() rules (spaces, a sign, digits with single
+// underscores between them).
+func parsePyInt(s string) (*big.Int, bool) {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '.'); i >= 0 && strings.Trim(s[i+1:], "0") == "" {
+		s = strings.TrimSpace(s[:i])
+	}
+	digits := s
+	if digits != "" && (digits[0] == '+' || digits[0] == '-') {
+		digits = digits[1:]
+	}
+	if digits == "" || digits[0] == '_' || digits[len(digits)-1] == '_' || strings.Contains(digits, "__") {
+		return nil, false
+	}
+	n, ok := new(big.Int).SetString(strings.ReplaceAll(s, "_", ""), 10)
+	return n, ok
+}
+
+// coerceText reads a nullable string field: numbers become their text,
+// surrounding whitespace is trimmed, and the length is checked.
+func coerceText(v any, attr string, maxLen int, form bool) (*string, *apiError) {
+	var s string
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		if form && x == "" {
+			return nil, nil // an empty form value means null
+		}
+		s = x
+	case json.Number:
+		s = string(x)
+	default:
+		return nil, errInvalid(msgNotString, attr)
+	}
+	s = strings.TrimSpace(s)
+	if strings.ContainsRune(s, 0) {
+		return nil, errValidation("null_characters_not_allowed", "Null characters are not allowed.", attr)
+	}
+	if utf8.RuneCountInString(s) > maxLen {
+		return nil, errValidation("max_length", fmt.Sprintf("Ensure this field has no more than %d characters.", maxLen), attr)
+	}
+	return &s, nil
+}
+
+// parseFormConfig reads the config form field: a JSON object string. An
+// absent or empty field leaves config alone.
+func parseFormConfig(b *body) (map[string]json.RawMessage, *apiError) {
+	v, ok := b.field(nil, "config")
+	if !ok || v == "" {
+		return nil, nil
+	}
+	decoded, err := decodeJSON([]byte(v.(string)))
+	if err != nil {
+		return nil, errInvalid("Value must be valid JSON.", "config")
+	}
+	if _, isObj := decoded.(map[string]any); !isObj {
+		return nil, errValidation("not_a_dict", fmt.Sprintf("Expected a dictionary of items but got type %q.", pyType(decoded)), "config")
+	}
+	var cfg map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(v.(string)), &cfg); err != nil {
+		return nil, errInvalid("Value must be valid JSON.", "config")
+	}
+	return cfg, nil
+}
