@@ -1,0 +1,196 @@
+package localapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// operation is one of the eight API operations, ready to send.
+type operation struct {
+	name    string
+	method  string
+	path    func(project any, coll string, rec int64) string
+	body    any
+	success int
+	scope   string // "" for the custom actions scoped keys may not call
+}
+
+var operations = []operation{
+	{"list", "GET", func(p any, c string, _ int64) string { return path(p, c) }, nil, 200, "plugin:read"},
+	{"create", "POST", func(p any, c string, _ int64) string { return path(p, c) }, nil, 201, "plugin:write"},
+	{"retrieve", "GET", func(p any, c string, r int64) string { return path(p, c, r) }, nil, 200, "plugin:read"},
+	{"update", "PATCH", func(p any, c string, r int64) string { return path(p, c, r) }, map[string]any{"order": 5}, 200, "plugin:write"},
+	{"delete", "DELETE", func(p any, c string, r int64) string { return path(p, c, r) }, nil, 204, "plugin:write"},
+	{"frontend", "GET", func(p any, c string, r int64) string { return path(p, c, r, "frontend") }, nil, 200, ""},
+	{"job", "POST", func(p any, c string, r int64) string { return path(p, c, r, "job") }, nil, 200, ""},
+	{"rearrange", "PATCH", func(p any, c string, _ int64) string { return path(p, c, "rearrange") }, map[string]any{"orders": map[string]any{}}, 200, ""},
+}
+
+// jobBodies are valid job requests for the plugins the matrix uses.
+var jobBodies = map[string]any{
+	tr: map[string]any{"job": map[string]any{"type": "Reprocess", "payload": map[string]any{"since": "2024-01-01"}}},
+	ia: map[string]any{"job": map[string]any{"type": "Backfill", "payload": map[string]any{"days": 3}}},
+}
+
+// matrixPlugins have a public job in each collection.
+var matrixPlugins = map[string]int64{tr: 2, ia: 3}
+
+// TestAuthMatrix sends every operation of both collections with every
+// seeded key (and none, and a bad one) to every kind of project, and checks
+// the answer against the live rules.
+func TestAuthMatrix(t *testing.T) {
+	a := newAPI(t, localapi.Options{})
+	type keyCase struct {
+		key      string
+		scopes   []string
+		projects []int64
+	}
+	keys := []keyCase{{key: ""}, {key: "phx_not_a_key"}}
+	for _, k := range localapi.DefaultKeys() {
+		keys = append(keys, keyCase{k.Key, k.Scopes, k.Projects})
+	}
+	for _, coll := range []string{tr, ia} {
+		// One record per project for the record operations.
+		recs := map[int64]int64{}
+		for _, p := range []int64{1, 2} {
+			recs[p] = id(a.create(p, coll, full, map[string]any{"plugin": matrixPlugins[coll], "order": 1, "enabled": true}))
+		}
+		for _, k := range keys {
+			for _, project := range []any{int64(1), int64(2), "@current", int64(999), "abc"} {
+				for _, op := range operations {
+					name := fmt.Sprintf("%s/%s/%v/%s", coll, k.key, project, op.name)
+					t.Run(name, func(t *testing.T) {
+						body := op.body
+						switch op.name {
+						case "create":
+							body = map[string]any{"plugin": matrixPlugins[coll], "order": 1}
+						case "job":
+							body = jobBodies[coll]
+						}
+						projID, known := project.(int64)
+						if project == "@current" {
+							projID, known = 1, true
+						}
+						if projID == 999 {
+							known = false
+						}
+						r := a.do(op.method, op.path(project, coll, recs[projID]), k.key, body)
+						legacy := len(k.scopes) == 0
+						allowsProject := len(k.projects) == 0 || contains(k.projects, projID)
+						switch {
+						case k.key == "":
+							r.wantError(t, 401, "authentication_error", "not_authenticated", "Authentication credentials were not provided.", "")
+						case k.key == "phx_not_a_key":
+							r.wantError(t, 401, "authentication_error", "authentication_failed", "Personal API key found in request Authorization header is invalid.", "")
+						case !known:
+							r.wantError(t, 404, "invalid_request", "not_found", "Project not found.", "")
+						case !legacy && op.scope == "":
+							r.wantError(t, 403, "authentication_error", "permission_denied", "This action does not support Personal API Key access", "")
+						case !allowsProject:
+							r.wantError(t, 403, "authentication_error", "permission_denied",
+								fmt.Sprintf("API key does not have access to the requested project: ID %d.", projID), "")
+						case !legacy && !hasScope(k.scopes, op.scope):
+							r.wantError(t, 403, "authentication_error", "permission_denied",
+								fmt.Sprintf("API key missing required scope '%s'", op.scope), "")
+						default:
+							r.want(t, op.success)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+func contains(ids []int64, id int64) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+func hasScope(scopes []string, want string) bool {
+	for _, s := range scopes {
+		if s == "*" || s == want || (want == "plugin:read" && s == "plugin:write") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestErrorTable walks the rows of the notes' error table one by one.
+func TestErrorTable(t *testing.T) {
+	a := newAPI(t, localapi.Options{RateLimitPerMinute: 2})
+	rec := a.create(1, tr, full, map[string]any{"plugin": 1, "order": 1})
+	rows := []struct {
+		row                     string
+		method, path, key       string
+		body                    any
+		status                  int
+		typ, code, detail, attr string
+	}{
+		{"no credentials", "GET", path(1, tr), "", nil, 401, "authentication_error", "not_authenticated", "Authentication credentials were not provided.", ""},
+		{"bad key", "GET", path(1, tr), "phx_bad", nil, 401, "authentication_error", "authentication_failed", "Personal API key found in request Authorization header is invalid.", ""},
+		{"missing scope", "POST", path(1, tr), read, map[string]any{"plugin": 1, "order": 1}, 403, "authentication_error", "permission_denied", "API key missing required scope 'plugin:write'", ""},
+		{"key not allowed for project", "GET", path(2, tr), write, nil, 403, "authentication_error", "permission_denied", "API key does not have access to the requested project: ID 2.", ""},
+		{"unknown project", "GET", path(999, tr), full, nil, 404, "invalid_request", "not_found", "Project not found.", ""},
+		{"non-integer project", "GET", path("abc", tr), full, nil, 404, "invalid_request", "not_found", "Project not found.", ""},
+		{"unknown record", "GET", path(1, tr, 424242), full, nil, 404, "invalid_request", "not_found", "Not found.", ""},
+		{"validation", "POST", path(1, tr), full, map[string]any{"plugin": 1}, 400, "validation_error", "required", "This field is required.", "order"},
+		{"validation nested attr", "PATCH", path(1, tr, id(rec)), full, map[string]any{"filters": map[string]any{"events": []any{map[string]any{}}}}, 400, "validation_error", "required", "This field is required.", "filters__events__0__type"},
+	}
+	for _, row := range rows {
+		t.Run(row.row, func(t *testing.T) {
+			a.srv.SetRateLimit(0)
+			a.do(row.method, row.path, row.key, row.body).wantError(t, row.status, row.typ, row.code, row.detail, row.attr)
+		})
+	}
+	t.Run("malformed JSON", func(t *testing.T) {
+		r := a.do("POST", path(1, tr), full, `{"plugin":`).want(t, 400).object(t)
+		if r["type"] != "validation_error" || r["code"] != "parse_error" || r["attr"] != nil {
+			t.Errorf("envelope %v", r)
+		}
+	})
+	t.Run("throttled", func(t *testing.T) {
+		a.srv.SetRateLimit(2)
+		a.do("GET", path(1, tr), read, nil).want(t, 200)
+		a.do("GET", path(1, tr), read, nil).want(t, 200)
+		r := a.do("GET", path(1, tr), read, nil)
+		r.wantError(t, 429, "throttled_error", "throttled", "Request was throttled. Expected available in 60 seconds.", "")
+		if r.header.Get("Retry-After") != "60" {
+			t.Errorf("Retry-After %q, want 60", r.header.Get("Retry-After"))
+		}
+		// Limits are per key.
+		a.do("GET", path(1, tr), full, nil).want(t, 200)
+	})
+}
+
+func TestBearerAndQueryKey(t *testing.T) {
+	a := newAPI(t, localapi.Options{})
+	req, _ := http.NewRequest("GET", a.url+path(1, tr), nil)
+	req.Header.Set("Authorization", "Basic dXNlcjpwYXNz")
+	a.send(req, "").wantError(t, 401, "authentication_error", "not_authenticated", "Authentication credentials were not provided.", "")
+	a.do("GET", path(1, tr)+"?personal_api_key="+read, "", nil).want(t, 200)
+	a.do("GET", path(1, tr)+"?personal_api_key=nope", "", nil).wantError(t, 401, "authentication_error",
+		"authentication_failed", "Personal API key found in request query string is invalid.", "")
+}
+
+func TestCustomKeysAndProjects(t *testing.T) {
+	a := newAPI(t, localapi.Options{
+		Projects: []int64{7, 8},
+		Keys:     []localapi.APIKey{{Key: "k_any"}, {Key: "k_eight", Scopes: []string{"plugin:write"}, Projects: []int64{8}}},
+	})
+	rec := a.create("@current", tr, "k_any", map[string]any{"plugin": 1, "order": 1})
+	if num(rec, "team_id") != 7 {
+		t.Errorf("@current of a key without projects = %v, want the first project", rec["team_id"])
+	}
+	a.create(8, tr, "k_any", map[string]any{"plugin": 1, "order": 1})
+	a.do("GET", path("@current", tr), "k_eight", nil).want(t, 200)
+	a.do("GET", path(7, tr), "k_eight", nil).want(t, 403)
+	a.do("GET", path(1, tr), "k_any", nil).want(t, 404)
+}
