@@ -155,6 +155,23 @@ func updateInput(plan, state, config *recordModel) (client.RecordInput, bool) {
 	return in, changed
 }
 
+// sameSettings reports whether m and other agree on everything a
+// configuration sets.
+func (m *recordModel) sameSettings(other *recordModel) bool {
+	return m.ProjectID.Equal(other.ProjectID) && m.Plugin.Equal(other.Plugin) &&
+		m.Enabled.Equal(other.Enabled) && m.Order.Equal(other.Order) &&
+		m.Name.Equal(other.Name) && m.Description.Equal(other.Description) &&
+		m.Filters.Equal(other.Filters)
+}
+
+// markVolatileUnknown marks unknown the values a write may change without
+// being asked to.
+func (m *recordModel) markVolatileUnknown() {
+	m.UpdatedAt = types.StringUnknown()
+	m.Error = jsontypes.NewNormalizedUnknown()
+	m.DeliveryRate24h = jsontypes.NewNormalizedUnknown()
+}
+
 // optionalString is the value to send for an optional+computed string: null
 // when the configuration leaves it out (the service then fills it in),
 // otherwise the planned value.

@@ -55,9 +55,32 @@ func (r *recordResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 }
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id defaults
-// to the provider's.
+// to the provider's, and a plan that changes nothing keeps the state as it is.
 func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
+	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+
+	// The framework decides whether computed values become unknown by
+	// comparing the proposed values with state, before the attribute plan
+	// modifiers had their say: filters the service stores the same way are
+	// no change (after an import, say), while a name or description left to
+	// the plugin is one. Decide again on what is planned now.
+	var plan, state recordResourceModel
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.sameSettings(&state.recordModel) && plan.Timeouts.Equal(state.Timeouts) {
+		// Nothing to update: plan the state as it is.
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
+		return
+	}
+	// An update: what the service changes on every write is unknown.
+	plan.markVolatileUnknown()
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // Create makes one POST. The response's plugin_info tells whether the

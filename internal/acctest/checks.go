@@ -1,0 +1,83 @@
+package acctest
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+)
+
+// recordRef returns the project and config id of the resource at addr.
+func recordRef(s *terraform.State, addr string) (string, int64, error) {
+	rs, ok := s.RootModule().Resources[addr]
+	if !ok {
+		return "", 0, fmt.Errorf("%s is not in state", addr)
+	}
+	id, err := strconv.ParseInt(rs.Primary.Attributes["id"], 10, 64)
+	if err != nil {
+		return "", 0, fmt.Errorf("%s: id %q: %w", addr, rs.Primary.Attributes["id"], err)
+	}
+	return rs.Primary.Attributes["project_id"], id, nil
+}
+
+// CaptureID stores the config id of the resource at addr, for later steps
+// that act on it behind Terraform's back.
+func CaptureID(addr string, id *int64) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		_, got, err := recordRef(s, addr)
+		*id = got
+		return err
+	}
+}
+
+// CheckAPIRecord retrieves the record of the resource at addr from the API
+// (with the full key) and runs check on it: what the service holds, not
+// only what Terraform believes.
+func CheckAPIRecord(t *testing.T, coll client.Collection, addr string, check func(*client.Record) error) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		project, id, err := recordRef(s, addr)
+		if err != nil {
+			return err
+		}
+		rec, err := API(t).Get(context.Background(), project, coll, id)
+		if err != nil {
+			return fmt.Errorf("%s: retrieving config %d: %w", addr, id, err)
+		}
+		if err := check(rec); err != nil {
+			return fmt.Errorf("%s: config %d on the API: %w", addr, id, err)
+		}
+		return nil
+	}
+}
+
+// CheckDestroyed is a CheckDestroy: every resource of typeName that was in
+// state must be gone from the API or soft-deleted (deleted=true, and so not
+// enabled). The live DELETE only disables, so "disabled" is not enough.
+func CheckDestroyed(t *testing.T, typeName string, coll client.Collection) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		for addr, rs := range s.RootModule().Resources {
+			if rs.Type != typeName {
+				continue
+			}
+			project, id, err := recordRef(s, addr)
+			if err != nil {
+				return err
+			}
+			rec, err := API(t).Get(context.Background(), project, coll, id)
+			switch {
+			case client.IsNotFound(err):
+				continue
+			case err != nil:
+				return fmt.Errorf("%s: retrieving config %d: %w", addr, id, err)
+			case !rec.Deleted || rec.Enabled:
+				return fmt.Errorf("%s: config %d is still active on the API (deleted=%v, enabled=%v)", addr, id, rec.Deleted, rec.Enabled)
+			}
+		}
+		return nil
+	}
+}

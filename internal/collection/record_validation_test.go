@@ -1,0 +1,58 @@
+package collection_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+)
+
+// TestAccRecordResource_badInput: bad values are refused at plan time, with
+// the attribute named, before any request to the service.
+func TestAccRecordResource_badInput(t *testing.T) {
+	forEachKind(t, func(t *testing.T, tc kindCase) {
+		plugin := "  plugin = " + itoa(tc.plugins[0]) + "\n"
+		cases := []struct {
+			body string
+			want string
+		}{
+			{plugin + `  filters = "not json"`, `(?s)filters.*must be a JSON object`},
+			{plugin + `  filters = jsonencode(["events"])`, `(?s)filters.*must be a JSON object.*got a list`},
+			{plugin + `  filters = jsonencode({ events = [{ id = "$pageview" }] })`, `(?s)filters.*filters.events\[0\] needs a "type"`},
+			{plugin + `  filters = jsonencode({ events = "$pageview" })`, `(?s)filters.*filters.events must be a list`},
+			{plugin + `  name = "` + strings.Repeat("n", 401) + `"`, `(?s)name.*length must be between 1 and 400`},
+			{plugin + `  name = ""`, `(?s)name.*length must be between 1 and 400`},
+			{plugin + `  description = "` + strings.Repeat("d", 1001) + `"`, `(?s)description.*length must be between 1 and\s+1000`},
+			{"  plugin = 0", `(?s)plugin.*must be at least 1`},
+			{"  plugin = -3", `(?s)plugin.*must be at least 1`},
+			{plugin + "  order = 2147483648", `(?s)order.*value must be between`},
+			{plugin + "  order = -2147483649", `(?s)order.*value must be between`},
+			{plugin + `  project_id = "my-project"`, `(?s)project_id.*must be a positive integer or "@current"`},
+		}
+		steps := make([]resource.TestStep, 0, len(cases)+2)
+		for _, c := range cases {
+			steps = append(steps, resource.TestStep{
+				Config:      tc.config(acctest.KeyWrite, "bad", c.body),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(c.want),
+			})
+		}
+		// Malformed import IDs, through import blocks.
+		for _, id := range []string{"project/42", "1/forty-two", "1/0"} {
+			steps = append(steps, resource.TestStep{
+				Config: tc.config(acctest.KeyWrite, "bad", plugin) +
+					"\nimport {\n  to = " + tc.typeName + ".bad\n  id = \"" + id + "\"\n}\n",
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid import ID.*expected\s+<project_id>/<id>`),
+			})
+		}
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps:                    steps,
+		})
+	})
+}
