@@ -1,89 +1,191 @@
 // Package client is the one API client of the provider: it knows HTTP and the
 // pipeline config API, and nothing of Terraform.
+//
+// One Client is shared by every resource of a Terraform run and is safe for
+// concurrent use. It retries what is safe to retry: 429 for any method
+// (honouring Retry-After up to RetryWaitMax); 502, 503, 504 and transport
+// errors for GET, PATCH and DELETE; POST (create, job) only when the request
+// provably never reached the service, so a record is never created twice;
+// 500 never. It keeps under a client-side rate limit, decodes the service's
+// error envelope into *APIError (other failures are *TransportError) and
+// logs each HTTP attempt through tflog without the API key.
 package client
 
 import (
-	"context"
-	"errors"
+	"net"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"time"
 )
 
-// STUB: the bodies in this file are placeholders for the client helper to replace.
-var errNotImplemented = errors.New("not implemented")
+// Defaults New applies to zero fields of Config.
+const (
+	DefaultUserAgent    = "terraform-provider-pipeline"
+	DefaultRetryWaitMin = 500 * time.Millisecond
+	DefaultRetryWaitMax = 30 * time.Second
+	DefaultPageSize     = 100
+)
+
+// DefaultMaxRetries is the recommended Config.MaxRetries. It is not applied
+// to a zero MaxRetries, which means no retry.
+const DefaultMaxRetries = 5
 
 // Config configures a Client.
 type Config struct {
-	// Host is the service's base URL, e.g. https://us.posthog.com.
+	// Host is the service's base URL, e.g. https://us.posthog.com. A path
+	// prefix (https://example.com/posthog) is kept.
 	Host string
 	// APIKey is the personal API key sent as a Bearer token. Never logged.
 	APIKey string
-	// UserAgent is sent on every request.
+	// UserAgent is sent on every request; DefaultUserAgent when empty.
 	UserAgent string
-	// MaxRetries bounds the retries of one request (0 = no retry).
+	// MaxRetries bounds the retries of one request after its first attempt
+	// (0 or negative = no retry; DefaultMaxRetries is a sane value).
 	MaxRetries int
 	// RetryWaitMin and RetryWaitMax bound the backoff between retries;
-	// RetryWaitMax also caps a server's Retry-After.
+	// RetryWaitMax also caps a server's Retry-After. Zero means
+	// DefaultRetryWaitMin / DefaultRetryWaitMax.
 	RetryWaitMin time.Duration
 	RetryWaitMax time.Duration
-	// RequestTimeout bounds one HTTP attempt (0 = none).
+	// RequestTimeout bounds one HTTP attempt, reading the body included
+	// (0 = none; the caller's ctx still applies).
 	RequestTimeout time.Duration
-	// RequestsPerMinute is a client-side rate limit (0 = unlimited).
+	// RequestsPerMinute is a client-side rate limit over every HTTP attempt,
+	// retries included (0 = unlimited). No 60-second window sees more.
 	RequestsPerMinute int
+	// PageSize is the limit ListAll asks for per page; DefaultPageSize
+	// when 0.
+	PageSize int
+	// AllowInsecureHTTP permits a plain http Host that is not loopback.
+	// Without it New refuses one, since the key would travel unencrypted.
+	AllowInsecureHTTP bool
 	// Transport, when set, replaces the default HTTP transport (tests).
 	Transport http.RoundTripper
 }
 
 // Client calls the pipeline config API.
 type Client struct {
-	cfg Config
+	base       string // scheme://host[/prefix], no trailing slash
+	apiKey     string
+	userAgent  string
+	maxRetries int
+	waitMin    time.Duration
+	waitMax    time.Duration
+	pageSize   int
+	http       *http.Client
 }
 
-// New validates cfg and returns a client.
-func New(cfg Config) (*Client, error) { return &Client{cfg: cfg}, nil }
+// New validates cfg and returns a client. Its errors are *ConfigError
+// naming the setting at fault; they never contain the key.
+func New(cfg Config) (*Client, error) { return newClient(cfg, realClock{}) }
 
-// List returns one page of a collection.
-func (c *Client) List(ctx context.Context, project string, coll Collection, limit, offset int) (*Page, error) {
-	return nil, errNotImplemented
+func newClient(cfg Config, clk clock) (*Client, error) {
+	base, err := parseHost(cfg.Host, cfg.AllowInsecureHTTP)
+	if err != nil {
+		return nil, err
+	}
+	key, err := checkAPIKey(cfg.APIKey)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{
+		base:       base,
+		apiKey:     key,
+		userAgent:  strings.TrimSpace(cfg.UserAgent),
+		maxRetries: cfg.MaxRetries,
+		waitMin:    cfg.RetryWaitMin,
+		waitMax:    cfg.RetryWaitMax,
+		pageSize:   cfg.PageSize,
+	}
+	if c.userAgent == "" {
+		c.userAgent = DefaultUserAgent
+	}
+	if c.maxRetries < 0 {
+		c.maxRetries = 0
+	}
+	if c.waitMin <= 0 {
+		c.waitMin = DefaultRetryWaitMin
+	}
+	if c.waitMax <= 0 {
+		c.waitMax = DefaultRetryWaitMax
+	}
+	if c.waitMax < c.waitMin {
+		c.waitMax = c.waitMin
+	}
+	if c.pageSize <= 0 {
+		c.pageSize = DefaultPageSize
+	}
+
+	next := cfg.Transport
+	if next == nil {
+		next = defaultTransport()
+	}
+	rt := &attemptTransport{next: next, timeout: cfg.RequestTimeout}
+	if cfg.RequestsPerMinute > 0 {
+		rt.limiter = newLimiter(cfg.RequestsPerMinute, clk)
+	}
+	c.http = &http.Client{Transport: rt, CheckRedirect: checkRedirect}
+	return c, nil
 }
 
-// ListAll returns every record of a collection, across all pages.
-func (c *Client) ListAll(ctx context.Context, project string, coll Collection) ([]Record, error) {
-	return nil, errNotImplemented
+// parseHost validates the host setting and returns the base URL without a
+// trailing slash.
+func parseHost(raw string, allowInsecure bool) (string, error) {
+	const example = "an absolute http(s) URL such as https://us.posthog.com"
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return "", &ConfigError{Field: "host", Problem: "must not be empty; set it to " + example}
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", &ConfigError{Field: "host", Problem: "must be " + example + ", not a malformed URL"}
+	}
+	if u.User != nil {
+		// Not echoed: it carries credentials.
+		return "", &ConfigError{Field: "host", Problem: "must not contain user credentials; the API key goes in api_key"}
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if (scheme != "http" && scheme != "https") || u.Hostname() == "" || u.Opaque != "" {
+		return "", &ConfigError{Field: "host", Problem: quote(s) + " must be " + example}
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return "", &ConfigError{Field: "host", Problem: quote(s) + " must not have a query or fragment"}
+	}
+	if scheme == "http" && !allowInsecure && !isLoopback(u.Hostname()) {
+		return "", &ConfigError{
+			Field: "host",
+			Problem: quote(s) + " uses plain http to a host that is not loopback, which would send the API key unencrypted; " +
+				"use https, or opt in to plain http explicitly (AllowInsecureHTTP)",
+			err: ErrInsecureHTTP,
+		}
+	}
+	return scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), nil
 }
 
-// Get retrieves one record.
-func (c *Client) Get(ctx context.Context, project string, coll Collection, id int64) (*Record, error) {
-	return nil, errNotImplemented
+func isLoopback(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
-// Create creates a record; it is never sent twice.
-func (c *Client) Create(ctx context.Context, project string, coll Collection, in RecordInput) (*Record, error) {
-	return nil, errNotImplemented
+// checkAPIKey trims the key and refuses one that cannot be sent in a
+// header. Errors never contain the key.
+func checkAPIKey(raw string) (string, error) {
+	key := strings.TrimSpace(raw)
+	if key == "" {
+		return "", &ConfigError{Field: "api_key", Problem: "must not be empty or whitespace; set a personal API key"}
+	}
+	for _, r := range key {
+		if r <= ' ' || r == 0x7f {
+			return "", &ConfigError{Field: "api_key", Problem: "must not contain whitespace or control characters"}
+		}
+	}
+	return key, nil
 }
 
-// Update partially updates a record.
-func (c *Client) Update(ctx context.Context, project string, coll Collection, id int64, in RecordInput) (*Record, error) {
-	return nil, errNotImplemented
-}
-
-// Delete calls DELETE on a record (on the live service this only disables it).
-func (c *Client) Delete(ctx context.Context, project string, coll Collection, id int64) error {
-	return errNotImplemented
-}
-
-// Frontend retrieves a record's frontend source.
-func (c *Client) Frontend(ctx context.Context, project string, coll Collection, id int64) (*Frontend, error) {
-	return nil, errNotImplemented
-}
-
-// RunJob starts a job of a record's plugin.
-func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id int64, job Job) error {
-	return errNotImplemented
-}
-
-// Rearrange sets the order of enabled configs by id and returns every enabled
-// config of the project.
-func (c *Client) Rearrange(ctx context.Context, project string, coll Collection, orders map[int64]int64) ([]Record, error) {
-	return nil, errNotImplemented
-}
+func quote(s string) string { return strconv.Quote(excerpt(s, 200)) }

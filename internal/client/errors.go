@@ -4,32 +4,96 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // APIError is an error answer of the service. Type, Code, Detail and Attr
 // come from the service's error envelope when the body is one.
 type APIError struct {
 	Method string
+	// Path is the request's path (with its query), without the host.
 	Path   string
 	Status int
 	Type   string
 	Code   string
+	// Detail is the envelope's detail; for a body that is not an envelope
+	// (an HTML page from a proxy, plain text) a short excerpt of its text;
+	// for an empty body the status text.
 	Detail string
-	Attr   string
+	// Attr names the request field the error is about, nested names joined
+	// with "__" (e.g. filters__events__0__type); empty when none.
+	Attr string
 	// RetryAfter is the server's Retry-After in seconds, if any.
 	RetryAfter int
+	// Attempts is how many HTTP attempts were made, retries included.
+	Attempts int
 }
 
+// Error says method, path, status, the service's detail and attribute, and
+// how many attempts were made when more than one.
 func (e *APIError) Error() string {
 	msg := fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
-	if e.Detail != "" {
+	if e.Detail != "" && e.Detail != http.StatusText(e.Status) {
 		msg += ": " + e.Detail
 	}
 	if e.Attr != "" {
 		msg += " (attribute " + e.Attr + ")"
 	}
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
+	}
 	return msg
 }
+
+// TransportError is a request that ended without an HTTP answer: the
+// connection failed or broke, an attempt timed out, or ctx was cancelled.
+// errors.Is(err, context.Canceled) and the like see through it.
+type TransportError struct {
+	Method   string
+	Path     string
+	Attempts int
+	// MaybeSent is false only when the service provably never received the
+	// request (every attempt failed before a connection was made). When it
+	// is true a POST may have been applied although no answer came back: it
+	// was not retried, so that a record is never created twice.
+	MaybeSent bool
+	Err       error
+}
+
+// Error says method, path and cause, and whether a POST may have arrived.
+func (e *TransportError) Error() string {
+	msg := fmt.Sprintf("%s %s: %v", e.Method, e.Path, e.Err)
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
+	}
+	if e.MaybeSent && e.Method == http.MethodPost {
+		msg += " (the request may have reached the service; it was not retried so that it is never applied twice)"
+	}
+	return msg
+}
+
+// Unwrap returns the cause.
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// ConfigError is an invalid Config given to New. Field is the provider
+// setting it is about ("host" or "api_key").
+type ConfigError struct {
+	// Field is "host" or "api_key".
+	Field string
+	// Problem says what is wrong and how to fix it.
+	Problem string
+	err     error
+}
+
+// Error reads "invalid <field>: <problem>".
+func (e *ConfigError) Error() string { return "invalid " + e.Field + ": " + e.Problem }
+
+// Unwrap returns ErrInsecureHTTP for a refused plain http host, else nil.
+func (e *ConfigError) Unwrap() error { return e.err }
+
+// ErrInsecureHTTP is in the chain of New's error when Host is a plain http
+// URL to a host that is not loopback and Config.AllowInsecureHTTP is false.
+var ErrInsecureHTTP = errors.New("plain http to a non-loopback host")
 
 // StatusOf returns the HTTP status of an *APIError in err's chain, or 0.
 func StatusOf(err error) int {
@@ -45,3 +109,36 @@ func IsNotFound(err error) bool { return StatusOf(err) == http.StatusNotFound }
 
 // IsForbidden reports whether err is a 403 answer.
 func IsForbidden(err error) bool { return StatusOf(err) == http.StatusForbidden }
+
+// IsUnauthorized reports whether err is a 401 answer (missing or bad key).
+func IsUnauthorized(err error) bool { return StatusOf(err) == http.StatusUnauthorized }
+
+// IsThrottled reports whether err is a 429 answer (still throttled after
+// the retries).
+func IsThrottled(err error) bool { return StatusOf(err) == http.StatusTooManyRequests }
+
+// IsServerError reports whether err is a 5xx answer. The live service
+// answers 500 to a DELETE of an unknown id and to a bad rearrange key.
+func IsServerError(err error) bool { return StatusOf(err) >= 500 && StatusOf(err) <= 599 }
+
+// MayHaveApplied reports whether a failed write may nevertheless have taken
+// effect on the service: a transport failure after the request may have
+// been sent, or a 5xx answer (a proxy's 502/504 can come after the service
+// did the work). A caller that must not duplicate a create can then look
+// for the record before trying again. 4xx answers (429 included) and
+// requests that provably never left are false.
+func MayHaveApplied(err error) bool {
+	var tErr *TransportError
+	if errors.As(err, &tErr) {
+		return tErr.MaybeSent
+	}
+	return IsServerError(err)
+}
+
+// redact removes the API key from text bound for an error message or a log.
+func redact(s, key string) string {
+	if key == "" || !strings.Contains(s, key) {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[REDACTED]")
+}

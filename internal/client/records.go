@@ -2,6 +2,7 @@ package client
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 )
 
@@ -36,6 +37,31 @@ type Record struct {
 	Description     *string         `json:"description"`
 	Deleted         bool            `json:"deleted"`
 	Filters         json.RawMessage `json:"filters"`
+}
+
+// UnmarshalJSON decodes a record leniently: id, plugin, order and team_id
+// may arrive as numbers or numeric strings, enabled and deleted as booleans
+// or their string forms, and unknown fields are ignored.
+func (r *Record) UnmarshalJSON(data []byte) error {
+	type plain Record // no methods, so no recursion
+	var w struct {
+		*plain
+		ID      flexInt  `json:"id"`
+		Plugin  flexInt  `json:"plugin"`
+		Order   flexInt  `json:"order"`
+		TeamID  flexInt  `json:"team_id"`
+		Enabled flexBool `json:"enabled"`
+		Deleted flexBool `json:"deleted"`
+	}
+	var rec Record
+	w.plain = (*plain)(&rec)
+	if err := json.Unmarshal(data, &w); err != nil {
+		return fmt.Errorf("decoding record: %w", err)
+	}
+	rec.ID, rec.Plugin, rec.Order, rec.TeamID = int64(w.ID), int64(w.Plugin), int64(w.Order), int64(w.TeamID)
+	rec.Enabled, rec.Deleted = bool(w.Enabled), bool(w.Deleted)
+	*r = rec
+	return nil
 }
 
 // Page is one page of a list response.
@@ -82,7 +108,11 @@ func (o Opt[T]) MarshalJSON() ([]byte, error) {
 //
 // Config is not a JSON-writable field on the live service: when Config is set
 // the client sends the request as multipart/form-data with config as a JSON
-// object string and every other set field as a plain form value.
+// object string and every other set field as a plain form value: integers in
+// decimal, booleans as "true"/"false", name and description as they are,
+// filters as its JSON text, and a Null() field as an empty value. A Null()
+// Config is sent as "{}" (the service has no null config). Filters must be
+// valid JSON and Config a JSON object, or nothing is sent.
 type RecordInput struct {
 	Plugin      Opt[int64]           `json:"plugin,omitzero"`
 	Enabled     Opt[bool]            `json:"enabled,omitzero"`

@@ -1,0 +1,156 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Get retrieves one record.
+func (c *Client) Get(ctx context.Context, project string, coll Collection, id int64) (*Record, error) {
+	p, err := recordPath(project, coll, id, "")
+	if err != nil {
+		return nil, err
+	}
+	return c.recordCall(ctx, apiRequest{method: http.MethodGet, path: p})
+}
+
+// Create creates a record; it is never sent twice. It is sent as JSON, or as
+// multipart/form-data when in.Config is set (see RecordInput). A failure for
+// which MayHaveApplied is true may have created the record.
+func (c *Client) Create(ctx context.Context, project string, coll Collection, in RecordInput) (*Record, error) {
+	p, err := collectionPath(project, coll)
+	if err != nil {
+		return nil, err
+	}
+	body, ctype, err := encodeRecordInput(in)
+	if err != nil {
+		return nil, fmt.Errorf("create in %s: %w", coll, err)
+	}
+	rec, err := c.recordCall(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: ctype})
+	if err != nil {
+		return nil, err
+	}
+	if rec.ID == 0 {
+		return nil, fmt.Errorf("POST %s: the answer has no record id", p)
+	}
+	return rec, nil
+}
+
+// Update partially updates a record: only the fields set in in are sent.
+// Like Create it switches to multipart/form-data when in.Config is set.
+func (c *Client) Update(ctx context.Context, project string, coll Collection, id int64, in RecordInput) (*Record, error) {
+	p, err := recordPath(project, coll, id, "")
+	if err != nil {
+		return nil, err
+	}
+	body, ctype, err := encodeRecordInput(in)
+	if err != nil {
+		return nil, fmt.Errorf("update of %s %d: %w", coll, id, err)
+	}
+	return c.recordCall(ctx, apiRequest{method: http.MethodPatch, path: p, body: body, contentType: ctype})
+}
+
+// Delete calls DELETE on a record (on the live service this only disables
+// it, and an unknown id gives 500). Any 2xx (204 per the spec) is success.
+func (c *Client) Delete(ctx context.Context, project string, coll Collection, id int64) error {
+	p, err := recordPath(project, coll, id, "")
+	if err != nil {
+		return err
+	}
+	_, err = c.do(ctx, apiRequest{method: http.MethodDelete, path: p})
+	return err
+}
+
+// Frontend retrieves a record's frontend source. Content is the body as
+// text whatever its type: JavaScript on the live service, a JSON document
+// per the published schema.
+func (c *Client) Frontend(ctx context.Context, project string, coll Collection, id int64) (*Frontend, error) {
+	p, err := recordPath(project, coll, id, "frontend")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.do(ctx, apiRequest{method: http.MethodGet, path: p, accept: "*/*"})
+	if err != nil {
+		return nil, err
+	}
+	return &Frontend{ContentType: resp.header.Get("Content-Type"), Content: string(resp.body)}, nil
+}
+
+// RunJob starts a job of a record's plugin by POSTing {"job": job}. Any 2xx
+// is success, whatever its body (the live service's is empty). Like a
+// create it is not resent once it may have reached the service.
+func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id int64, job Job) error {
+	p, err := recordPath(project, coll, id, "job")
+	if err != nil {
+		return err
+	}
+	if len(job.Payload) > 0 && !json.Valid(job.Payload) {
+		return fmt.Errorf("job of %s %d: payload is not valid JSON", coll, id)
+	}
+	body, err := json.Marshal(struct {
+		Job Job `json:"job"`
+	}{job})
+	if err != nil {
+		return fmt.Errorf("job of %s %d: encoding the request: %w", coll, id, err)
+	}
+	_, err = c.do(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: contentTypeJSON})
+	return err
+}
+
+// Rearrange sets the order of enabled configs by id and returns every enabled
+// config of the project.
+//
+// The body is {"orders": {"<id>": n, ...}}. The live service answers with a
+// bare array of records, which is returned; an object answer (the published
+// schema's single record) or an empty body gives a nil slice. Scoped keys
+// get 403 here (IsForbidden): fall back to updating order per record.
+func (c *Client) Rearrange(ctx context.Context, project string, coll Collection, orders map[int64]int64) ([]Record, error) {
+	p, err := collectionPath(project, coll)
+	if err != nil {
+		return nil, err
+	}
+	keyed := make(map[string]int64, len(orders))
+	for id, n := range orders {
+		keyed[FormatID(id)] = n
+	}
+	body, err := json.Marshal(map[string]any{"orders": keyed})
+	if err != nil {
+		return nil, fmt.Errorf("rearrange of %s: encoding the request: %w", coll, err)
+	}
+	r := apiRequest{method: http.MethodPatch, path: p + "rearrange/", body: body, contentType: contentTypeJSON}
+	resp, err := c.do(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	b := bytes.TrimSpace(resp.body)
+	switch {
+	case len(b) == 0:
+		return nil, nil
+	case b[0] == '[':
+		var recs []Record
+		if err := json.Unmarshal(b, &recs); err != nil {
+			return nil, c.decodeError(r, resp, err)
+		}
+		return recs, nil
+	case b[0] == '{' && json.Valid(b):
+		return nil, nil
+	}
+	return nil, c.decodeError(r, resp, errors.New("neither an array nor an object"))
+}
+
+// recordCall sends r and decodes the record it answers with.
+func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, error) {
+	resp, err := c.do(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	var rec Record
+	if err := c.decodeJSON(r, resp, &rec); err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}

@@ -1,0 +1,169 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// maxBodyBytes bounds how much of one answer is read.
+const maxBodyBytes = 64 << 20
+
+const contentTypeJSON = "application/json"
+
+// apiRequest is one API call before it is sent.
+type apiRequest struct {
+	method string
+	// path starts at /api/... and may carry a query.
+	path string
+	// body is sent as is on every attempt; nil means no body.
+	body        []byte
+	contentType string
+	accept      string
+}
+
+// apiResponse is a 2xx answer, read whole.
+type apiResponse struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// do sends r with retries and returns its 2xx answer. Any other answer is an
+// *APIError (the last one, once retries are spent); no answer at all is a
+// *TransportError.
+func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
+	ctx = maskKey(ctx, c.apiKey)
+	st := &callState{method: r.method, path: r.path}
+	ctx = withCallState(ctx, st)
+
+	var raw any // an untyped nil keeps GETs free of an empty chunked body
+	if r.body != nil {
+		raw = r.body // a []byte is re-read from the start on every attempt
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, c.base+r.path, raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: building the request: %w", r.method, r.path, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	req.Header.Set("User-Agent", c.userAgent)
+	accept := r.accept
+	if accept == "" {
+		accept = contentTypeJSON
+	}
+	req.Header.Set("Accept", accept)
+	if r.body != nil {
+		req.Header.Set("Content-Type", r.contentType)
+	}
+
+	// Read the body inside the retry loop, so that an answer cut short is
+	// handled by the retry policy like any other transport error.
+	var body []byte
+	var bodyOf *http.Response // the answer body belongs to
+	req.SetResponseHandler(func(resp *http.Response) error {
+		bodyOf = resp
+		var readErr error
+		body, readErr = readBody(resp)
+		if readErr != nil {
+			st.maybeSent.Store(true)
+		}
+		return readErr
+	})
+
+	rc := &retryablehttp.Client{
+		HTTPClient:   c.http,
+		Logger:       tflogAdapter{ctx: ctx},
+		RetryWaitMin: c.waitMin,
+		RetryWaitMax: c.waitMax,
+		RetryMax:     c.maxRetries,
+		CheckRetry:   retryPolicy(r.method),
+		Backoff: func(lo, hi time.Duration, n int, resp *http.Response) time.Duration {
+			d := backoff(lo, hi, n, resp)
+			why := "a transport error"
+			if resp != nil {
+				why = resp.Status
+			}
+			tflog.Info(ctx, fmt.Sprintf("retrying %s %s in %s after %s (retry %d of %d)",
+				r.method, r.path, d.Round(time.Millisecond), why, n+1, c.maxRetries))
+			return d
+		},
+		// Hand back the last answer or error as it is, not retryablehttp's
+		// "giving up" error, so the caller sees the service's envelope.
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+	}
+
+	resp, err := rc.Do(req)
+	if resp != nil {
+		defer resp.Body.Close() // read whole below, or given up on
+	}
+	if err != nil {
+		// An answer that came before ctx ended or its body broke means the
+		// request arrived; only a 4xx proves it was not applied.
+		if resp != nil && (resp.StatusCode < 400 || resp.StatusCode > 499) {
+			st.maybeSent.Store(true)
+		}
+		return nil, c.transportError(st, err)
+	}
+	if bodyOf != resp { // retries spent: the last answer is still unread
+		if body, err = readBody(resp); err != nil {
+			st.maybeSent.Store(true)
+			return nil, c.transportError(st, err)
+		}
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, newAPIError(r.method, r.path, resp, body, int(st.attempts.Load()), c.apiKey)
+	}
+	return &apiResponse{status: resp.StatusCode, header: resp.Header, body: body}, nil
+}
+
+func (c *Client) transportError(st *callState, err error) error {
+	// *url.Error repeats the full URL; method and path are said already.
+	var uErr *url.Error
+	if errors.As(err, &uErr) {
+		err = uErr.Err
+	}
+	return &TransportError{
+		Method:    st.method,
+		Path:      st.path,
+		Attempts:  int(st.attempts.Load()),
+		MaybeSent: st.maybeSent.Load(),
+		Err:       err,
+	}
+}
+
+// decodeJSON decodes a 2xx answer into v.
+func (c *Client) decodeJSON(r apiRequest, resp *apiResponse, v any) error {
+	if err := json.Unmarshal(resp.body, v); err != nil {
+		return c.decodeError(r, resp, err)
+	}
+	return nil
+}
+
+// decodeError reports a 2xx answer that is not what was expected, showing
+// the start of what came instead.
+func (c *Client) decodeError(r apiRequest, resp *apiResponse, err error) error {
+	got := "an empty body"
+	if len(resp.body) > 0 {
+		got = quote(redact(textExcerpt(string(resp.body)), c.apiKey))
+	}
+	return fmt.Errorf("%s %s: the %d answer is not the expected JSON (%w); got %s", r.method, r.path, resp.status, err, got)
+}
+
+func readBody(resp *http.Response) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the answer: %w", err)
+	}
+	if len(b) > maxBodyBytes {
+		return nil, fmt.Errorf("the answer is larger than %d bytes", maxBodyBytes)
+	}
+	return b, nil
+}

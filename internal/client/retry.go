@@ -1,0 +1,153 @@
+package client
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// The retry policy in one place:
+//
+//   - 429 is retried for every method: the service refused the request
+//     without doing anything. Its Retry-After is honoured, capped at
+//     RetryWaitMax.
+//   - 502, 503, 504 and transport errors are retried for GET, PATCH and
+//     DELETE, which are safe to repeat here (PATCH sets values; DELETE of a
+//     deleted record only disables it again).
+//   - POST (create, job) is retried on a transport error only when the
+//     request provably never reached the service: the dial failed
+//     (connection refused, DNS failure, dial timeout). A 5xx, a reset or a
+//     timeout after the request was written may follow a create that
+//     happened, and a second POST would create a second record.
+//   - 500 is never retried: on the live service it is a deterministic
+//     answer (DELETE of an unknown id, a bad rearrange key).
+//   - A cancelled or expired ctx stops everything at once.
+
+// retryPolicy returns the CheckRetry for one request of the given method.
+func retryPolicy(method string) retryablehttp.CheckRetry {
+	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return false, ctxErr
+		}
+		if err != nil {
+			return retryableTransportError(method, err), nil
+		}
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests:
+			return true, nil
+		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			return repeatable(method), nil
+		}
+		return false, nil
+	}
+}
+
+// repeatable reports whether a request of method may be sent again after
+// it possibly reached the service.
+func repeatable(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+func retryableTransportError(method string, err error) bool {
+	if permanentTransportError(err) {
+		return false
+	}
+	return notSent(err) || repeatable(method)
+}
+
+// notSent reports whether err proves that the request never reached the
+// service: no connection was made, so no byte of it was written.
+func notSent(err error) bool {
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return true
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) {
+		// "dial" covers refused, unreachable and timed-out connects;
+		// "proxyconnect" a proxy that could not be reached.
+		return opErr.Op == "dial" || opErr.Op == "proxyconnect"
+	}
+	return false
+}
+
+// permanentTransportError reports errors that a retry cannot fix.
+func permanentTransportError(err error) bool {
+	var certErr *tls.CertificateVerificationError
+	var unknownAuth x509.UnknownAuthorityError
+	var hostnameErr x509.HostnameError
+	var invalidCert x509.CertificateInvalidError
+	switch {
+	case errors.As(err, &certErr), errors.As(err, &unknownAuth),
+		errors.As(err, &hostnameErr), errors.As(err, &invalidCert):
+		return true
+	case errors.Is(err, errTooManyRedirects), errors.Is(err, errInsecureRedirect):
+		return true
+	}
+	return strings.Contains(err.Error(), "unsupported protocol scheme")
+}
+
+// backoff returns the wait before retry number attempt+1: the server's
+// Retry-After when it sent one, else an exponential backoff from lo with a
+// little jitter (so that Terraform's parallel operations that failed
+// together do not retry in lockstep); always within [lo, hi].
+func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			return clamp(d, lo, hi)
+		}
+	}
+	d := hi
+	if attempt < 30 {
+		if exp := lo << uint(attempt); exp > 0 && exp < hi {
+			d = exp
+		}
+	}
+	if j := int64(d / 4); j > 0 {
+		d += time.Duration(rand.Int64N(j))
+	}
+	return clamp(d, lo, hi)
+}
+
+func clamp(d, lo, hi time.Duration) time.Duration {
+	return min(max(d, lo), hi)
+}
+
+// parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.
+// A date in the past gives 0.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > int64(24*time.Hour/time.Second) {
+			secs = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := t.Sub(now)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}

@@ -1,0 +1,471 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// call runs the client operation that uses method, against any server.
+func call(ctx context.Context, c *Client, method string) error {
+	var err error
+	switch method {
+	case http.MethodGet:
+		_, err = c.Get(ctx, "1", Transformations, 42)
+	case http.MethodPost:
+		_, err = c.Create(ctx, "1", Transformations, RecordInput{Plugin: Some[int64](7), Order: Some[int64](1)})
+	case http.MethodPatch:
+		_, err = c.Update(ctx, "1", Transformations, 42, RecordInput{Enabled: Some(true)})
+	case http.MethodDelete:
+		err = c.Delete(ctx, "1", Transformations, 42)
+	}
+	return err
+}
+
+// success answers a request of any method as the live service would.
+func success(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodPost:
+		writeJSON(w, http.StatusCreated, recordJSON)
+	case http.MethodDelete:
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		writeJSON(w, http.StatusOK, recordJSON)
+	}
+}
+
+func TestRetryRulesPerMethodAndStatus(t *testing.T) {
+	methods := []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete}
+	tests := []struct {
+		status int
+		// retried lists the methods for which a first answer of status is
+		// followed by a second attempt.
+		retried map[string]bool
+	}{
+		{http.StatusTooManyRequests, map[string]bool{"GET": true, "POST": true, "PATCH": true, "DELETE": true}},
+		{http.StatusBadGateway, map[string]bool{"GET": true, "PATCH": true, "DELETE": true}},
+		{http.StatusServiceUnavailable, map[string]bool{"GET": true, "PATCH": true, "DELETE": true}},
+		{http.StatusGatewayTimeout, map[string]bool{"GET": true, "PATCH": true, "DELETE": true}},
+		{http.StatusInternalServerError, map[string]bool{}},
+		{http.StatusBadRequest, map[string]bool{}},
+		{http.StatusNotFound, map[string]bool{}},
+	}
+	for _, tt := range tests {
+		for _, method := range methods {
+			t.Run(http.StatusText(tt.status)+"/"+method, func(t *testing.T) {
+				srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+					if n == 0 {
+						writeJSON(w, tt.status, envelope("server_error", "x", "first answer", ""))
+						return
+					}
+					success(w, r)
+				})
+				c := newTestClient(t, srv.URL)
+				err := call(context.Background(), c, method)
+				if tt.retried[method] {
+					if err != nil {
+						t.Fatalf("want success after a retry, got %v", err)
+					}
+					if srv.count() != 2 {
+						t.Fatalf("want 2 attempts, server saw %d", srv.count())
+					}
+					return
+				}
+				if srv.count() != 1 {
+					t.Fatalf("want 1 attempt (no retry), server saw %d", srv.count())
+				}
+				var apiErr *APIError
+				if !errors.As(err, &apiErr) || apiErr.Status != tt.status || apiErr.Detail != "first answer" {
+					t.Fatalf("want *APIError %d with the envelope's detail, got %#v", tt.status, err)
+				}
+				if apiErr.Method != method || apiErr.Attempts != 1 {
+					t.Fatalf("method/attempts: %+v", apiErr)
+				}
+			})
+		}
+	}
+}
+
+func TestRetriesExhaustedReturnLastAPIError(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "0")
+		writeJSON(w, http.StatusServiceUnavailable, envelope("server_error", "unavailable", fmt.Sprintf("answer %d", n), ""))
+	})
+	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 2 })
+	_, err := c.Get(context.Background(), "1", Transformations, 42)
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("want *APIError, got %T %v", err, err)
+	}
+	if srv.count() != 3 || apiErr.Attempts != 3 {
+		t.Fatalf("want 3 attempts, server saw %d, error says %d", srv.count(), apiErr.Attempts)
+	}
+	if apiErr.Status != 503 || apiErr.Detail != "answer 2" || apiErr.Code != "unavailable" {
+		t.Fatalf("want the last answer's envelope, got %+v", apiErr)
+	}
+	if strings.Contains(err.Error(), "giving up") {
+		t.Fatalf("retryablehttp's generic error leaked: %v", err)
+	}
+	if !strings.Contains(err.Error(), "gave up after 3 attempts") {
+		t.Fatalf("error should say how often it tried: %v", err)
+	}
+}
+
+func TestZeroMaxRetriesMeansNoRetry(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "slow down", ""))
+	})
+	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 0 })
+	err := call(context.Background(), c, http.MethodGet)
+	if !IsThrottled(err) || srv.count() != 1 {
+		t.Fatalf("want one throttled attempt, got %d attempts, err %v", srv.count(), err)
+	}
+}
+
+// hijackAfterBody reads the request body, then drops the connection
+// without an answer: the request reached the service, the answer is lost.
+func hijackAfterBody(t *testing.T, w http.ResponseWriter, r *http.Request) {
+	_, _ = io.ReadAll(r.Body)
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		t.Error("server cannot hijack")
+		return
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		t.Errorf("hijack: %v", err)
+		return
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		_ = tcp.SetLinger(0) // a reset rather than a clean close
+	}
+	_ = conn.Close()
+}
+
+func TestConnectionDroppedAfterSendIsNotRetriedForPOST(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		hijackAfterBody(t, w, r)
+	})
+	c := newTestClient(t, srv.URL)
+	_, err := c.Create(context.Background(), "1", Transformations, RecordInput{Plugin: Some[int64](7), Order: Some[int64](1)})
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	if srv.count() != 1 {
+		t.Fatalf("a create reached the server %d times; it must be exactly once", srv.count())
+	}
+	var tErr *TransportError
+	if !errors.As(err, &tErr) || !tErr.MaybeSent || tErr.Method != http.MethodPost || tErr.Attempts != 1 {
+		t.Fatalf("want *TransportError MaybeSent for the POST, got %#v", err)
+	}
+	if !MayHaveApplied(err) {
+		t.Fatal("MayHaveApplied must be true")
+	}
+	if !strings.Contains(err.Error(), "/api/projects/1/pipeline_transformation_configs/") {
+		t.Fatalf("error should name the path: %v", err)
+	}
+}
+
+func TestConnectionDroppedIsRetriedForIdempotentMethods(t *testing.T) {
+	for _, method := range []string{http.MethodGet, http.MethodPatch, http.MethodDelete} {
+		t.Run(method, func(t *testing.T) {
+			srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+				if n == 0 {
+					hijackAfterBody(t, w, r)
+					return
+				}
+				success(w, r)
+			})
+			c := newTestClient(t, srv.URL)
+			if err := call(context.Background(), c, method); err != nil {
+				t.Fatalf("want success after a retry, got %v", err)
+			}
+			if srv.count() != 2 {
+				t.Fatalf("want 2 attempts, got %d", srv.count())
+			}
+		})
+	}
+}
+
+// closedPort returns an address nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	return "http://" + addr
+}
+
+func TestDialErrorIsRetriedForEveryMethod(t *testing.T) {
+	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete} {
+		t.Run(method, func(t *testing.T) {
+			c := newTestClient(t, closedPort(t), func(c *Config) { c.MaxRetries = 2 })
+			err := call(context.Background(), c, method)
+			var tErr *TransportError
+			if !errors.As(err, &tErr) {
+				t.Fatalf("want *TransportError, got %T %v", err, err)
+			}
+			if tErr.Attempts != 3 {
+				t.Fatalf("want 3 attempts (dial errors are retried), got %d", tErr.Attempts)
+			}
+			if tErr.MaybeSent || MayHaveApplied(err) {
+				t.Fatal("a request that never connected was not sent")
+			}
+			if !errors.Is(err, syscall.ECONNREFUSED) {
+				t.Fatalf("the cause should be reachable: %v", err)
+			}
+		})
+	}
+}
+
+// flakyTransport fails the first calls with the given error, then passes
+// requests on.
+type flakyTransport struct {
+	next  http.RoundTripper
+	fails int32
+	err   error
+	calls atomic.Int32
+}
+
+func (f *flakyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if f.calls.Add(1) <= f.fails {
+		if r.Body != nil {
+			_, _ = io.Copy(io.Discard, r.Body) // as if the body had been written
+			_ = r.Body.Close()
+		}
+		return nil, f.err
+	}
+	return f.next.RoundTrip(r)
+}
+
+func TestPOSTTransportErrorsByCause(t *testing.T) {
+	dialErr := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	dnsErr := &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "api.invalid", IsNotFound: true}}
+	resetErr := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+	tests := []struct {
+		name         string
+		err          error
+		wantCreate   bool // the create went through on the retry
+		wantAttempts int32
+	}{
+		{"connection refused", dialErr, true, 2},
+		{"dns failure", dnsErr, true, 2},
+		{"reset after send", resetErr, false, 1},
+		{"eof after send", io.ErrUnexpectedEOF, false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) { success(w, r) })
+			ft := &flakyTransport{next: http.DefaultTransport, fails: 1, err: tt.err}
+			c := newTestClient(t, srv.URL, func(c *Config) { c.Transport = ft })
+			rec, err := c.Create(context.Background(), "1", Transformations, RecordInput{Plugin: Some[int64](7), Order: Some[int64](1)})
+			if got := ft.calls.Load(); got != tt.wantAttempts {
+				t.Fatalf("want %d attempts, got %d", tt.wantAttempts, got)
+			}
+			if tt.wantCreate {
+				if err != nil || rec.ID != 42 || srv.count() != 1 {
+					t.Fatalf("want one create after the retry, got %v (server saw %d)", err, srv.count())
+				}
+				return
+			}
+			if err == nil || srv.count() != 0 || !MayHaveApplied(err) {
+				t.Fatalf("want an uncertain error and no second POST, got %v (server saw %d)", err, srv.count())
+			}
+		})
+	}
+}
+
+func TestCertificateErrorsAreNotRetried(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(success))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake failure is expected
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL) // default transport: the test CA is unknown
+	_, err := c.Get(context.Background(), "1", Transformations, 42)
+	var tErr *TransportError
+	if !errors.As(err, &tErr) || tErr.Attempts != 1 {
+		t.Fatalf("want one attempt that failed on the certificate, got %v", err)
+	}
+}
+
+func TestBackoffHonoursRetryAfter(t *testing.T) {
+	now := time.Now()
+	tests := []struct {
+		name       string
+		retryAfter string
+		lo, hi     time.Duration
+		want       time.Duration
+	}{
+		{"seconds", "7", time.Millisecond, 30 * time.Second, 7 * time.Second},
+		{"capped at RetryWaitMax", "120", time.Millisecond, 30 * time.Second, 30 * time.Second},
+		{"zero waits the minimum", "0", 500 * time.Millisecond, 30 * time.Second, 500 * time.Millisecond},
+		{"http date", now.Add(10 * time.Second).UTC().Format(http.TimeFormat), time.Millisecond, 30 * time.Second, 10 * time.Second},
+		{"date in the past", now.Add(-time.Hour).UTC().Format(http.TimeFormat), 2 * time.Millisecond, time.Second, 2 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": []string{tt.retryAfter}}, Body: http.NoBody}
+			got := backoff(tt.lo, tt.hi, 0, resp)
+			lo := tt.want
+			if tt.name == "http date" {
+				lo -= time.Second // an HTTP date has one-second resolution
+			}
+			if got < lo || got > tt.want {
+				t.Fatalf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBackoffWithoutRetryAfterGrowsAndIsCapped(t *testing.T) {
+	lo, hi := 100*time.Millisecond, time.Second
+	prev := time.Duration(0)
+	for attempt := 0; attempt < 40; attempt++ {
+		d := backoff(lo, hi, attempt, nil)
+		if d < lo || d > hi {
+			t.Fatalf("attempt %d: %s outside [%s, %s]", attempt, d, lo, hi)
+		}
+		if attempt < 3 && d < prev {
+			t.Fatalf("attempt %d: %s shrank from %s", attempt, d, prev)
+		}
+		prev = d
+	}
+	if d := backoff(lo, hi, 10, nil); d != hi {
+		t.Fatalf("a late retry should wait the cap, got %s", d)
+	}
+}
+
+func TestRetryAfterIsCappedEndToEnd(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n == 0 {
+			w.Header().Set("Retry-After", "3600")
+			writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "Request was throttled.", ""))
+			return
+		}
+		success(w, r)
+	})
+	c := newTestClient(t, srv.URL, func(c *Config) { c.RetryWaitMax = 20 * time.Millisecond })
+	start := time.Now()
+	if err := call(context.Background(), c, http.MethodPost); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("Retry-After should be capped at RetryWaitMax, waited %s", el)
+	}
+	if srv.count() != 2 {
+		t.Fatalf("want 2 attempts, got %d", srv.count())
+	}
+}
+
+func TestThrottledErrorCarriesRetryAfter(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "12")
+		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "Request was throttled. Expected available in 12 seconds.", ""))
+	})
+	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 0 })
+	err := call(context.Background(), c, http.MethodGet)
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter != 12 || !IsThrottled(err) {
+		t.Fatalf("want a throttled error with RetryAfter 12, got %#v", err)
+	}
+}
+
+func TestContextCancelStopsRetryAfterWait(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "wait", ""))
+	})
+	c := newTestClient(t, srv.URL, func(c *Config) { c.RetryWaitMax = time.Minute })
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	start := time.Now()
+	err := call(ctx, c, http.MethodGet)
+	if el := time.Since(start); el > time.Second {
+		t.Fatalf("cancel should stop the wait at once, took %s", el)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	if srv.count() != 1 {
+		t.Fatalf("want no attempt after cancel, got %d", srv.count())
+	}
+}
+
+func TestCancelledContextSendsNothing(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) { success(w, r) })
+	c := newTestClient(t, srv.URL)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := call(ctx, c, http.MethodPost)
+	if !errors.Is(err, context.Canceled) || srv.count() != 0 || MayHaveApplied(err) {
+		t.Fatalf("want context.Canceled before sending, got %v (server saw %d)", err, srv.count())
+	}
+}
+
+func TestRequestTimeoutBoundsEachAttempt(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n == 0 {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(2 * time.Second):
+			}
+			return
+		}
+		success(w, r)
+	})
+	c := newTestClient(t, srv.URL, func(c *Config) { c.RequestTimeout = 30 * time.Millisecond })
+	start := time.Now()
+	if _, err := c.Get(context.Background(), "1", Transformations, 42); err != nil {
+		t.Fatalf("want the retry to succeed, got %v", err)
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Fatalf("the first attempt should have timed out quickly, took %s", el)
+	}
+}
+
+// truncated answers 200/201 with a body cut short: the answer was lost in
+// transit after the service did the work.
+func truncated(w http.ResponseWriter, status int) {
+	w.Header().Set("Content-Length", "500")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(`{"id": 4`))
+}
+
+func TestBodyCutShort(t *testing.T) {
+	t.Run("GET is retried, and the last answer's envelope is reported", func(t *testing.T) {
+		srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+			if n == 0 {
+				truncated(w, 200)
+				return
+			}
+			writeJSON(w, 503, envelope("server_error", "x", "still busy", ""))
+		})
+		c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 1 })
+		_, err := c.Get(context.Background(), "1", Transformations, 42)
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || apiErr.Status != 503 || apiErr.Detail != "still busy" || srv.count() != 2 {
+			t.Fatalf("want the 503's envelope after 2 attempts, got %v (%d)", err, srv.count())
+		}
+	})
+	t.Run("POST is not retried", func(t *testing.T) {
+		srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) { truncated(w, 201) })
+		c := newTestClient(t, srv.URL)
+		_, err := c.Create(context.Background(), "1", Transformations, RecordInput{Plugin: Some[int64](7), Order: Some[int64](1)})
+		if !MayHaveApplied(err) || srv.count() != 1 {
+			t.Fatalf("want one uncertain create, got %v (%d)", err, srv.count())
+		}
+	})
+}
