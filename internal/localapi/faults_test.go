@@ -1,0 +1,195 @@
+package localapi_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// TestFaultsNeverHideCommittedWrite: every create answered 201 is stored,
+// and no faulted create is.
+func TestFaultsNeverHideCommittedWrite(t *testing.T) {
+	a := newAPI(t, localapi.Options{Faults: localapi.Faults{Rate429: 0.1, Rate502: 0.3, Rate503: 0.2, ResetRate: 0.1, Seed: 7}})
+	created := map[string]bool{}
+	statuses := map[int]int{}
+	resets := 0
+	const n = 200
+	for i := range n {
+		name := fmt.Sprintf("rec-%d", i)
+		body := fmt.Sprintf(`{"plugin": 1, "order": %d, "name": %q}`, i, name)
+		req, _ := http.NewRequest(http.MethodPost, a.url+path(1, tr), strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+full)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			resets++
+			continue
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		statuses[resp.StatusCode]++
+		if resp.StatusCode == http.StatusCreated {
+			created[name] = true
+		}
+	}
+	if statuses[201] == 0 || statuses[201] == n || resets == 0 || statuses[502] == 0 || statuses[503] == 0 || statuses[429] == 0 {
+		t.Fatalf("fault mix not exercised: %v, %d resets", statuses, resets)
+	}
+	a.srv.SetFaults(localapi.Faults{})
+	page := a.do(http.MethodGet, path(1, tr)+"?limit=1000", full, nil).want(t, 200).object(t)
+	stored := map[string]bool{}
+	for _, r := range page["results"].([]any) {
+		stored[r.(map[string]any)["name"].(string)] = true
+	}
+	if len(stored) != len(created) {
+		t.Errorf("stored %d records, %d creates answered 201", len(stored), len(created))
+	}
+	for name := range created {
+		if !stored[name] {
+			t.Errorf("%s answered 201 but is not stored", name)
+		}
+	}
+	c := a.srv.Counters()
+	if c["create"] != n || c["faulted"] != int64(n-statuses[201]) || c["fault_reset"] != int64(resets) ||
+		c["fault_502"] != int64(statuses[502]) || c["fault_503"] != int64(statuses[503]) || c["fault_429"] != int64(statuses[429]) {
+		t.Errorf("counters %v; statuses %v resets %d", c, statuses, resets)
+	}
+}
+
+func TestFaultAnswers(t *testing.T) {
+	a := newAPI(t, localapi.Options{})
+	cases := []struct {
+		f          localapi.Faults
+		status     int
+		code       string
+		retryAfter string
+	}{
+		{localapi.Faults{Rate429: 1}, 429, "throttled", "1"},
+		{localapi.Faults{Rate502: 1}, 502, "bad_gateway", ""},
+		{localapi.Faults{Rate503: 1}, 503, "service_unavailable", "1"},
+	}
+	for _, c := range cases {
+		a.srv.SetFaults(c.f)
+		// Faults come before authentication: a proxy answers.
+		r := a.do(http.MethodGet, path(1, tr), "", nil).want(t, c.status)
+		env := r.object(t)
+		if env["code"] != c.code || r.header.Get("Retry-After") != c.retryAfter {
+			t.Errorf("%d: %v Retry-After %q", c.status, env, r.header.Get("Retry-After"))
+		}
+	}
+	a.srv.SetFaults(localapi.Faults{ResetRate: 1})
+	req, _ := http.NewRequest(http.MethodGet, a.url+path(1, tr), nil)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("reset fault answered %d", resp.StatusCode)
+	}
+	a.srv.SetFaults(localapi.Faults{Latency: 60 * time.Millisecond})
+	start := time.Now()
+	a.do(http.MethodGet, path(1, tr), full, nil).want(t, 200)
+	if d := time.Since(start); d < 60*time.Millisecond {
+		t.Errorf("latency fault: request took %v", d)
+	}
+	if got := a.srv.CurrentFaults(); got.Latency != 60*time.Millisecond {
+		t.Errorf("CurrentFaults %+v", got)
+	}
+	a.srv.SetFaults(localapi.Faults{})
+	a.do(http.MethodGet, path(1, tr), full, nil).want(t, 200)
+}
+
+func TestRateLimit(t *testing.T) {
+	a := newAPI(t, localapi.Options{RateLimitPerMinute: 3})
+	for range 3 {
+		a.do(http.MethodGet, path(1, tr), write, nil).want(t, 200)
+	}
+	r := a.do(http.MethodPost, path(1, tr), write, map[string]any{"plugin": 1, "order": 1})
+	r.want(t, 429)
+	secs, err := strconv.Atoi(r.header.Get("Retry-After"))
+	if err != nil || secs < 1 || secs > 60 {
+		t.Fatalf("Retry-After %q", r.header.Get("Retry-After"))
+	}
+	r.wantError(t, 429, "throttled_error", "throttled", fmt.Sprintf("Request was throttled. Expected available in %d seconds.", secs), "")
+	// The throttled create did nothing; other keys are not limited;
+	// 401s are not counted against a key.
+	if got := listIDs(t, a, 1, tr, full); len(got) != 0 {
+		t.Errorf("throttled create stored %v", got)
+	}
+	a.do(http.MethodGet, path(1, tr), "", nil).want(t, 401)
+	if c := a.srv.Counters(); c["throttled"] != 1 || c["create"] != 1 {
+		t.Errorf("counters %v", c)
+	}
+	a.srv.SetRateLimit(0)
+	a.do(http.MethodGet, path(1, tr), write, nil).want(t, 200)
+}
+
+func TestCounters(t *testing.T) {
+	a := newAPI(t, localapi.Options{})
+	rec := a.create(1, tr, full, map[string]any{"plugin": 2, "order": 1, "enabled": true})
+	a.create(1, ia, full, map[string]any{"plugin": 3, "order": 1})
+	a.do("GET", path(1, tr), full, nil)
+	a.do("GET", path(1, ia), read, nil)
+	a.do("GET", path(1, tr, id(rec)), full, nil)
+	a.do("PATCH", path(1, tr, id(rec)), full, map[string]any{"order": 2})
+	a.do("GET", path(1, tr, id(rec), "frontend"), full, nil)
+	a.do("POST", path(1, tr, id(rec), "job"), full, jobBodies[tr])
+	a.do("PATCH", path(1, tr, "rearrange"), full, nil)
+	a.do("DELETE", path(1, tr, id(rec)), full, nil)
+	a.do("GET", "/nowhere", full, nil)
+	a.do("GET", path(1, tr), "", nil) // 401s count too
+	want := map[string]int64{
+		"create": 2, "list": 3, "retrieve": 1, "update": 1, "frontend": 1, "job": 1, "rearrange": 1, "delete": 1,
+		"other": 1, "total": 12, "throttled": 0, "faulted": 0,
+	}
+	c := a.srv.Counters()
+	for k, v := range want {
+		if c[k] != v {
+			t.Errorf("counter %s = %d, want %d (all: %v)", k, c[k], v, c)
+		}
+	}
+	a.srv.ResetCounters()
+	for k, v := range a.srv.Counters() {
+		if v != 0 {
+			t.Errorf("after reset %s = %d", k, v)
+		}
+	}
+}
+
+func TestDebugRoutes(t *testing.T) {
+	off := newAPI(t, localapi.Options{})
+	off.do("GET", "/_localapi/counters", "", nil).want(t, 404)
+
+	a := newAPI(t, localapi.Options{DebugRoutes: true})
+	rec := a.create(1, tr, full, map[string]any{"plugin": 2, "order": 1})
+	a.do("POST", path(1, tr, id(rec), "job"), full, jobBodies[tr]).want(t, 200)
+	c := a.do("GET", "/_localapi/counters", "", nil).want(t, 200).object(t)
+	if c["create"] != float64(1) || c["job"] != float64(1) {
+		t.Errorf("counters %v", c)
+	}
+	jobs := a.do("GET", "/_localapi/jobs", "", nil).want(t, 200).array(t)
+	if len(jobs) != 1 || jobs[0].(map[string]any)["type"] != "Reprocess" || num(jobs[0].(map[string]any), "config_id") != id(rec) {
+		t.Errorf("jobs %v", jobs)
+	}
+	a.do("PUT", "/_localapi/faults", "", `{"rate_503": 1, "latency": "1ms"}`).want(t, 204)
+	a.do("GET", path(1, tr), full, nil).want(t, 503)
+	f := a.do("GET", "/_localapi/faults", "", nil).want(t, 200).object(t)
+	if f["rate_503"] != float64(1) || f["latency"] != "1ms" {
+		t.Errorf("faults %v", f)
+	}
+	a.do("PUT", "/_localapi/faults", "", `{}`).want(t, 204)
+	a.do("PUT", "/_localapi/rate-limit", "", `{"per_minute": 1}`).want(t, 204)
+	a.do("GET", path(1, tr), full, nil).want(t, 200)
+	a.do("GET", path(1, tr), full, nil).want(t, 429)
+	a.do("POST", "/_localapi/counters/reset", "", nil).want(t, 204)
+	if c := a.srv.Counters(); c["total"] != 0 {
+		t.Errorf("counters after reset %v", c)
+	}
+	a.do("DELETE", "/_localapi/jobs", "", nil).want(t, 204)
+	if len(a.srv.Jobs()) != 0 {
+		t.Errorf("jobs not cleared")
+	}
+}
