@@ -29,6 +29,13 @@ func NewProviderServer(t *testing.T, key string) *ProviderServer {
 	if inst.local == nil {
 		key = inst.key
 	}
+	return NewProviderServerFor(t, inst.host, key, inst.project)
+}
+
+// NewProviderServerFor returns the provider, configured for host, key and
+// project (e.g. an IsolatedAPI).
+func NewProviderServerFor(t *testing.T, host, key, project string) *ProviderServer {
+	t.Helper()
 	ctx := context.Background()
 	srv, err := providerserver.NewProtocol6WithError(provider.New("acctest")())()
 	if err != nil {
@@ -41,9 +48,9 @@ func NewProviderServer(t *testing.T, key string) *ProviderServer {
 	FailOnDiagnostics(t, "GetProviderSchema", schemas.Diagnostics)
 
 	config := DynamicValue(t, schemas.Provider.ValueType(), map[string]tftypes.Value{
-		"host":       tftypes.NewValue(tftypes.String, inst.host),
+		"host":       tftypes.NewValue(tftypes.String, host),
 		"api_key":    tftypes.NewValue(tftypes.String, key),
-		"project_id": tftypes.NewValue(tftypes.String, inst.project),
+		"project_id": tftypes.NewValue(tftypes.String, project),
 	})
 	resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.12.0", Config: config})
 	if err != nil {
@@ -129,4 +136,53 @@ func FailOnDiagnostics(t *testing.T, call string, diags []*tfprotov6.Diagnostic)
 			t.Fatalf("%s: %s: %s", call, d.Summary, d.Detail)
 		}
 	}
+}
+
+// Apply plans and applies a change of a resource from prior (nil: create)
+// to the configuration config (nil: destroy), as Terraform does: the
+// proposed new state is the prior state overlaid with the configured
+// values. It fails t on a planning error and returns the apply's answer,
+// whose diagnostics are the caller's to judge.
+func (s *ProviderServer) Apply(t *testing.T, typeName string, prior *tfprotov6.DynamicValue, priorIdentity *tfprotov6.ResourceIdentityData, config map[string]tftypes.Value) *tfprotov6.ApplyResourceChangeResponse {
+	t.Helper()
+	ctx := context.Background()
+	typ := s.ResourceType(t, typeName)
+	if prior == nil {
+		prior = NullValue(t, typ)
+	}
+	if config == nil {
+		resp, err := s.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+			TypeName: typeName, PriorState: prior, PlannedState: NullValue(t, typ), Config: NullValue(t, typ),
+			PlannedIdentity: priorIdentity,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+
+	configValue := DynamicValue(t, typ, config)
+	proposed := map[string]tftypes.Value{}
+	for name, v := range Attributes(t, prior, typ) {
+		proposed[name] = v
+	}
+	for name, v := range config {
+		proposed[name] = v
+	}
+	plan, err := s.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
+		TypeName: typeName, PriorState: prior, PriorIdentity: priorIdentity,
+		ProposedNewState: DynamicValue(t, typ, proposed), Config: configValue,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	FailOnDiagnostics(t, "PlanResourceChange", plan.Diagnostics)
+	resp, err := s.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: typeName, PriorState: prior, PlannedState: plan.PlannedState, Config: configValue,
+		PlannedPrivate: plan.PlannedPrivate, PlannedIdentity: plan.PlannedIdentity,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }

@@ -152,10 +152,12 @@ func (r *recordResource) showsCreated(ctx context.Context, c *client.Client, pro
 // refuseOtherKind deletes a config the service stored for a plugin of
 // another kind, and reports which resource type the plugin belongs to.
 func (r *recordResource) refuseOtherKind(ctx context.Context, c *client.Client, project string, rec *client.Record, diags *diag.Diagnostics) {
+	owner, err := r.removeStray(ctx, c, project, rec)
+
 	var owners []string
 	caps, known := capabilitiesOf(rec.PluginInfo)
 	for _, k := range Kinds() {
-		if k.Name != r.kind.Name && known && k.shows(caps) {
+		if k.Name != r.kind.Name && (known && k.shows(caps) || !known && owner != nil && k.Name == owner.Name) {
 			owners = append(owners, framework.ProviderTypeName+k.ConfigTypeSuffix())
 		}
 	}
@@ -164,9 +166,9 @@ func (r *recordResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 	if len(owners) > 0 {
 		detail += fmt.Sprintf(" Manage it with the %s resource instead.", strings.Join(owners, " or "))
 	} else {
-		detail += fmt.Sprintf(" Use the resource of the plugin's kind, or a plugin of the %s kind.", r.kind.PluginNoun)
+		detail += fmt.Sprintf(" Use a %s plugin, or the resource type of the plugin's kind.", r.kind.PluginNoun)
 	}
-	if err := r.removeStray(ctx, c, project, rec); err != nil {
+	if err != nil {
 		detail += fmt.Sprintf("\n\nThe config created on the way (id %d) could not be deleted again: %s\n"+
 			"Delete it on the service, or import it into the right resource type.", rec.ID, framework.DescribeError(err))
 	} else {
@@ -176,10 +178,10 @@ func (r *recordResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 }
 
 // removeStray soft-deletes a config through a collection that shows it (the
-// live service answers 404 for it in every other). When no collection shows
-// it, DELETE, which the live service resolves in the whole project, at least
-// disables it.
-func (r *recordResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) error {
+// live service answers 404 for it in every other) and returns that
+// collection's kind. When no collection shows it, DELETE, which the live
+// service resolves in the whole project, at least disables it.
+func (r *recordResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*Kind, error) {
 	caps, known := capabilitiesOf(rec.PluginInfo)
 	var errs []error
 	for _, k := range Kinds() {
@@ -188,16 +190,16 @@ func (r *recordResource) removeStray(ctx context.Context, c *client.Client, proj
 		}
 		_, err := c.Update(ctx, project, k.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)})
 		if err == nil {
-			return nil
+			return &k, nil
 		}
 		if !client.IsNotFound(err) {
 			errs = append(errs, err)
 		}
 	}
 	if err := c.Delete(ctx, project, r.kind.Collection, rec.ID); err != nil {
-		return errors.Join(append(errs, err)...)
+		return nil, errors.Join(append(errs, err)...)
 	}
-	return errors.Join(append(errs, fmt.Errorf("no collection shows config %d, so it could only be disabled", rec.ID))...)
+	return nil, errors.Join(append(errs, fmt.Errorf("no collection shows config %d, so it could only be disabled", rec.ID))...)
 }
 
 // Read makes one GET. A config the service no longer has (404) or has

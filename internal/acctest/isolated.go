@@ -1,0 +1,62 @@
+package acctest
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// IsolatedAPI starts a local API of the test's own, behind wrap (nil for
+// none), for tests that count or rewrite requests and so must not share the
+// instance. It is stopped when the test ends. Against a live instance such
+// tests are skipped.
+func IsolatedAPI(t *testing.T, wrap func(http.Handler) http.Handler) (host string, srv *localapi.Server) {
+	t.Helper()
+	if IsLive() {
+		t.Skip("needs the local API")
+	}
+	srv, err := localapi.New(localapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h http.Handler = srv
+	if wrap != nil {
+		h = wrap(h)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ts.Close()
+		if err := srv.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return ts.URL, srv
+}
+
+// RequestLog records the requests that pass through it as "METHOD path".
+type RequestLog struct {
+	mu   sync.Mutex
+	reqs []string
+}
+
+// Wrap returns h recording every request.
+func (l *RequestLog) Wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.mu.Lock()
+		l.reqs = append(l.reqs, r.Method+" "+r.URL.Path)
+		l.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Take returns the requests recorded since the last Take.
+func (l *RequestLog) Take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.reqs
+	l.reqs = nil
+	return out
+}
