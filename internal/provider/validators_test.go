@@ -1,0 +1,42 @@
+package provider
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckHost(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		host     string
+		insecure bool
+		wantErr  string
+	}{
+		{host: "https://us.posthog.com"},
+		{host: "https://eu.posthog.com/"},
+		{host: "https://posthog.example.com:8443/proxy"},
+		{host: "http://127.0.0.1:8010"},
+		{host: "http://localhost:8010"},
+		{host: "http://[::1]:8010"},
+		{host: "http://app.localhost"},
+		{host: "http://posthog.internal", insecure: true},
+		{host: "http://posthog.internal", wantErr: "allow_insecure_http"},
+		{host: "http://10.0.0.5", wantErr: "allow_insecure_http"},
+		{host: "ftp://us.posthog.com", wantErr: "http(s) URL"},
+		{host: "us.posthog.com", wantErr: "http(s) URL"},
+		{host: "https://", wantErr: "http(s) URL"},
+		{host: "", wantErr: "http(s) URL"},
+		{host: "https://us.posthog.com?x=1", wantErr: "without credentials, query or fragment"},
+		{host: "https://user:pw@us.posthog.com", wantErr: "without credentials"},
+		{host: "https://us posthog.com", wantErr: "http(s) URL"},
+	}
+	for _, tt := range tests {
+		err := checkHost(tt.host, tt.insecure)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("checkHost(%q) = %v, want nil", tt.host, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("checkHost(%q) = %v, want an error mentioning %q", tt.host, err, tt.wantErr)
+		}
+	}
+}
