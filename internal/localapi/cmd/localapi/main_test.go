@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestCommand builds the command, starts it on a free port with a database
+// file and the example plugin catalog, makes requests, and stops it with
+// SIGINT: it must exit 0 and print its counters.
+func TestCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "localapi")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db := filepath.Join(dir, "local.db")
+	url := startCommand(t, bin, "-db", db, "-plugins", "../../testdata/plugins.json", "-debug-routes", "-print-counters")
+
+	// The -plugins catalog replaced the seeded one.
+	status, body := request(t, "POST", url.base+"/api/projects/1/pipeline_import_apps_configs/", `{"plugin": 20, "order": 1}`)
+	if status != 201 || !strings.Contains(body, `"name":"Warehouse Import"`) {
+		t.Fatalf("create: %d %s", status, body)
+	}
+	if status, body = request(t, "POST", url.base+"/api/projects/1/pipeline_import_apps_configs/", `{"plugin": 3, "order": 1}`); status != 400 {
+		t.Fatalf("seeded plugin 3 still exists: %d %s", status, body)
+	}
+	if status, body = request(t, "GET", url.base+"/_localapi/counters", ""); status != 200 || !strings.Contains(body, `"create":2`) {
+		t.Fatalf("counters: %d %s", status, body)
+	}
+	out := url.stop(t)
+	if !strings.Contains(out, "counters:") || !strings.Contains(out, "create") {
+		t.Errorf("no counters printed on exit:\n%s", out)
+	}
+
+	// The record survives a restart on the same file.
+	url = startCommand(t, bin, "-db", db, "-plugins", "../../testdata/plugins.json")
+	if status, body = request(t, "GET", url.base+"/api/projects/1/pipeline_import_apps_configs/1/", ""); status != 200 {
+		t.Fatalf("after restart: %d %s", status, body)
+	}
+	url.stop(t)
+}
+
+type running struct {
+	base string
+	cmd  *exec.Cmd
+	out  *bytes.Buffer
+	done chan struct{}
+}
+
+func startCommand(t *testing.T, bin string, args ...string) *running {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	r := bufio.NewReader(stdout)
+	lineCh := make(chan string, 1)
+	go func() {
+		line, _ := r.ReadString('\n')
+		lineCh <- line
+	}()
+	var first string
+	select {
+	case first = <-lineCh:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no first line within 30s")
+	}
+	base, ok := strings.CutPrefix(strings.TrimSpace(first), "listening ")
+	if !ok || !strings.HasPrefix(base, "http://127.0.0.1:") || strings.HasSuffix(base, ":0") {
+		t.Fatalf("first line %q, want listening http://127.0.0.1:PORT", first)
+	}
+	run := &running{base: base, cmd: cmd, out: new(bytes.Buffer), done: make(chan struct{})}
+	go func() {
+		io.Copy(run.out, r)
+		close(run.done)
+	}()
+	return run
+}
+
+// stop sends SIGINT and checks the command exits 0; it returns the rest of
+// its stdout.
+func (r *running) stop(t *testing.T) string {
+	t.Helper()
+	if err := r.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() {
+		<-r.done
+		exited <- r.cmd.Wait()
+	}()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("exit after SIGINT: %v\n%s", err, r.out)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no exit within 15s of SIGINT")
+	}
+	out := r.out.String()
+	if !strings.Contains(out, "phx_local_full") || !strings.HasSuffix(out, "stopped\n") {
+		t.Errorf("stdout after the first line:\n%s", out)
+	}
+	return out
+}
+
+func request(t *testing.T, method, url, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer phx_local_full")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestRunRejectsBadFlags(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	for _, args := range [][]string{{"-nope"}, {"extra"}, {"-plugins", "/does/not/exist.json"}, {"-addr", "256.0.0.1:x"}} {
+		if err := run(args, &stdout, &stderr); err == nil {
+			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}

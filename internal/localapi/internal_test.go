@@ -1,0 +1,93 @@
+package localapi
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestPyRepr(t *testing.T) {
+	for in, want := range map[string]string{
+		`"x"`: `'x'`, `"it's"`: `"it's"`, `"a'b\"c"`: `'a\'b"c'`, `"tab\there"`: `'tab\there'`, `"back\\slash"`: `'back\\slash'`,
+		`5`: `5`, `1.5`: `1.5`, `true`: `True`, `false`: `False`, `null`: `None`,
+	} {
+		v, err := decodeJSON([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pyRepr(v); got != want {
+			t.Errorf("pyRepr(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestParsePyInt(t *testing.T) {
+	ok := map[string]int64{"5": 5, " 7 ": 7, "+3": 3, "-4": -4, "1_000": 1000, "12.0": 12, "12.": 12, "007": 7}
+	for in, want := range ok {
+		n, good := parsePyInt(in)
+		if !good || n.Int64() != want {
+			t.Errorf("parsePyInt(%q) = %v, %v; want %d", in, n, good, want)
+		}
+	}
+	for _, in := range []string{"", "x", "1.5", "_1", "1__0", "1_", "--1", "0x10", "1e3"} {
+		if _, good := parsePyInt(in); good {
+			t.Errorf("parsePyInt(%q) accepted", in)
+		}
+	}
+}
+
+func TestTruthy(t *testing.T) {
+	for in, want := range map[string]bool{
+		`null`: false, `false`: false, `""`: false, `0`: false, `0.0`: false, `[]`: false, `{}`: false, `[ ]`: false,
+		`true`: true, `"x"`: true, `1`: true, `-0.5`: true, `[0]`: true, `{"a":1}`: true,
+	} {
+		if got := truthy(json.RawMessage(in)); got != want {
+			t.Errorf("truthy(%s) = %v", in, got)
+		}
+	}
+}
+
+func TestCoerceInt32(t *testing.T) {
+	for in, want := range map[string]int64{`3`: 3, `3.0`: 3, `1e3`: 1000, `"42"`: 42, `" -2 "`: -2, `"5.00"`: 5} {
+		v, _ := decodeJSON([]byte(in))
+		got, e := coerceInt32(v, "order")
+		if e != nil || got != want {
+			t.Errorf("coerceInt32(%s) = %d, %v", in, got, e)
+		}
+	}
+	for in, code := range map[string]string{`1e20`: "invalid_input", `true`: "invalid_input", `"1.5"`: "invalid_input",
+		`[]`: "invalid_input", `null`: "null", `99999999999999999999`: "max_value", `"-3000000000"`: "min_value"} {
+		v, _ := decodeJSON([]byte(in))
+		if _, e := coerceInt32(v, "order"); e == nil || e.Code != code {
+			t.Errorf("coerceInt32(%s) error %v, want code %s", in, e, code)
+		}
+	}
+}
+
+func TestParsePlugins(t *testing.T) {
+	plugins, err := LoadPlugins("testdata/plugins.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plugins) != 2 || plugins[0].Collections()[0] != TransformationConfigs || plugins[1].Collections()[0] != ImportAppConfigs {
+		t.Errorf("plugins %+v", plugins)
+	}
+	if _, err := newCatalog(plugins); err != nil {
+		t.Error(err)
+	}
+	for in, want := range map[string]string{
+		`[{"id": 1, "name": "a"}, {"id": 1, "name": "b"}]`: "used twice",
+		`[{"id": 0, "name": "a"}]`:                         "positive",
+		`[{"id": 1, "name": " "}]`:                         "name is empty",
+		`[{"id": 1, "name": "a", "colour": "red"}]`:        "unknown field",
+		`[{"id": 1, "name": "a", "config_schema": [{}]}]`:  "no key",
+		`{}`: "cannot unmarshal",
+	} {
+		if _, err := ParsePlugins([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParsePlugins(%s) = %v, want an error with %q", in, err, want)
+		}
+	}
+	if got := DefaultPlugins(); len(got) != 4 || got[0].ID != 1 || got[3].ID != 4 {
+		t.Errorf("DefaultPlugins ids changed")
+	}
+}
