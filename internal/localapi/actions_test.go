@@ -71,6 +71,7 @@ func TestRearrange(t *testing.T) {
 	a.do(http.MethodPatch, path(1, tr, "rearrange"), full, nil).want(t, 200)
 	a.do(http.MethodPatch, path(1, tr, "rearrange"), full, map[string]any{}).want(t, 200)
 	a.do(http.MethodGet, path(1, tr, "rearrange"), full, nil).want(t, 405)
+	a.do(http.MethodPatch, path(1, tr, "rearrange"), full, "null").want(t, 500) // live: None.get
 	// A project with nothing enabled answers an empty array, not null.
 	if r := newAPI(t, localapi.Options{}).do(http.MethodPatch, path("@current", tr, "rearrange"), full, nil); r.status != 200 || string(r.body) != "[]" {
 		t.Errorf("rearrange of an empty project: %d %s", r.status, r.body)
@@ -129,6 +130,7 @@ func TestJob(t *testing.T) {
 	if jobs[2].Operation != "start" || string(jobs[2].Payload) != "{}" || jobs[2].Project != 2 {
 		t.Errorf("defaults: %+v", jobs[2])
 	}
+	a.do(http.MethodPost, path(1, tr, pf, "job"), full, "null").want(t, 500) // live: None.get
 	// Unknown config, and config of the other collection: 404.
 	a.do(http.MethodPost, path(1, tr, 999, "job"), full, cases[9].body).want(t, 404)
 	a.do(http.MethodPost, path(1, ia, pf, "job"), full, cases[9].body).want(t, 404)

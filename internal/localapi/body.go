@@ -18,8 +18,10 @@ const maxBody = 10 << 20
 // service parses JSON, multipart and urlencoded forms alike.
 type body struct {
 	// json is the decoded JSON value (numbers as json.Number); nil for an
-	// empty body and for forms.
+	// empty body, for JSON null and for forms.
 	json any
+	// isNull is a body of JSON null, which is not an empty body.
+	isNull bool
 	// form holds form fields; nil unless the body was a form.
 	form map[string][]string
 }
@@ -28,6 +30,9 @@ func (b *body) isForm() bool { return b.form != nil }
 
 // object returns the JSON body as an object; an empty body is {}.
 func (b *body) object() (map[string]any, *apiError) {
+	if b.isNull {
+		return nil, errNullField("")
+	}
 	switch v := b.json.(type) {
 	case nil:
 		return map[string]any{}, nil
@@ -96,7 +101,7 @@ func readBody(w http.ResponseWriter, r *http.Request) (*body, *apiError) {
 		if err != nil {
 			return nil, errParse("JSON parse error - " + err.Error())
 		}
-		return &body{json: v}, nil
+		return &body{json: v, isNull: v == nil}, nil
 	default:
 		if strings.HasSuffix(mediaType, "+json") {
 			r.Header.Set("Content-Type", "application/json")

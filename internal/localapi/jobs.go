@@ -81,7 +81,7 @@ func jobRequest(b *body) (*jobSpec, *apiError) {
 		}
 	} else {
 		obj, isObj := b.json.(map[string]any)
-		if b.json != nil && !isObj {
+		if (b.json != nil || b.isNull) && !isObj {
 			return nil, errServer() // the live view calls .get on the body
 		}
 		job = obj["job"]

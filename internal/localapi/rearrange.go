@@ -63,7 +63,7 @@ func ordersOf(b *body) (map[string]any, *apiError) {
 		}
 		return nil, nil
 	}
-	if b.json == nil {
+	if b.json == nil && !b.isNull {
 		return nil, nil
 	}
 	obj, ok := b.json.(map[string]any)

@@ -117,8 +117,8 @@ type request struct {
 }
 
 // ServeHTTP serves the API. The order of checks follows the live service:
-// faults (a proxy's), path, authentication, project, permissions, method,
-// rate limit, then the operation itself.
+// faults (a proxy's), path, authentication, project, permissions, rate
+// limit, method, then the operation itself.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.debugRoutes && isDebugPath(r.URL.Path) {
 		s.serveDebug(w, r)
@@ -159,11 +159,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 	if e := authorize(k, project, op, allowed); e != nil {
 		return e
 	}
-	if !allowed {
-		return errMethodNotAllowed(r.Method)
-	}
+	// The live throttle runs before the method is looked at.
 	if e := s.throttle(k); e != nil {
 		return e
+	}
+	if !allowed {
+		return errMethodNotAllowed(r.Method)
 	}
 	req := &request{w: w, r: r, ctx: r.Context(), route: rt, key: k, project: project}
 	switch op {
