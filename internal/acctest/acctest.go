@@ -27,7 +27,7 @@ import (
 // Environment variables that select a live instance.
 const (
 	EnvHost      = "POSTHOG_HOST"
-	EnvAPIKey    = "POSTHOG_API_KEY"
+	EnvAPIKey    = "POSTHOG_API_KEY" //nolint:gosec // the name of a variable, not a credential
 	EnvProjectID = "POSTHOG_PROJECT_ID"
 )
 

@@ -55,9 +55,11 @@ func forEachKind(t *testing.T, f func(t *testing.T, tc kindCase)) {
 	}
 }
 
-// config renders a provider block for key and one resource of tc's type.
-func (tc kindCase) config(key, name, body string) string {
-	return acctest.ProviderConfig(key) + fmt.Sprintf("\nresource %q %q {\n%s\n}\n", tc.typeName, name, body)
+// config renders a provider block and one resource of tc's type. The
+// provider uses the scoped write key (plugin:read plugin:write, one
+// project): everything a user does must work with such a key.
+func (tc kindCase) config(name, body string) string {
+	return acctest.ProviderConfig(acctest.KeyWrite) + fmt.Sprintf("\nresource %q %q {\n%s\n}\n", tc.typeName, name, body)
 }
 
 // pluginInfo is what the tests read from a record's plugin_info.

@@ -23,7 +23,7 @@ import (
 func TestAccRecordResource_identity(t *testing.T) {
 	forEachKind(t, func(t *testing.T, tc kindCase) {
 		addr := tc.typeName + ".test"
-		config := tc.config(acctest.KeyWrite, "test", "  plugin  = "+itoa(tc.plugins[0])+"\n  enabled = true")
+		config := tc.config("test", "  plugin  = "+itoa(tc.plugins[0])+"\n  enabled = true")
 		resource.ParallelTest(t, resource.TestCase{
 			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 			PreCheck:                 func() { acctest.PreCheck(t) },

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -102,6 +103,15 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	if !isSet(plan.ProjectID) {
+		// Planned while the provider's configuration was not known yet.
+		if meta.ProjectID == "" {
+			resp.Diagnostics.AddAttributeError(framework.ProjectIDPath, "Missing project_id",
+				"Set project_id on the resource, or project_id (or POSTHOG_PROJECT_ID) on the provider.")
+			return
+		}
+		plan.ProjectID = types.StringValue(meta.ProjectID)
+	}
 	project := plan.ProjectID.ValueString()
 	rec, err := meta.Client.Create(ctx, project, r.kind.Collection, plan.createInput())
 	if err != nil {

@@ -55,17 +55,17 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 		var id, replacedID int64
 		p0, p1 := tc.plugins[0], tc.plugins[1]
 
-		created := tc.config(acctest.KeyWrite, "test", `  plugin  = `+itoa(p0)+`
+		created := tc.config("test", `  plugin  = `+itoa(p0)+`
   filters = `+filtersLoose)
-		updated := tc.config(acctest.KeyWrite, "test", `  plugin      = `+itoa(p0)+`
+		updated := tc.config("test", `  plugin      = `+itoa(p0)+`
   enabled     = true
   order       = 5
   name        = "Acceptance test config"
   description = "Managed by the acceptance tests."
   filters     = `+filtersActions)
-		handedBack := tc.config(acctest.KeyWrite, "test", `  plugin  = `+itoa(p0)+`
+		handedBack := tc.config("test", `  plugin  = `+itoa(p0)+`
   enabled = true`)
-		replaced := tc.config(acctest.KeyWrite, "test", `  plugin  = `+itoa(p1)+`
+		replaced := tc.config("test", `  plugin  = `+itoa(p1)+`
   enabled = true`)
 
 		resource.ParallelTest(t, resource.TestCase{
@@ -247,7 +247,7 @@ func TestAccRecordResource_otherKindPlugin(t *testing.T) {
 			Steps: []resource.TestStep{
 				{
 					PreConfig: func() { before = activeIDs(t, otherColl, tc.otherPlugin) },
-					Config:    tc.config(acctest.KeyWrite, "wrong", "  plugin  = "+itoa(tc.otherPlugin)+"\n  enabled = true"),
+					Config:    tc.config("wrong", "  plugin  = "+itoa(tc.otherPlugin)+"\n  enabled = true"),
 					ExpectError: regexp.MustCompile(`(?s)is not a ` + regexp.QuoteMeta(tc.kind.PluginNoun) +
 						` plugin.*` + tc.otherType + `.*deleted again`),
 				},

@@ -35,7 +35,7 @@ func TestAccRecordResource_badInput(t *testing.T) {
 		steps := make([]resource.TestStep, 0, len(cases)+2)
 		for _, c := range cases {
 			steps = append(steps, resource.TestStep{
-				Config:      tc.config(acctest.KeyWrite, "bad", c.body),
+				Config:      tc.config("bad", c.body),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(c.want),
 			})
@@ -43,7 +43,7 @@ func TestAccRecordResource_badInput(t *testing.T) {
 		// Malformed import IDs, through import blocks.
 		for _, id := range []string{"project/42", "1/forty-two", "1/0"} {
 			steps = append(steps, resource.TestStep{
-				Config: tc.config(acctest.KeyWrite, "bad", plugin) +
+				Config: tc.config("bad", plugin) +
 					"\nimport {\n  to = " + tc.typeName + ".bad\n  id = \"" + id + "\"\n}\n",
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`(?s)Invalid import ID.*expected\s+<project_id>/<id>`),
@@ -53,6 +53,23 @@ func TestAccRecordResource_badInput(t *testing.T) {
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			Steps:                    steps,
+		})
+	})
+}
+
+// TestAccRecordResource_serviceError: what only the service knows (the
+// plugin does not exist) is reported naming the operation, the status and
+// the service's detail, on the attribute the service names.
+func TestAccRecordResource_serviceError(t *testing.T) {
+	forEachKind(t, func(t *testing.T, tc kindCase) {
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: tc.config("missing", "  plugin = 999999"),
+				ExpectError: regexp.MustCompile(`(?s)Could not create ` + tc.kind.Noun +
+					`.*plugin = 999999.*answered 400 Bad\s+Request.*does not exist.*Attribute: plugin`),
+			}},
 		})
 	})
 }

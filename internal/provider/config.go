@@ -30,7 +30,7 @@ const (
 	attrAllowInsecureHTTP = "allow_insecure_http"
 
 	envHost      = "POSTHOG_HOST"
-	envAPIKey    = "POSTHOG_API_KEY"
+	envAPIKey    = "POSTHOG_API_KEY" //nolint:gosec // the name of a variable, not a credential
 	envProjectID = "POSTHOG_PROJECT_ID"
 
 	defaultHost              = "https://us.posthog.com"

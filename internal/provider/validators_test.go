@@ -27,7 +27,7 @@ func TestCheckHost(t *testing.T) {
 		{host: "https://", wantErr: "http(s) URL"},
 		{host: "", wantErr: "http(s) URL"},
 		{host: "https://us.posthog.com?x=1", wantErr: "without credentials, query or fragment"},
-		{host: "https://user:pw@us.posthog.com", wantErr: "without credentials"},
+		{host: "https://user:pw@us.posthog.com", wantErr: "without credentials"}, //nolint:gosec // a bad value under test
 		{host: "https://us posthog.com", wantErr: "http(s) URL"},
 	}
 	for _, tt := range tests {

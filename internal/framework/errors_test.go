@@ -1,0 +1,99 @@
+package framework
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+)
+
+func TestAddAPIError(t *testing.T) {
+	t.Parallel()
+	attrPath := func(attr string) (path.Path, bool) {
+		first, _, _ := strings.Cut(attr, "__")
+		if first == "filters" || first == "name" {
+			return path.Root(first), true
+		}
+		return path.Empty(), false
+	}
+	validation := &client.APIError{
+		Method: "POST", Path: "/api/projects/1/pipeline_transformation_configs/", Status: 400,
+		Type: "validation_error", Code: "required", Detail: "This field is required.", Attr: "filters__events__0__type",
+	}
+	tests := map[string]struct {
+		err        error
+		wantPath   string // "" for none
+		wantDetail []string
+	}{
+		"attribute error": {
+			err:      fmt.Errorf("creating: %w", validation),
+			wantPath: "filters",
+			wantDetail: []string{"POST /api/projects/1/pipeline_transformation_configs/ answered 400 Bad Request",
+				"This field is required.", "filters__events__0__type", "required (validation_error)"},
+		},
+		"attribute the schema does not have": {
+			err: &client.APIError{Method: "PATCH", Path: "/x/", Status: 400, Detail: "Bad.", Attr: "non_field_errors"},
+			wantDetail: []string{"PATCH /x/ answered 400", "Bad.", "non_field_errors"},
+		},
+		"forbidden": {
+			err:        &client.APIError{Method: "PATCH", Path: "/x/", Status: 403, Detail: "API key missing required scope 'plugin:write'"},
+			wantDetail: []string{"403 Forbidden", "plugin:write", "lacks the scope"},
+		},
+		"unauthorized": {
+			err:        &client.APIError{Method: "GET", Path: "/x/", Status: 401, Detail: "invalid"},
+			wantDetail: []string{"401 Unauthorized", "api_key (or POSTHOG_API_KEY)"},
+		},
+		"throttled": {
+			err:        &client.APIError{Method: "GET", Path: "/x/", Status: 429},
+			wantDetail: []string{"429 Too Many Requests", "requests_per_minute"},
+		},
+		"timeout": {
+			err:        fmt.Errorf("GET /x/: %w", context.DeadlineExceeded),
+			wantDetail: []string{"timed out", "timeouts"},
+		},
+		"other": {
+			err:        errors.New("dial tcp 127.0.0.1:1: connection refused"),
+			wantDetail: []string{"connection refused"},
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var diags diag.Diagnostics
+			AddAPIError(&diags, "Could not create transformation config", tt.err, attrPath)
+			if len(diags) != 1 || diags[0].Summary() != "Could not create transformation config" {
+				t.Fatalf("diagnostics %v", diags)
+			}
+			withPath, ok := diags[0].(diag.DiagnosticWithPath)
+			switch {
+			case tt.wantPath == "" && ok:
+				t.Errorf("diagnostic on %s, want none", withPath.Path())
+			case tt.wantPath != "" && (!ok || withPath.Path().String() != tt.wantPath):
+				t.Errorf("diagnostic path %v, want %s", diags[0], tt.wantPath)
+			}
+			for _, w := range tt.wantDetail {
+				if !strings.Contains(diags[0].Detail(), w) {
+					t.Errorf("detail %q does not mention %q", diags[0].Detail(), w)
+				}
+			}
+		})
+	}
+}
+
+func TestValidProjectID(t *testing.T) {
+	t.Parallel()
+	for id, want := range map[string]bool{
+		"1": true, "12345": true, "@current": true,
+		"": false, "0": false, "01": false, "-1": false, "1.5": false, "abc": false, "@Current": false, " 1": false,
+	} {
+		if got := ValidProjectID(id); got != want {
+			t.Errorf("ValidProjectID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
