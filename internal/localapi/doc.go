@@ -15,5 +15,6 @@
 // body.go and validate.go (request bodies and field rules), filters.go,
 // records.go (answers), configs.go (list, create, retrieve, update,
 // delete), jobs.go, rearrange.go, frontend.go, pagination.go, store.go,
-// faults.go, ratelimit.go, counters.go, plugins.go, debug.go, start.go.
+// faults.go, ratelimit.go, counters.go, plugins.go (the catalog format),
+// catalog.go, seed.go (seeded keys and plugins), debug.go, start.go.
 package localapi

@@ -62,24 +62,3 @@ type APIKey struct {
 	// (@current). Empty allows every project.
 	Projects []int64 `json:"projects"`
 }
-
-// Seeded key names, relied on by other packages' tests and the docs.
-const (
-	KeyFull  = "phx_local_full"
-	KeyWrite = "phx_local_write"
-	KeyRead  = "phx_local_read"
-	KeyStar  = "phx_local_star"
-)
-
-// DefaultKeys returns the seeded personal API keys.
-func DefaultKeys() []APIKey {
-	return []APIKey{
-		{Key: KeyFull, Projects: []int64{1, 2}},
-		{Key: KeyWrite, Scopes: []string{"plugin:read", "plugin:write"}, Projects: []int64{1}},
-		{Key: KeyRead, Scopes: []string{"plugin:read"}, Projects: []int64{1}},
-		{Key: KeyStar, Scopes: []string{"*"}, Projects: []int64{1, 2}},
-	}
-}
-
-// DefaultProjects returns the seeded project IDs.
-func DefaultProjects() []int64 { return []int64{1, 2} }

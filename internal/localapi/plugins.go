@@ -60,93 +60,6 @@ type JobField struct {
 	Required bool   `json:"required,omitempty"`
 }
 
-// DefaultPlugins returns the seeded catalog. Its IDs are fixed: other
-// packages' tests rely on them.
-func DefaultPlugins() []Plugin {
-	return []Plugin{
-		{
-			ID:           1,
-			Name:         "GeoIP",
-			Description:  "Enrich events with location data looked up from the client's IP address.",
-			URL:          "https://github.com/PostHog/posthog-plugin-geoip",
-			PluginType:   "repository",
-			Tag:          "v1.4.0",
-			Capabilities: Capabilities{Methods: []string{"processEvent"}},
-			ConfigSchema: []ConfigField{
-				{Key: "api_key", Name: "Lookup API key", Type: "string", Secret: true},
-				{Key: "locale", Name: "Locale", Type: "string"},
-			},
-		},
-		{
-			ID:           2,
-			Name:         "Property Filter",
-			Description:  "Set the listed event properties to null before the event is stored.",
-			URL:          "https://github.com/PostHog/property-filter-plugin",
-			PluginType:   "repository",
-			Tag:          "v1.2.0",
-			Capabilities: Capabilities{Methods: []string{"processEvent"}, Jobs: []string{"Reprocess"}},
-			ConfigSchema: []ConfigField{
-				{Key: "properties", Name: "Properties to filter out", Type: "string"},
-			},
-			PublicJobs: map[string]JobSpec{
-				"Reprocess": {Payload: map[string]JobField{
-					"since": {Type: "date", Required: true},
-				}},
-			},
-			Frontend: propertyFilterFrontend,
-		},
-		{
-			ID:           3,
-			Name:         "S3 Import",
-			Description:  "Import events from files in an S3 bucket every hour.",
-			URL:          "https://github.com/PostHog/s3-import-plugin",
-			PluginType:   "repository",
-			Tag:          "v0.3.1",
-			Capabilities: Capabilities{Methods: []string{"setupPlugin"}, ScheduledTasks: []string{"runEveryHour"}, Jobs: []string{"Backfill"}},
-			ConfigSchema: []ConfigField{
-				{Key: "bucket", Name: "Bucket", Type: "string"},
-				{Key: "aws_secret_access_key", Name: "AWS secret access key", Type: "string", Secret: true},
-			},
-			PublicJobs: map[string]JobSpec{
-				"Backfill": {Payload: map[string]JobField{
-					"days":    {Type: "number", Required: true},
-					"dry_run": {Type: "boolean"},
-				}},
-			},
-		},
-		{
-			ID:           4,
-			Name:         "BigQuery Import",
-			Description:  "Import rows from a BigQuery dataset every day.",
-			URL:          "https://github.com/PostHog/bigquery-import-plugin",
-			PluginType:   "repository",
-			Tag:          "v0.2.0",
-			Capabilities: Capabilities{ScheduledTasks: []string{"runEveryDay"}, Jobs: []string{"Sync now"}},
-			ConfigSchema: []ConfigField{
-				{Key: "dataset", Name: "Dataset", Type: "string"},
-			},
-			PublicJobs: map[string]JobSpec{
-				"Sync now": {Payload: map[string]JobField{}},
-			},
-		},
-	}
-}
-
-// propertyFilterFrontend stands in for a transpiled frontend.tsx.
-const propertyFilterFrontend = `"use strict";
-export function getFrontendApp (require) {
-  let exports = {};
-  Object.defineProperty(exports, "__esModule", { value: true });
-  exports.scene = {
-    title: "Property Filter",
-    component: function PropertyFilterScene({ config }) {
-      return "Filtered properties: " + (config.properties || "(none)");
-    },
-  };
-  return exports;
-}
-`
-
 // LoadPlugins reads a -plugins file: a JSON array of Plugin objects.
 func LoadPlugins(path string) ([]Plugin, error) {
 	data, err := os.ReadFile(path)
@@ -250,7 +163,6 @@ func (p *Plugin) pluginInfo() json.RawMessage {
 		OrganizationID:   localOrganizationID,
 		OrganizationName: "Local",
 		Capabilities:     p.Capabilities,
-		PublicJobs:       p.PublicJobs,
 	}
 	if v.PluginType == "" {
 		v.PluginType = "custom"
@@ -258,14 +170,13 @@ func (p *Plugin) pluginInfo() json.RawMessage {
 	if v.ConfigSchema == nil {
 		v.ConfigSchema = []ConfigField{}
 	}
-	if v.PublicJobs == nil {
-		v.PublicJobs = map[string]JobSpec{}
-	}
-	for name, job := range v.PublicJobs {
+	// Live shapes: {} rather than null for no jobs and for no payload.
+	v.PublicJobs = make(map[string]JobSpec, len(p.PublicJobs))
+	for name, job := range p.PublicJobs {
 		if job.Payload == nil {
 			job.Payload = map[string]JobField{}
-			v.PublicJobs[name] = job
 		}
+		v.PublicJobs[name] = job
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
@@ -282,57 +193,6 @@ func nonEmpty(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-// catalog indexes the plugins and precomputes what every request needs.
-type catalog struct {
-	byID map[int64]*catalogEntry
-}
-
-type catalogEntry struct {
-	Plugin
-	info    json.RawMessage
-	secrets []string
-}
-
-func newCatalog(plugins []Plugin) (*catalog, error) {
-	if err := checkPlugins(plugins); err != nil {
-		return nil, err
-	}
-	c := &catalog{byID: make(map[int64]*catalogEntry, len(plugins))}
-	for _, p := range plugins {
-		// PublicJobs is copied by pluginInfo's normalisation: work on a copy.
-		p.PublicJobs = clonePublicJobs(p.PublicJobs)
-		e := &catalogEntry{Plugin: p, secrets: p.secretKeys()}
-		e.info = e.pluginInfo()
-		c.byID[p.ID] = e
-	}
-	return c, nil
-}
-
-func clonePublicJobs(in map[string]JobSpec) map[string]JobSpec {
-	if in == nil {
-		return nil
-	}
-	out := make(map[string]JobSpec, len(in))
-	for k, v := range in {
-		out[k] = v
-	}
-	return out
-}
-
-func (c *catalog) get(id int64) *catalogEntry { return c.byID[id] }
-
-// ids returns the sorted IDs of the plugins keep accepts.
-func (c *catalog) ids(keep func(*Plugin) bool) []int64 {
-	var ids []int64
-	for id, e := range c.byID {
-		if keep(&e.Plugin) {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	return ids
 }
 
 // Collections names the collections that show the plugin's configs.
