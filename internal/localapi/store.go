@@ -65,7 +65,7 @@ CREATE TABLE IF NOT EXISTS job_runs (
 func openStore(path string, collections map[string][]int64) (*store, error) {
 	dsn := ":memory:"
 	if path != "" {
-		dsn = "file:" + path + "?_pragma=busy_timeout(5000)"
+		dsn = path
 	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -92,7 +92,8 @@ func (st *store) init(ctx context.Context, file bool, collections map[string][]i
 	if file {
 		// WAL with synchronous=NORMAL: commits need no fsync each, yet a
 		// crash loses at most the last moments, never the file's integrity.
-		for _, p := range []string{"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL"} {
+		// busy_timeout: wait for another process's lock instead of failing.
+		for _, p := range []string{"PRAGMA busy_timeout=5000", "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL"} {
 			if _, err := st.conn.ExecContext(ctx, p); err != nil {
 				return err
 			}
