@@ -156,7 +156,7 @@ func updateInput(plan, state, config *recordModel) (client.RecordInput, bool) {
 }
 
 // sameSettings reports whether m and other agree on everything a
-// configuration sets.
+// configuration sets (config joins here once it is settable).
 func (m *recordModel) sameSettings(other *recordModel) bool {
 	return m.ProjectID.Equal(other.ProjectID) && m.Plugin.Equal(other.Plugin) &&
 		m.Enabled.Equal(other.Enabled) && m.Order.Equal(other.Order) &&

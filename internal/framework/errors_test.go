@@ -38,7 +38,7 @@ func TestAddAPIError(t *testing.T) {
 				"This field is required.", "filters__events__0__type", "required (validation_error)"},
 		},
 		"attribute the schema does not have": {
-			err: &client.APIError{Method: "PATCH", Path: "/x/", Status: 400, Detail: "Bad.", Attr: "non_field_errors"},
+			err:        &client.APIError{Method: "PATCH", Path: "/x/", Status: 400, Detail: "Bad.", Attr: "non_field_errors"},
 			wantDetail: []string{"PATCH /x/ answered 400", "Bad.", "non_field_errors"},
 		},
 		"forbidden": {
