@@ -131,8 +131,14 @@ func ProviderConfig(key string) string {
 		// PreCheck reports the error.
 		return "provider \"pipeline\" {}\n"
 	}
+	return ProviderBlock(inst.host, key, inst.project)
+}
+
+// ProviderBlock returns a provider block for host, key and project, e.g. for
+// an IsolatedAPI.
+func ProviderBlock(host, key, project string) string {
 	return fmt.Sprintf("provider \"pipeline\" {\n  host       = %q\n  api_key    = %q\n  project_id = %q\n}\n",
-		inst.host, key, inst.project)
+		host, key, project)
 }
 
 // ProjectID is the project the tests work in.

@@ -59,7 +59,12 @@ func forEachKind(t *testing.T, f func(t *testing.T, tc kindCase)) {
 // provider uses the scoped write key (plugin:read plugin:write, one
 // project): everything a user does must work with such a key.
 func (tc kindCase) config(name, body string) string {
-	return acctest.ProviderConfig(acctest.KeyWrite) + fmt.Sprintf("\nresource %q %q {\n%s\n}\n", tc.typeName, name, body)
+	return acctest.ProviderConfig(acctest.KeyWrite) + tc.resource(name, body)
+}
+
+// resource renders one resource of tc's type.
+func (tc kindCase) resource(name, body string) string {
+	return fmt.Sprintf("\nresource %q %q {\n%s\n}\n", tc.typeName, name, body)
 }
 
 // pluginInfo is what the tests read from a record's plugin_info.

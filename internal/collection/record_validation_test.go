@@ -1,6 +1,7 @@
 package collection_test
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -8,12 +9,21 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // TestAccRecordResource_badInput: bad values are refused at plan time, with
-// the attribute named, before any request to the service.
+// the attribute named, before any request to the service: on the local API
+// the test has one of its own, which must have counted no request.
 func TestAccRecordResource_badInput(t *testing.T) {
 	forEachKind(t, func(t *testing.T, tc kindCase) {
+		providerBlock := acctest.ProviderConfig(acctest.KeyWrite)
+		var local *localapi.Server
+		if os.Getenv("TF_ACC") != "" && !acctest.IsLive() {
+			var host string
+			host, local = acctest.IsolatedAPI(t, nil)
+			providerBlock = acctest.ProviderBlock(host, acctest.KeyWrite, "1")
+		}
 		plugin := "  plugin = " + itoa(tc.plugins[0]) + "\n"
 		cases := []struct {
 			body string
@@ -35,7 +45,7 @@ func TestAccRecordResource_badInput(t *testing.T) {
 		steps := make([]resource.TestStep, 0, len(cases)+2)
 		for _, c := range cases {
 			steps = append(steps, resource.TestStep{
-				Config:      tc.config("bad", c.body),
+				Config:      providerBlock + tc.resource("bad", c.body),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(c.want),
 			})
@@ -43,7 +53,7 @@ func TestAccRecordResource_badInput(t *testing.T) {
 		// Malformed import IDs, through import blocks.
 		for _, id := range []string{"project/42", "1/forty-two", "1/0"} {
 			steps = append(steps, resource.TestStep{
-				Config: tc.config("bad", plugin) +
+				Config: providerBlock + tc.resource("bad", plugin) +
 					"\nimport {\n  to = " + tc.typeName + ".bad\n  id = \"" + id + "\"\n}\n",
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`(?s)Invalid import ID.*expected\s+<project_id>/<id>`),
@@ -54,6 +64,11 @@ func TestAccRecordResource_badInput(t *testing.T) {
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			Steps:                    steps,
 		})
+		if local != nil {
+			if n := local.Counters()["total"]; n != 0 {
+				t.Errorf("the local API counted %d requests, want none", n)
+			}
+		}
 	})
 }
 
