@@ -130,6 +130,15 @@ func newClient(cfg Config, clk clock) (*Client, error) {
 	return c, nil
 }
 
+// CheckHost reports whether raw is a usable host setting: an absolute http(s)
+// URL without credentials, query or fragment; plain http only to a loopback
+// host unless allowInsecure. The provider uses it to refuse a bad host at
+// validate time with the same rules New applies.
+func CheckHost(raw string, allowInsecure bool) error {
+	_, err := parseHost(raw, allowInsecure)
+	return err
+}
+
 // parseHost validates the host setting and returns the base URL without a
 // trailing slash.
 func parseHost(raw string, allowInsecure bool) (string, error) {
@@ -157,7 +166,7 @@ func parseHost(raw string, allowInsecure bool) (string, error) {
 		return "", &ConfigError{
 			Field: "host",
 			Problem: quote(s) + " uses plain http to a host that is not loopback, which would send the API key unencrypted; " +
-				"use https, or opt in to plain http explicitly (AllowInsecureHTTP)",
+				"use https, or opt in to plain http explicitly (allow_insecure_http in the provider)",
 			err: ErrInsecureHTTP,
 		}
 	}

@@ -27,7 +27,7 @@ func TestNewValidatesConfig(t *testing.T) {
 		{"malformed", Config{Host: "https://exa mple.com/%zz", APIKey: testKey}, "host", "malformed"},
 		{"query", Config{Host: "https://us.posthog.com/?x=1", APIKey: testKey}, "host", "query"},
 		{"credentials", Config{Host: "https://user:hunter2@us.posthog.com", APIKey: testKey}, "host", "credentials"}, //nolint:gosec // a fixture, not a credential
-		{"plain http elsewhere", Config{Host: "http://posthog.example.com", APIKey: testKey}, "host", "AllowInsecureHTTP"},
+		{"plain http elsewhere", Config{Host: "http://posthog.example.com", APIKey: testKey}, "host", "allow_insecure_http"},
 		{"empty key", Config{Host: "https://us.posthog.com"}, "api_key", "must not be empty"},
 		{"whitespace key", Config{Host: "https://us.posthog.com", APIKey: " \t\n"}, "api_key", "must not be empty"},
 		{"key with inner space", Config{Host: "https://us.posthog.com", APIKey: "phx_abc def"}, "api_key", "whitespace"},

@@ -139,6 +139,7 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 		RetryWaitMax:      retryWaitMax,
 		RequestTimeout:    requestTimeout,
 		RequestsPerMinute: int(rpm),
+		AllowInsecureHTTP: cfg.AllowInsecureHTTP.ValueBool(),
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Could not create the API client", err.Error())

@@ -3,43 +3,19 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
-// checkHost accepts an absolute http(s) URL with a host and no query or
-// fragment. Plain http is accepted for loopback hosts (the local API) and
-// otherwise only when insecure is set, since the API key would cross the
-// network in clear text.
+// checkHost applies the client's host rules (client.CheckHost), so what
+// passes validation is what the client accepts. Plain http is accepted for
+// loopback hosts (the local API) and otherwise only when insecure is set.
 func checkHost(raw string, insecure bool) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("host must be an http(s) URL such as https://us.posthog.com: %w", err)
-	}
-	if (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return fmt.Errorf("host must be an http(s) URL such as https://us.posthog.com, got %q", raw)
-	}
-	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return fmt.Errorf("host must be a base URL without credentials, query or fragment, got %q", raw)
-	}
-	if u.Scheme == "http" && !insecure && !isLoopback(u.Hostname()) {
-		return fmt.Errorf("host %q uses plain http to a host that is not a loopback address; the API key "+
-			"would travel unencrypted. Use https, or set allow_insecure_http = true on a trusted network", raw)
-	}
-	return nil
-}
-
-// isLoopback reports whether host is localhost or a loopback IP address.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return client.CheckHost(raw, insecure)
 }
 
 // httpURLValidator refuses a host that is not an http(s) URL. Whether plain

@@ -25,9 +25,9 @@ func TestCheckHost(t *testing.T) {
 		{host: "ftp://us.posthog.com", wantErr: "http(s) URL"},
 		{host: "us.posthog.com", wantErr: "http(s) URL"},
 		{host: "https://", wantErr: "http(s) URL"},
-		{host: "", wantErr: "http(s) URL"},
-		{host: "https://us.posthog.com?x=1", wantErr: "without credentials, query or fragment"},
-		{host: "https://user:pw@us.posthog.com", wantErr: "without credentials"}, //nolint:gosec // a bad value under test
+		{host: "", wantErr: "must not be empty"},
+		{host: "https://us.posthog.com?x=1", wantErr: "must not have a query or fragment"},
+		{host: "https://user:pw@us.posthog.com", wantErr: "must not contain user credentials"}, //nolint:gosec // a bad value under test
 		{host: "https://us posthog.com", wantErr: "http(s) URL"},
 	}
 	for _, tt := range tests {
