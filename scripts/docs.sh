@@ -19,7 +19,9 @@ case "$mode" in
     echo "docs: regenerated docs/"
     ;;
   check)
-    tmp=$(mktemp -d)
+    # tfplugindocs resolves the output directory inside the provider
+    # directory, so the scratch copy lives there too (and is git-ignored).
+    tmp=$(mktemp -d ./.docs-check.XXXXXX)
     trap 'rm -rf "$tmp"' EXIT
     generate "$tmp/docs"
     if ! diff -ru docs "$tmp/docs"; then
