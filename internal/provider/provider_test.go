@@ -31,8 +31,8 @@ resource "pipeline_transformation_config" "test" {
 	}{
 		{`api_key = ""`, `(?s)api_key.*must not be empty or blank`},
 		{`api_key = "   "`, `(?s)api_key.*must not be empty or blank`},
-		{`host = "us.posthog.com"`, `(?s)host.*must be an http\(s\) URL`},
-		{`host = "ftp://us.posthog.com"`, `(?s)host.*must be an http\(s\) URL`},
+		{`host = "us.posthog.com"`, `(?s)host.*must be an absolute http\(s\)\s+URL`},
+		{`host = "ftp://us.posthog.com"`, `(?s)host.*must be an absolute http\(s\)\s+URL`},
 		{`host = "http://posthog.example.com"`, `(?s)host.*allow_insecure_http`},
 		{`project_id = "my-project"`, `(?s)project_id.*must be a positive integer or "@current"`},
 		{`request_timeout = "soon"`, `(?s)request_timeout.*must be a positive duration`},
