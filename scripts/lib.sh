@@ -1,0 +1,65 @@
+# Shared by the scripts that run the real terraform against the local API
+# (demo, module tests, benchmarks). Source it; it defines functions only.
+#
+#   pipeline_install_mirror WORK VERSION  build the provider into a filesystem
+#       mirror under WORK and point TF_CLI_CONFIG_FILE at a CLI config that
+#       installs it from there (offline; no dev_overrides)
+#   pipeline_start_localapi WORK [FLAGS]  build and start the local API; sets
+#       LOCALAPI_URL and LOCALAPI_PID
+#   pipeline_stop_localapi                stop it (SIGINT, then wait)
+
+pipeline_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+pipeline_install_mirror() {
+  local work=$1 version=$2
+  local platform mirror plugin_dir
+  platform="$(go env GOOS)_$(go env GOARCH)"
+  mirror="$work/mirror"
+  plugin_dir="$mirror/registry.terraform.io/pipelinecfg/pipeline/$version/$platform"
+  mkdir -p "$plugin_dir"
+  (cd "$pipeline_root" && go build -ldflags "-s -w -X main.version=$version" \
+    -o "$plugin_dir/terraform-provider-pipeline_v$version" .)
+  cat >"$work/terraformrc" <<RC
+provider_installation {
+  filesystem_mirror {
+    path    = "$mirror"
+    include = ["registry.terraform.io/pipelinecfg/pipeline"]
+  }
+  direct {
+    exclude = ["registry.terraform.io/pipelinecfg/pipeline"]
+  }
+}
+RC
+  export TF_CLI_CONFIG_FILE="$work/terraformrc"
+  export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+}
+
+pipeline_start_localapi() {
+  local work=$1
+  shift
+  mkdir -p "$work/bin"
+  (cd "$pipeline_root" && go build -o "$work/bin/localapi" ./internal/localapi/cmd/localapi)
+  "$work/bin/localapi" -addr 127.0.0.1:0 "$@" >"$work/localapi.log" 2>&1 &
+  LOCALAPI_PID=$!
+  LOCALAPI_URL=""
+  local first
+  for _ in $(seq 1 100); do
+    first=$(head -n 1 "$work/localapi.log" 2>/dev/null || true)
+    case "$first" in
+      "listening "*) LOCALAPI_URL=${first#listening }; return 0 ;;
+    esac
+    kill -0 "$LOCALAPI_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "the local API did not start:" >&2
+  cat "$work/localapi.log" >&2
+  return 1
+}
+
+pipeline_stop_localapi() {
+  if [ -n "${LOCALAPI_PID:-}" ] && kill -0 "$LOCALAPI_PID" 2>/dev/null; then
+    kill -INT "$LOCALAPI_PID" 2>/dev/null || true
+    wait "$LOCALAPI_PID" 2>/dev/null || true
+  fi
+  LOCALAPI_PID=""
+}
