@@ -102,3 +102,6 @@ func (c *Client) ListAll(ctx context.Context, project string, coll Collection) (
 		}
 	}
 }
+
+// PageSize is the number of records the client asks for per page.
+func (c *Client) PageSize() int { return c.pageSize }

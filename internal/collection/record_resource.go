@@ -212,8 +212,9 @@ func (r *recordResource) removeStray(ctx context.Context, c *client.Client, proj
 	return nil, errors.Join(append(errs, fmt.Errorf("no collection shows config %d, so it could only be disabled", rec.ID))...)
 }
 
-// Read makes one GET. A config the service no longer has (404) or has
-// soft-deleted is removed from state, so that the next plan re-creates it.
+// Read reads the config from the operation's list pages or by one GET (see
+// read). A config the service no longer has (404) or has soft-deleted is
+// removed from state, so that the next plan re-creates it.
 func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state recordResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -235,7 +236,7 @@ func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, res
 
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
-	rec, err := meta.Client.Get(ctx, state.ProjectID.ValueString(), r.kind.Collection, id)
+	rec, err := r.read(ctx, meta, &state)
 	switch {
 	case client.IsNotFound(err):
 		tflog.Warn(ctx, r.kind.Noun+" not found; removing it from state so that it is planned for creation")
@@ -277,6 +278,7 @@ func (r *recordResource) Update(ctx context.Context, req resource.UpdateRequest,
 	project := plan.ProjectID.ValueString()
 	var rec *client.Record
 	var err error
+	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
 	if in, changed := updateInput(&plan.recordModel, &state.recordModel, &config.recordModel); changed {
 		rec, err = meta.Client.Update(ctx, project, r.kind.Collection, id, in)
 	} else {
@@ -314,6 +316,7 @@ func (r *recordResource) Delete(ctx context.Context, req resource.DeleteRequest,
 
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
+	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
 	_, err := meta.Client.Update(ctx, state.ProjectID.ValueString(), r.kind.Collection, id,
 		client.RecordInput{Deleted: client.Some(true)})
 	if client.IsNotFound(err) {

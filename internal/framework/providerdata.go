@@ -6,17 +6,32 @@
 package framework
 
 import (
+	"sync"
+
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/readcache"
 )
 
 // ProviderData is what the configured provider hands to every resource and
-// data source.
+// data source. Terraform configures a provider once per operation, so what
+// hangs off it lives for one operation. Use it by pointer only.
 type ProviderData struct {
 	// Client is the one API client of the provider.
 	Client *client.Client
 	// ProjectID is the provider's default project: an integer or "@current",
 	// or "" when the provider has none.
 	ProjectID string
+
+	readCacheOnce sync.Once
+	readCache     *readcache.Cache
+}
+
+// ReadCache returns the operation's batched record reader: reads of many
+// records of a collection are served from list pages (see package
+// readcache). Every collection and project shares it.
+func (d *ProviderData) ReadCache() *readcache.Cache {
+	d.readCacheOnce.Do(func() { d.readCache = readcache.New(d.Client, d.Client.PageSize()) })
+	return d.readCache
 }
 
 // ProviderTypeName is the provider's type name, the prefix of every

@@ -1,0 +1,318 @@
+// Package readcache serves the record reads of one Terraform operation from
+// list pages, so that refreshing many records of a collection costs a few
+// list requests instead of one GET per record, while an operation that
+// reads only a few records of a large collection never lists all of it.
+//
+// Terraform starts a provider process per operation (plan, apply, ...) and
+// refreshes each managed record with its own ReadResource call, ten at a
+// time. The provider cannot know how many reads will follow, so each
+// collection of each project decides from the demand seen so far, like
+// renting skis before buying them:
+//
+//  1. The first read is a plain GET: an operation that reads one record
+//     pays one request.
+//  2. The next read lists the first page instead. Its count tells how many
+//     pages the whole collection takes; reads arriving meanwhile wait for
+//     the page rather than send GETs of their own.
+//  3. After that, a read the pages fetched so far do not hold is a miss.
+//     Once twice the misses (GETs paid, or about to be paid) reach the
+//     number of pages still unlisted, every remaining page is fetched at
+//     once (a few in parallel) and the misses wait for them. Until then a
+//     miss is a GET. Reading k records of a collection of P pages so costs
+//     at most k+1 requests, and never more than about 1.5·P+2 however many
+//     records are read: a handful of records in a huge project costs a
+//     handful of GETs, and refreshing a whole collection of a few pages
+//     costs its pages and a GET or two.
+//  4. A record the pages do not show (created after the listing, moved
+//     between pages while they were fetched, or gone) is read by GET, which
+//     also tells a deleted record (404) from a moved one. A page that fails
+//     stops the listing of that collection: its reads fall back to GETs.
+//
+// Pages are a snapshot of one operation. A page's record serves one read
+// and is then dropped, so a second read of the same record asks the
+// service; and a collection's listing is forgotten maxAge after its last
+// page, should one provider process live longer than an operation. A
+// record this provider writes is invalidated: no page fetched before the
+// write (or while it was under way) serves it. New records need nothing:
+// no page fetched before they existed can show them.
+//
+// List pages carry plugin_info as null (the live service leaves it out of
+// lists); callers that need it read by GET.
+package readcache
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+)
+
+const (
+	// directReads is how many reads of a collection are plain GETs before
+	// the first page is listed.
+	directReads = 1
+	// maxAge bounds how long a collection's pages serve reads after the
+	// last one arrived: far longer than one operation's refresh, far
+	// shorter than a process that outlives operations.
+	maxAge = 5 * time.Minute
+	// fetchParallelism is how many pages of one collection are fetched at
+	// once. The client's rate limiter still spaces them.
+	fetchParallelism = 4
+)
+
+// API is what the cache needs of the client: one page, or one record.
+type API interface {
+	List(ctx context.Context, project string, coll client.Collection, limit, offset int) (*client.Page, error)
+	Get(ctx context.Context, project string, coll client.Collection, id int64) (*client.Record, error)
+}
+
+// Cache batches the record reads of one provider process. It is safe for
+// concurrent use; the zero value is not usable, use New.
+type Cache struct {
+	api      API
+	pageSize int
+	now      func() time.Time
+
+	mu    sync.Mutex
+	colls map[collKey]*collState
+	// gen counts invalidations; invalidated holds, per record id, the gen
+	// of its latest one.
+	gen         uint64
+	invalidated map[int64]uint64
+}
+
+// New returns a cache reading through api with pages of pageSize records.
+func New(api API, pageSize int) *Cache {
+	if pageSize <= 0 {
+		pageSize = client.DefaultPageSize
+	}
+	return &Cache{
+		api:         api,
+		pageSize:    pageSize,
+		now:         time.Now,
+		colls:       map[collKey]*collState{},
+		invalidated: map[int64]uint64{},
+	}
+}
+
+// collKey names one collection of one project.
+type collKey struct {
+	project string
+	coll    client.Collection
+}
+
+// collState is the listing of one collection, guarded by Cache.mu.
+type collState struct {
+	// since is when the state began, or its last batch of pages arrived.
+	since time.Time
+	// direct counts the reads sent as GETs before any page was listed.
+	direct int
+	// misses counts the reads the pages could not serve: the rent paid.
+	misses int
+	// count is the largest record count a page reported; -1 before any.
+	count int64
+	// complete is set when a page held every record (a service that
+	// ignores limit).
+	complete bool
+	// fetched holds the indexes of pages fetched or being fetched.
+	fetched map[int]bool
+	// records are the pages' records not served yet.
+	records map[int64]*client.Record
+	// inflight is the batch of pages being fetched, if any.
+	inflight *batch
+	// failed is set once a page could not be fetched: no more listing.
+	failed bool
+}
+
+func (s *collState) reset(now time.Time) {
+	*s = collState{since: now, count: -1, fetched: map[int]bool{}, records: map[int64]*client.Record{}}
+}
+
+// pages is how many pages the collection takes, by the latest count.
+func (s *collState) pages(pageSize int) int {
+	if s.count <= 0 || s.complete {
+		return 1
+	}
+	return int((s.count + int64(pageSize) - 1) / int64(pageSize))
+}
+
+// unfetched returns the indexes of the pages not fetched yet.
+func (s *collState) unfetched(pageSize int) []int {
+	var out []int
+	for i := range s.pages(pageSize) {
+		if !s.fetched[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// batch is a set of pages being fetched together.
+type batch struct {
+	done  chan struct{}
+	pages []int
+	// gen is the cache's invalidation count when the batch started: a
+	// record invalidated later is not taken from it.
+	gen uint64
+	// waiting holds the ids of reads waiting for the batch that have not
+	// been counted as misses yet.
+	waiting []int64
+}
+
+// Read returns record id of collection coll of project: from a list page
+// when the demand seen in this collection makes listing worthwhile, else by
+// GET (see the package documentation). Its record's plugin_info is null when
+// it comes from a page. Errors are the client's, from the GET.
+func (c *Cache) Read(ctx context.Context, project string, coll client.Collection, id int64) (*client.Record, error) {
+	if rec := c.fromPages(ctx, collKey{project, coll}, id); rec != nil {
+		return rec, nil
+	}
+	return c.api.Get(ctx, project, coll, id)
+}
+
+// Invalidate makes sure no page fetched before now serves record id: call
+// it for every record this provider changes.
+func (c *Cache) Invalidate(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	c.invalidated[id] = c.gen
+	for _, s := range c.colls {
+		delete(s.records, id)
+	}
+}
+
+// fromPages returns record id from the collection's pages, fetching pages
+// when the demand warrants it, or nil when the caller should GET it.
+func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) *client.Record {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stateOf(k)
+	counted := false // whether this read is among s.misses already
+	for {
+		if rec, ok := s.records[id]; ok {
+			delete(s.records, id) // one read per page record; another asks the service
+			return rec
+		}
+		if b := s.inflight; b != nil {
+			// The batch may bring it: wait rather than send a GET.
+			if !counted {
+				b.waiting = append(b.waiting, id)
+			}
+			c.mu.Unlock()
+			select {
+			case <-b.done:
+			case <-ctx.Done():
+			}
+			c.mu.Lock()
+			if ctx.Err() != nil {
+				return nil // the GET reports the cancellation
+			}
+			counted = true // the batch counted this read unless it brought the record
+			continue
+		}
+		unfetched := s.unfetched(c.pageSize)
+		switch {
+		case s.failed || len(unfetched) == 0:
+			return nil // listed (or cannot list): a record not shown is read by GET
+		case s.count < 0 && s.direct < directReads:
+			s.direct++
+			s.misses++
+			return nil
+		case s.count < 0:
+			c.start(ctx, k, s, []int{0})
+			continue
+		}
+		if !counted {
+			s.misses++
+			counted = true
+		}
+		if 2*s.misses < len(unfetched) {
+			return nil // listing the rest would cost more than the GETs so far
+		}
+		c.start(ctx, k, s, unfetched)
+	}
+}
+
+// stateOf returns the state of collection k, fresh when it is new or its
+// pages are older than maxAge.
+func (c *Cache) stateOf(k collKey) *collState {
+	now := c.now()
+	s := c.colls[k]
+	if s == nil {
+		s = &collState{}
+		s.reset(now)
+		c.colls[k] = s
+	} else if s.inflight == nil && now.Sub(s.since) > maxAge {
+		s.reset(now)
+	}
+	return s
+}
+
+// start fetches pages of collection k in the background; reads wait for the
+// batch through s.inflight. It runs under c.mu.
+func (c *Cache) start(ctx context.Context, k collKey, s *collState, pages []int) {
+	b := &batch{done: make(chan struct{}), pages: pages, gen: c.gen}
+	for _, p := range pages {
+		s.fetched[p] = true
+	}
+	s.inflight = b
+	tflog.Debug(ctx, "listing records to serve reads from pages", map[string]any{
+		"collection": string(k.coll), "project": k.project, "pages": len(pages),
+		"first_offset": pages[0] * c.pageSize, "count": s.count, "misses": s.misses,
+	})
+	// The pages serve every waiting read: one read's cancellation must not
+	// fail them. The client's timeouts and retries bound the fetch.
+	go c.fetch(context.WithoutCancel(ctx), k, s, b)
+}
+
+// fetch gets the batch's pages, at most fetchParallelism at a time, then
+// files their records and wakes the reads waiting for them.
+func (c *Cache) fetch(ctx context.Context, k collKey, s *collState, b *batch) {
+	pages := make([]*client.Page, len(b.pages))
+	errs := make([]error, len(b.pages))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, fetchParallelism)
+	for i, p := range b.pages {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			pages[i], errs[i] = c.api.List(ctx, k.project, k.coll, c.pageSize, p*c.pageSize)
+		})
+	}
+	wg.Wait()
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, page := range pages {
+		if errs[i] != nil {
+			tflog.Warn(ctx, "listing failed; reading records one by one", map[string]any{
+				"collection": string(k.coll), "project": k.project, "error": errs[i].Error(),
+			})
+			s.failed = true
+			continue
+		}
+		s.count = max(s.count, page.Count)
+		if b.pages[i] == 0 && int64(len(page.Results)) >= page.Count {
+			s.complete = true
+		}
+		for j := range page.Results {
+			rec := &page.Results[j]
+			if c.invalidated[rec.ID] > b.gen {
+				continue // written while the page was under way: it may be stale
+			}
+			s.records[rec.ID] = rec
+		}
+	}
+	for _, id := range b.waiting {
+		if _, ok := s.records[id]; !ok {
+			s.misses++
+		}
+	}
+	s.inflight = nil
+	s.since = c.now()
+	close(b.done)
+}

@@ -1,0 +1,357 @@
+package readcache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
+)
+
+// fixture is a local API holding n transformation configs in project 1, a
+// client with pages of pageSize records, and a cache over that client.
+type fixture struct {
+	srv   *localapi.Running
+	api   *client.Client
+	cache *Cache
+	ids   []int64
+}
+
+const coll = client.Transformations
+
+func newFixture(t *testing.T, n, pageSize int) *fixture {
+	t.Helper()
+	srv := localapitest.NewTestServer(t, localapi.Options{})
+	api, err := client.New(client.Config{Host: srv.URL, APIKey: localapi.KeyWrite, PageSize: pageSize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{srv: srv, api: api, cache: New(api, api.PageSize())}
+	for i := range n {
+		f.ids = append(f.ids, f.create(t, fmt.Sprintf("config %d", i)))
+	}
+	srv.ResetCounters()
+	return f
+}
+
+func (f *fixture) create(t *testing.T, name string) int64 {
+	t.Helper()
+	rec, err := f.api.Create(t.Context(), "1", coll, client.RecordInput{
+		Plugin: client.Some(int64(1)), Order: client.Some(int64(0)), Name: client.Some(name),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec.ID
+}
+
+// requests returns the list and retrieve requests counted since the last
+// call.
+func (f *fixture) requests() (lists, gets int64) {
+	c := f.srv.Counters()
+	f.srv.ResetCounters()
+	return c["list"], c["retrieve"]
+}
+
+// readAll reads ids with workers concurrent readers, as Terraform's
+// refresh does, checks each record against the service, and returns the
+// list and retrieve requests the reads made.
+func (f *fixture) readAll(t *testing.T, ids []int64, workers int) (lists, gets int64) {
+	t.Helper()
+	ctx := t.Context()
+	next := make(chan int64)
+	got := make(map[int64]*client.Record, len(ids))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for id := range next {
+				rec, err := f.cache.Read(ctx, "1", coll, id)
+				if err != nil {
+					t.Errorf("read %d: %v", id, err)
+					continue
+				}
+				mu.Lock()
+				got[id] = rec
+				mu.Unlock()
+			}
+		})
+	}
+	for _, id := range ids {
+		next <- id
+	}
+	close(next)
+	wg.Wait()
+	lists, gets = f.requests()
+	t.Logf("%d reads: %d lists, %d GETs", len(ids), lists, gets)
+	for _, id := range ids {
+		want, err := f.api.Get(ctx, "1", coll, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec := got[id]; rec == nil || rec.ID != id || *rec.Name != *want.Name || rec.UpdatedAt != want.UpdatedAt {
+			t.Errorf("read %d: %+v, want %+v", id, rec, want)
+		}
+	}
+	f.srv.ResetCounters()
+	return lists, gets
+}
+
+func TestRead_oneRecordIsOneGET(t *testing.T) {
+	f := newFixture(t, 45, 10)
+	lists, gets := f.readAll(t, f.ids[7:8], 1)
+	if lists != 0 || gets != 1 {
+		t.Errorf("reading one record of five pages made %d lists and %d GETs, want one GET", lists, gets)
+	}
+}
+
+// A few records of a large collection cost a GET each and one page, never
+// the listing of the whole collection.
+func TestRead_fewRecordsOfALargeCollection(t *testing.T) {
+	f := newFixture(t, 300, 10) // 30 pages
+	few := []int64{f.ids[3], f.ids[150], f.ids[299], f.ids[42], f.ids[200], f.ids[77]}
+	lists, gets := f.readAll(t, few, 1)
+	if lists > 1 || lists+gets > int64(len(few))+1 {
+		t.Errorf("reading %d records of 30 pages made %d lists and %d GETs, want at most one list and a GET per record",
+			len(few), lists, gets)
+	}
+}
+
+// Reading a whole collection lists each page once and sends a GET or two
+// before the demand justifies listing, sequentially or ten at a time.
+func TestRead_wholeCollection(t *testing.T) {
+	for _, workers := range []int{1, 10} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			f := newFixture(t, 95, 10) // 10 pages
+			lists, gets := f.readAll(t, f.ids, workers)
+			// The rent: the first read, and GETs until twice the misses
+			// reach the nine pages left after the first.
+			if lists != 10 || gets > 5 {
+				t.Errorf("reading 95 records of 10 pages made %d lists and %d GETs, want 10 lists and at most 5 GETs", lists, gets)
+			}
+		})
+	}
+}
+
+// Five pages, as each collection of the benchmark's N=1000 has: at most two
+// GETs besides the pages.
+func TestRead_fivePages(t *testing.T) {
+	f := newFixture(t, 500, 100)
+	lists, gets := f.readAll(t, f.ids, 10)
+	if lists != 5 || gets > 2 {
+		t.Errorf("reading 500 records of 5 pages made %d lists and %d GETs, want 5 lists and at most 2 GETs", lists, gets)
+	}
+}
+
+// A record no page shows, created after the listing, is read by GET; a
+// record that is gone reports the GET's 404; a second read of a record
+// asks the service again.
+func TestRead_fallsBackToGET(t *testing.T) {
+	f := newFixture(t, 25, 10)
+	f.readAll(t, f.ids, 1)
+	ctx := t.Context()
+
+	late := f.create(t, "late")
+	f.requests()
+	if rec, err := f.cache.Read(ctx, "1", coll, late); err != nil || rec.ID != late {
+		t.Fatalf("read of a record created after the listing: %v, %v", rec, err)
+	}
+	if _, err := f.cache.Read(ctx, "1", coll, 999999); !client.IsNotFound(err) {
+		t.Errorf("read of an unknown record: %v, want a 404", err)
+	}
+	if _, err := f.cache.Read(ctx, "1", coll, f.ids[1]); err != nil { // served from the first page before
+		t.Fatal(err)
+	}
+	if lists, gets := f.requests(); lists != 0 || gets != 3 {
+		t.Errorf("made %d lists and %d GETs, want 3 GETs", lists, gets)
+	}
+}
+
+// Pages show soft-deleted records; a read serves them as they are, and the
+// caller removes them from state.
+func TestRead_deletedRecordsFromPages(t *testing.T) {
+	f := newFixture(t, 30, 10)
+	ctx := t.Context()
+	for _, id := range f.ids[:2] {
+		if _, err := f.api.Update(ctx, "1", coll, id, client.RecordInput{Deleted: client.Some(true)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.readAll(t, f.ids, 1)
+	for _, id := range f.ids[:2] {
+		f.cache.Invalidate(0) // unrelated invalidations change nothing
+		rec, err := f.cache.Read(ctx, "1", coll, id)
+		if err != nil || !rec.Deleted {
+			t.Errorf("read of deleted record %d: %+v, %v; want deleted", id, rec, err)
+		}
+	}
+}
+
+// A record written by the provider is not served from a page fetched
+// before the write.
+func TestInvalidate(t *testing.T) {
+	f := newFixture(t, 30, 10)
+	ctx := t.Context()
+	// Two reads start the listing: the first page holds ids[0:10].
+	f.readAll(t, []int64{f.ids[20], f.ids[21]}, 1)
+	if _, err := f.api.Update(ctx, "1", coll, f.ids[5], client.RecordInput{Name: client.Some("renamed")}); err != nil {
+		t.Fatal(err)
+	}
+	f.cache.Invalidate(f.ids[5])
+	rec, err := f.cache.Read(ctx, "1", coll, f.ids[5])
+	if err != nil || *rec.Name != "renamed" {
+		t.Errorf("read after a write: %+v, %v; want the written name", rec, err)
+	}
+}
+
+// fakeAPI serves records from memory; List waits for release when it is
+// set, so that a test can act while a page is under way.
+type fakeAPI struct {
+	mu      sync.Mutex
+	records []client.Record
+	listErr error
+	release chan struct{}
+	started chan struct{}
+	lists   int
+	gets    int
+}
+
+func (a *fakeAPI) List(ctx context.Context, _ string, _ client.Collection, limit, offset int) (*client.Page, error) {
+	a.mu.Lock()
+	a.lists++
+	release, started, err := a.release, a.started, a.listErr
+	page := &client.Page{Count: int64(len(a.records))}
+	if offset < len(a.records) {
+		page.Results = append(page.Results, a.records[offset:min(offset+limit, len(a.records))]...)
+	}
+	a.mu.Unlock()
+	if started != nil {
+		started <- struct{}{}
+	}
+	if release != nil {
+		<-release
+	}
+	return page, err
+}
+
+func (a *fakeAPI) Get(_ context.Context, _ string, _ client.Collection, id int64) (*client.Record, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.gets++
+	for _, r := range a.records {
+		if r.ID == id {
+			return &r, nil
+		}
+	}
+	return nil, errors.New("not found")
+}
+
+func (a *fakeAPI) set(id int64, name string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := range a.records {
+		if a.records[i].ID == id {
+			a.records[i].Name = &name
+		}
+	}
+}
+
+func newFakeAPI(n int) *fakeAPI {
+	a := &fakeAPI{}
+	for i := range n {
+		name := "old"
+		a.records = append(a.records, client.Record{ID: int64(i + 1), Name: &name})
+	}
+	return a
+}
+
+// A write that lands while a page is under way keeps the page's (possibly
+// older) copy of the record from serving reads.
+func TestInvalidate_whilePageUnderWay(t *testing.T) {
+	api := newFakeAPI(5)
+	c := New(api, 10)
+	ctx := t.Context()
+	if _, err := c.Read(ctx, "1", coll, 1); err != nil { // the direct read
+		t.Fatal(err)
+	}
+	api.release, api.started = make(chan struct{}), make(chan struct{})
+	done := make(chan *client.Record)
+	go func() {
+		rec, _ := c.Read(ctx, "1", coll, 2) // lists the first page
+		done <- rec
+	}()
+	<-api.started // the page holds the old name of record 3
+	api.set(3, "new")
+	c.Invalidate(3)
+	close(api.release)
+	if rec := <-done; rec == nil || rec.ID != 2 {
+		t.Fatalf("read of record 2: %+v", rec)
+	}
+	api.release, api.started = nil, nil
+	rec, err := c.Read(ctx, "1", coll, 3)
+	if err != nil || *rec.Name != "new" {
+		t.Errorf("read of record 3 after its write: %+v, %v; want the new name", rec, err)
+	}
+	if api.lists != 1 || api.gets != 2 {
+		t.Errorf("%d lists and %d GETs, want one list and two GETs", api.lists, api.gets)
+	}
+}
+
+// A page that fails stops the listing: reads fall back to GETs.
+func TestRead_listFailureFallsBackToGET(t *testing.T) {
+	api := newFakeAPI(30)
+	api.listErr = errors.New("boom")
+	c := New(api, 10)
+	for id := int64(1); id <= 30; id++ {
+		if rec, err := c.Read(t.Context(), "1", coll, id); err != nil || rec.ID != id {
+			t.Fatalf("read %d: %+v, %v", id, rec, err)
+		}
+	}
+	if api.lists != 1 || api.gets != 30 {
+		t.Errorf("%d lists and %d GETs, want one failed list and a GET per record", api.lists, api.gets)
+	}
+}
+
+// Pages serve one operation: once they are older than maxAge, reads start
+// over with a GET.
+func TestRead_pagesExpire(t *testing.T) {
+	api := newFakeAPI(10)
+	c := New(api, 10)
+	now := time.Now()
+	c.now = func() time.Time { return now }
+	ctx := t.Context()
+	for _, id := range []int64{1, 2} { // a GET, then the only page
+		if _, err := c.Read(ctx, "1", coll, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Read(ctx, "1", coll, 3); err != nil || api.lists != 1 || api.gets != 1 {
+		t.Fatalf("read from the page: %v; %d lists, %d GETs", err, api.lists, api.gets)
+	}
+	now = now.Add(maxAge + time.Second)
+	if _, err := c.Read(ctx, "1", coll, 4); err != nil || api.lists != 1 || api.gets != 2 {
+		t.Errorf("read after maxAge: %v; %d lists, %d GETs, want a GET", err, api.lists, api.gets)
+	}
+}
+
+// Reads of another project or collection have listings of their own.
+func TestRead_collectionsAreSeparate(t *testing.T) {
+	api := newFakeAPI(10)
+	c := New(api, 10)
+	ctx := t.Context()
+	for _, k := range []collKey{{"1", client.Transformations}, {"2", client.Transformations}, {"1", client.ImportApps}} {
+		for _, id := range []int64{1, 2, 3} {
+			if _, err := c.Read(ctx, k.project, k.coll, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if api.lists != 3 || api.gets != 3 {
+		t.Errorf("%d lists and %d GETs, want a GET and a list per collection", api.lists, api.gets)
+	}
+}
