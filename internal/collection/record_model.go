@@ -36,11 +36,14 @@ type recordModel struct {
 	UpdatedAt       types.String         `tfsdk:"updated_at"`
 }
 
-// recordResourceModel is the record resource's model: a record and the
-// resource's timeouts.
+// recordResourceModel is the record resource's model: a record, the secret
+// settings (write-only: null except in the configuration) with their
+// version, and the resource's timeouts.
 type recordResourceModel struct {
 	recordModel
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	SecretConfig        types.String   `tfsdk:"secret_config_wo"`
+	SecretConfigVersion types.Int64    `tfsdk:"secret_config_wo_version"`
+	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 }
 
 // recordIdentityModel is the record resource's identity (Terraform 1.12+).
@@ -61,13 +64,16 @@ func (m *recordModel) fromRecord(rec *client.Record) {
 	m.Description = types.StringPointerValue(rec.Description)
 	m.Filters = filtersFromAPI(rec.Filters)
 	m.Deleted = types.BoolValue(rec.Deleted)
-	m.Config = jsonValue(rec.Config)
 	m.Error = jsonValue(rec.Error)
 	// List pages carry plugin_info as null: keep what a retrieve showed
 	// rather than forget it.
 	if info := jsonValue(rec.PluginInfo); !info.IsNull() || m.PluginInfo.IsUnknown() {
 		m.PluginInfo = info
 	}
+	// Only the non-secret settings, and the prior value (the configured
+	// one) while the service agrees with it.
+	secrets, _ := secretKeysOf(m.PluginInfo)
+	m.Config = configFromAPI(rec.Config, secrets, m.Config)
 	m.DeliveryRate24h = jsonValue(rec.DeliveryRate24h)
 	m.TeamID = types.Int64Value(rec.TeamID)
 	m.CreatedAt = timestamp(rec.CreatedAt)
@@ -119,7 +125,7 @@ func (m *recordModel) createInput() client.RecordInput {
 	if isSet(m.Filters) {
 		in.Filters = client.Some(json.RawMessage(m.Filters.ValueString()))
 	}
-	// config joins here when it becomes settable (write-only secrets too).
+	// config joins in createRequest, with the write-only secrets.
 	return in
 }
 
@@ -156,12 +162,12 @@ func updateInput(plan, state, config *recordModel) (client.RecordInput, bool) {
 }
 
 // sameSettings reports whether m and other agree on everything a
-// configuration sets (config joins here once it is settable).
+// configuration sets.
 func (m *recordModel) sameSettings(other *recordModel) bool {
 	return m.ProjectID.Equal(other.ProjectID) && m.Plugin.Equal(other.Plugin) &&
 		m.Enabled.Equal(other.Enabled) && m.Order.Equal(other.Order) &&
 		m.Name.Equal(other.Name) && m.Description.Equal(other.Description) &&
-		m.Filters.Equal(other.Filters)
+		m.Filters.Equal(other.Filters) && m.Config.Equal(other.Config)
 }
 
 // markVolatileUnknown marks unknown the values a write may change without

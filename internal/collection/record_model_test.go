@@ -47,7 +47,7 @@ func TestFromRecord(t *testing.T) {
 		"description":       {m.Description, types.StringValue("Adds location")},
 		"filters":           {m.Filters, NewFiltersValue(`{"events":[{"id":"$pageview","type":"events","properties":[]}]}`)},
 		"deleted":           {m.Deleted, types.BoolValue(false)},
-		"config":            {m.Config, jsontypes.NewNormalizedValue(`{"locale":"en","api_key":"**************** POSTHOG SECRET FIELD ****************"}`)},
+		"config":            {m.Config, jsontypes.NewNormalizedValue(`{"locale":"en"}`)}, // the masked secret left out
 		"error":             {m.Error, jsontypes.NewNormalizedNull()},
 		"delivery_rate_24h": {m.DeliveryRate24h, jsontypes.NewNormalizedValue(`0.95`)},
 		"team_id":           {m.TeamID, types.Int64Value(1)},

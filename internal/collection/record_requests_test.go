@@ -155,6 +155,13 @@ func (b *bodyLog) take() string {
 	return out
 }
 
+// takeAll returns the bodies recorded since the last take, one by one.
+func (b *bodyLog) takeAll() []string {
+	out := b.bodies
+	b.bodies = nil
+	return out
+}
+
 type readCloser struct{ *bytes.Reader }
 
 func (readCloser) Close() error { return nil }

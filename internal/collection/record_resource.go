@@ -74,7 +74,12 @@ func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if plan.sameSettings(&state.recordModel) && plan.Timeouts.Equal(state.Timeouts) {
+	resp.Diagnostics.Append(r.checkPlannedSettings(ctx, req, &plan, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.sameSettings(&state.recordModel) && plan.SecretConfigVersion.Equal(state.SecretConfigVersion) &&
+		plan.Timeouts.Equal(state.Timeouts) {
 		// Nothing to update: plan the state as it is.
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
 		return
@@ -113,7 +118,17 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 		plan.ProjectID = types.StringValue(meta.ProjectID)
 	}
 	project := plan.ProjectID.ValueString()
-	rec, err := meta.Client.Create(ctx, project, r.kind.Collection, plan.createInput())
+	var secret types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretConfigPath, &secret)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	in, err := plan.createRequest(secret)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(configPath, "Invalid plugin settings", err.Error())
+		return
+	}
+	rec, err := meta.Client.Create(ctx, project, r.kind.Collection, in)
 	if err != nil {
 		r.addError(&resp.Diagnostics, "create", 0, err)
 		return
@@ -133,6 +148,9 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	if !shown {
 		r.refuseOtherKind(ctx, meta.Client, project, rec, &resp.Diagnostics)
+		return
+	}
+	if r.refuseMisplacedSettings(ctx, meta.Client, project, rec, &plan, secret, &resp.Diagnostics) {
 		return
 	}
 
@@ -276,10 +294,18 @@ func (r *recordResource) Update(ctx context.Context, req resource.UpdateRequest,
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
 	project := plan.ProjectID.ValueString()
+	in, changed := updateInput(&plan.recordModel, &state.recordModel, &config.recordModel)
+	settings, err := r.settingsUpdate(ctx, meta.Client, project, id, &plan, &state, &config)
+	if err != nil {
+		r.addError(&resp.Diagnostics, "update", id, err)
+		return
+	}
+	if !settings.IsZero() {
+		in.Config, changed = settings, true
+	}
 	var rec *client.Record
-	var err error
 	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
-	if in, changed := updateInput(&plan.recordModel, &state.recordModel, &config.recordModel); changed {
+	if changed {
 		rec, err = meta.Client.Update(ctx, project, r.kind.Collection, id, in)
 	} else {
 		// Nothing for the service (e.g. only timeouts changed), but the

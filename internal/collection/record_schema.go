@@ -130,8 +130,39 @@ func recordResourceSchema(ctx context.Context, k Kind) schema.Schema {
 					"the config: a config deleted elsewhere is planned for re-creation.",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
 			},
-			"config": computedJSON("Plugin settings of the config, as a JSON object string; the service masks "+
-				"secret values.", true),
+			"config": schema.StringAttribute{
+				CustomType: jsontypes.NormalizedType{},
+				Optional:   true,
+				// Computed: left out, the service's settings are shown (and kept).
+				Computed:      true,
+				Validators:    []validator.String{settingsObject{}},
+				PlanModifiers: []planmodifier.String{configPlan{}},
+				MarkdownDescription: "Non-secret plugin settings, as a JSON object string (write it with `jsonencode`). " +
+					"Compared by the keys it sets: settings the service adds are no change, a value changed " +
+					"elsewhere is. Secret settings (those the plugin's `config_schema` marks `secret`) do not " +
+					"belong here: set them in `secret_config_wo`; they never appear in this attribute. Left out, " +
+					"the settings are not managed and show what the service holds. After an import it holds the " +
+					"service's non-secret settings, and keys the configuration does not set are planned for removal.",
+			},
+			"secret_config_wo": schema.StringAttribute{
+				Optional:   true,
+				WriteOnly:  true,
+				Sensitive:  true,
+				Validators: []validator.String{settingsObject{}},
+				MarkdownDescription: "Secret plugin settings, as a JSON object string (write it with `jsonencode`): " +
+					"the keys the plugin's `config_schema` marks `secret`. Write-only (Terraform 1.11 and later): " +
+					"never stored in plan or state. Sent when the config is created and whenever " +
+					"`secret_config_wo_version` changes; Terraform cannot see a change of this value alone.",
+			},
+			"secret_config_wo_version": schema.Int64Attribute{
+				Optional: true,
+				Validators: []validator.Int64{
+					int64validator.AlsoRequires(path.MatchRoot("secret_config_wo")),
+				},
+				MarkdownDescription: "Version of `secret_config_wo`: change it (e.g. increment it) to send the " +
+					"secret settings again. Other updates leave the stored secrets as they are. Setting it on a " +
+					"config that has none (after an import, say) sends them once.",
+			},
 			"error":             computedJSON("Last error the plugin reported for the config, as JSON text, or null.", false),
 			"plugin_info":       computedJSON("What the service tells about the plugin, as a JSON string.", true),
 			"delivery_rate_24h": computedJSON("Delivery rate over the last 24 hours, as JSON text, or null.", false),

@@ -1,0 +1,36 @@
+package collection
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+)
+
+// configPlan plans `config`. Configured, it is planned as written, except
+// that the same settings written differently keep the state's text. Left
+// out of the configuration, the settings are not managed: the state's value
+// is kept (a new config gets the service's).
+//
+// State holds the configured object after an apply (the service's extra
+// keys are not taken in, see configFromAPI) and the service's non-secret
+// settings after an import or a change made elsewhere: then every key the
+// configuration does not set is planned for removal, as the service keeps
+// only what config sends.
+type configPlan struct{}
+
+func (configPlan) Description(context.Context) string {
+	return "The configured settings; left out, the current settings are kept."
+}
+
+func (m configPlan) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (configPlan) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	switch {
+	case req.ConfigValue.IsUnknown() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull():
+		return
+	case req.ConfigValue.IsNull():
+		resp.PlanValue = req.StateValue
+	case isSet(req.StateValue) && sameSettingsText(req.ConfigValue.ValueString(), req.StateValue.ValueString()):
+		resp.PlanValue = req.StateValue
+	}
+}

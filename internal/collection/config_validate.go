@@ -1,0 +1,161 @@
+package collection
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+)
+
+var _ resource.ResourceWithValidateConfig = (*recordResource)(nil)
+
+// Paths of the settings attributes.
+var (
+	configPath       = path.Root("config")
+	secretConfigPath = path.Root("secret_config_wo")
+)
+
+// settingsObject validates that a settings attribute is a JSON object string.
+type settingsObject struct{}
+
+func (settingsObject) Description(context.Context) string {
+	return "must be a JSON object string"
+}
+
+func (v settingsObject) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (settingsObject) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if !isSet(req.ConfigValue) {
+		return
+	}
+	if _, err := parseSettings(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid plugin settings",
+			fmt.Sprintf("%s %s, e.g. jsonencode({ locale = \"en\" }).", req.Path, err))
+	}
+}
+
+// settingsConfig is the part of a configuration that sets plugin settings.
+type settingsConfig struct {
+	Config       jsontypes.Normalized `tfsdk:"config"`
+	SecretConfig types.String         `tfsdk:"secret_config_wo"`
+}
+
+// ValidateConfig implements resource.ResourceWithValidateConfig: a setting
+// is either secret or not, so config and secret_config_wo share no key.
+func (r *recordResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg settingsConfig
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, configPath, &cfg.Config)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretConfigPath, &cfg.SecretConfig)...)
+	if resp.Diagnostics.HasError() || !isSet(cfg.Config) || !isSet(cfg.SecretConfig) {
+		return
+	}
+	plain, err1 := parseSettings(cfg.Config.ValueString())
+	secret, err2 := parseSettings(cfg.SecretConfig.ValueString())
+	if err1 != nil || err2 != nil {
+		return // the attribute validators report it
+	}
+	var both []string
+	for _, k := range plain.sortedKeys() {
+		if _, ok := secret[k]; ok {
+			both = append(both, fmt.Sprintf("%q", k))
+		}
+	}
+	if len(both) > 0 {
+		resp.Diagnostics.AddAttributeError(configPath, "Setting in both config and secret_config_wo",
+			fmt.Sprintf("config and secret_config_wo both set %s. Put secret settings in secret_config_wo only, "+
+				"the others in config only.", strings.Join(both, ", ")))
+	}
+}
+
+// checkSettingKeys checks configured settings against the keys the plugin
+// marks secret: a secret in config would be stored in plan and state, and a
+// non-secret setting in secret_config_wo would be dropped by the service on
+// the next update that sends config without it.
+// note is appended to each error's detail.
+func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret stringValue, note string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if isSet(plain) {
+		if s, err := parseSettings(plain.ValueString()); err == nil {
+			var bad []string
+			for _, k := range s.sortedKeys() {
+				if secrets[k] {
+					bad = append(bad, fmt.Sprintf("%q", k))
+				}
+			}
+			if len(bad) > 0 {
+				diags.AddAttributeError(configPath, "Secret setting in config",
+					fmt.Sprintf("config sets %s, which plugin %d marks secret: its value would be stored in plan "+
+						"and state. Set it in secret_config_wo (write-only, with secret_config_wo_version) instead.",
+						strings.Join(bad, ", "), plugin)+note)
+			}
+		}
+	}
+	if isSet(secret) {
+		if s, err := parseSettings(secret.ValueString()); err == nil {
+			var bad []string
+			for _, k := range s.sortedKeys() {
+				if !secrets[k] {
+					bad = append(bad, fmt.Sprintf("%q", k))
+				}
+			}
+			if len(bad) > 0 {
+				diags.AddAttributeError(secretConfigPath, "Non-secret setting in secret_config_wo",
+					fmt.Sprintf("secret_config_wo sets %s, which plugin %d does not mark secret: the service "+
+						"shows such values and drops them whenever config is updated without them. Set it in "+
+						"config instead.", strings.Join(bad, ", "), plugin)+note)
+			}
+		}
+	}
+	return diags
+}
+
+// checkPlannedSettings checks the configured settings against the secret
+// keys of the plugin in state. A new config (or another plugin) has its
+// plugin's schema checked once the service shows it, by the create.
+func (r *recordResource) checkPlannedSettings(ctx context.Context, req resource.ModifyPlanRequest, plan, state *recordResourceModel) diag.Diagnostics {
+	secrets, known := secretKeysOf(state.PluginInfo)
+	if !known || !plan.Plugin.Equal(state.Plugin) {
+		return nil
+	}
+	var cfg settingsConfig
+	diags := req.Config.GetAttribute(ctx, configPath, &cfg.Config)
+	diags.Append(req.Config.GetAttribute(ctx, secretConfigPath, &cfg.SecretConfig)...)
+	if diags.HasError() {
+		return diags
+	}
+	return checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.Config, cfg.SecretConfig, "")
+}
+
+// refuseMisplacedSettings checks the settings of a config just created
+// against its plugin's secret keys, which only the service's answer tells.
+// Settings in the wrong attribute are refused: the config is deleted again
+// (a secret in config would otherwise land in state). It reports whether it
+// refused.
+func (r *recordResource) refuseMisplacedSettings(ctx context.Context, c *client.Client, project string,
+	rec *client.Record, plan *recordResourceModel, secret types.String, diags *diag.Diagnostics,
+) bool {
+	secrets, known := secretKeys(rec.PluginInfo)
+	if !known {
+		return false
+	}
+	if !checkSettingKeys(rec.Plugin, secrets, plan.Config, secret, "").HasError() {
+		return false
+	}
+	note := fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", rec.ID)
+	_, err := c.Update(ctx, project, r.kind.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)})
+	if err != nil {
+		note = fmt.Sprintf("\n\nThe config created on the way (id %d) could not be deleted again: %s\n"+
+			"Delete it on the service, or import it.", rec.ID, framework.DescribeError(err))
+	}
+	diags.Append(checkSettingKeys(rec.Plugin, secrets, plan.Config, secret, note)...)
+	return true
+}
