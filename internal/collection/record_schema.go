@@ -49,7 +49,8 @@ func attrPath(attr string) (path.Path, bool) {
 func recordResourceSchema(ctx context.Context, k Kind) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Manages one %[1]s of a project: a %[2]s plugin attached to the project, "+
-			"with its enabled flag, order, name, description and filters (API collection `%[3]s`).\n\n"+
+			"with its enabled flag, order, name, description, filters and plugin settings (API collection `%[3]s`); "+
+			"secret settings are write-only and never stored in state.\n\n"+
 			"Destroying it deletes the config for good (the service's `deleted` flag, which also disables it): "+
 			"the service's own DELETE only disables a config.",
 			k.Noun, k.PluginNoun, k.Collection),

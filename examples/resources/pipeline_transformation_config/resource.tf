@@ -12,6 +12,27 @@ resource "pipeline_transformation_config" "geoip" {
     events               = [{ id = "$pageview", name = "$pageview", type = "events" }]
     filter_test_accounts = true
   })
+
+  # The plugin's settings. Non-secret ones go in config, stored in state.
+  config = jsonencode({
+    locale = "en"
+  })
+
+  # Secret ones (those the plugin's config_schema marks secret) go in the
+  # write-only secret_config_wo: sent to the service, never stored in plan
+  # or state (Terraform 1.11+). Bump the version to send them again, e.g.
+  # after rotating the key.
+  secret_config_wo = jsonencode({
+    api_key = var.geoip_api_key
+  })
+  secret_config_wo_version = 1
+}
+
+# Ephemeral (Terraform 1.10+): the key is kept out of the plan file too.
+variable "geoip_api_key" {
+  type      = string
+  sensitive = true
+  ephemeral = true
 }
 
 # Name and description left out: the service shows the plugin's own. Order
