@@ -250,3 +250,26 @@ func TestConfigPlan(t *testing.T) {
 		})
 	}
 }
+
+// TestFromRecordSettingsFromListPage: a list page carries config (masked,
+// or null for a secret never set) but plugin_info null; the secret keys come
+// from the plugin_info kept in state, and the configured value is kept.
+func TestFromRecordSettingsFromListPage(t *testing.T) {
+	t.Parallel()
+	m := recordModel{
+		PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo),
+		Config:     jsontypes.NewNormalizedValue(`{"locale":"en"}`),
+	}
+	m.fromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
+		"config": {"locale": "en", "api_key": null, "added": true}}`))
+	if m.Config.ValueString() != `{"locale":"en"}` {
+		t.Errorf("config = %v, want the configured value kept", m.Config)
+	}
+
+	fresh := recordModel{PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo), Config: jsontypes.NewNormalizedNull()}
+	fresh.fromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
+		"config": {"locale": "de", "api_key": null}}`))
+	if fresh.Config.ValueString() != `{"locale":"de"}` {
+		t.Errorf("config = %v, want the non-secret settings", fresh.Config)
+	}
+}
