@@ -75,6 +75,7 @@ type Client struct {
 	waitMax    time.Duration
 	pageSize   int
 	http       *http.Client
+	clock      *serviceClock
 }
 
 // New validates cfg and returns a client. Its errors are *ConfigError
@@ -122,13 +123,23 @@ func newClient(cfg Config, clk clock) (*Client, error) {
 	if next == nil {
 		next = defaultTransport()
 	}
-	rt := &attemptTransport{next: next, timeout: cfg.RequestTimeout}
+	c.clock = &serviceClock{}
+	rt := &attemptTransport{next: next, timeout: cfg.RequestTimeout, clock: c.clock}
 	if cfg.RequestsPerMinute > 0 {
 		rt.limiter = newLimiter(cfg.RequestsPerMinute, clk)
 	}
 	c.http = &http.Client{Transport: rt, CheckRedirect: checkRedirect}
 	return c, nil
 }
+
+// Host returns the base URL the client calls (scheme://host[/prefix],
+// without a trailing slash). It names the service, e.g. in a record of
+// creates under way; it carries no credentials.
+func (c *Client) Host() string { return c.base }
+
+// MaxRetries returns how often one request is retried after its first
+// attempt (Config.MaxRetries, at least 0).
+func (c *Client) MaxRetries() int { return c.maxRetries }
 
 // CheckHost reports whether raw is a usable host setting: an absolute http(s)
 // URL without credentials, query or fragment; plain http only to a loopback

@@ -41,6 +41,7 @@ type attemptTransport struct {
 	next    http.RoundTripper
 	timeout time.Duration
 	limiter *limiter // nil: unlimited
+	clock   *serviceClock
 }
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -87,6 +88,9 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 			"duration_ms": durationMS(elapsed), "error": err.Error(),
 		})
 		return nil, err
+	}
+	if t.clock != nil {
+		t.clock.observe(start, start.Add(elapsed), resp.Header.Get("Date"))
 	}
 	if cancel != nil {
 		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}

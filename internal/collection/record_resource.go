@@ -59,6 +59,7 @@ func (r *recordResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 // to the provider's, and a plan that changes nothing keeps the state as it is.
 func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
+	confirmInState(ctx, r.Meta(), req.State) // see record_create_journal.go
 	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -89,7 +90,9 @@ func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// Create makes one POST. The response's plugin_info tells whether the
+// Create makes one POST (never two configs: see record_create_recovery.go
+// for a POST whose answer is lost, and record_create_journal.go for a run
+// killed before the state got the id). The response's plugin_info tells whether the
 // service shows the new config in this collection (one GET when it does not
 // say). A config of a plugin of the other kind would be invisible here, so it
 // is deleted again and the error says which resource type to use.
@@ -128,7 +131,7 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 		resp.Diagnostics.AddAttributeError(configPath, "Invalid plugin settings", err.Error())
 		return
 	}
-	rec, err := meta.Client.Create(ctx, project, r.kind.Collection, in)
+	rec, err := r.createRecord(ctx, meta.Client, project, in, &resp.Diagnostics)
 	if err != nil {
 		r.addError(&resp.Diagnostics, "create", 0, err)
 		return
