@@ -29,7 +29,7 @@ func TestRearrange(t *testing.T) {
 		arr := a.do(http.MethodPatch, path(1, coll, "rearrange"), full, map[string]any{"orders": orders}).want(t, 200).array(t)
 		var got []string
 		for _, x := range arr {
-			r := x.(map[string]any)
+			r := as[map[string]any](t, x)
 			got = append(got, fmt.Sprintf("%d:%d", id(r), num(r, "order")))
 			if r["plugin_info"] != nil || r["enabled"] != true {
 				t.Errorf("array element %v", r)
@@ -65,7 +65,7 @@ func TestRearrange(t *testing.T) {
 	a.do(http.MethodPatch, path(1, tr, "rearrange"), full, map[string]any{"orders": []any{1}}).want(t, 500)
 	// Values are converted as the live model does; no body, or no orders, changes nothing.
 	arr := a.do(http.MethodPatch, path(1, tr, "rearrange"), full, map[string]any{"orders": map[string]any{fmt.Sprint(t1): "5"}}).want(t, 200).array(t)
-	if len(arr) != 3 || num(arr[0].(map[string]any), "order") != 5 {
+	if len(arr) != 3 || num(as[map[string]any](t, arr[0]), "order") != 5 {
 		t.Errorf("string order: %v", arr)
 	}
 	a.do(http.MethodPatch, path(1, tr, "rearrange"), full, nil).want(t, 200)

@@ -172,7 +172,7 @@ func TestErrorTable(t *testing.T) {
 
 func TestBearerAndQueryKey(t *testing.T) {
 	a := newAPI(t, localapi.Options{})
-	req, _ := http.NewRequest("GET", a.url+path(1, tr), nil)
+	req, _ := http.NewRequestWithContext(t.Context(), "GET", a.url+path(1, tr), nil)
 	req.Header.Set("Authorization", "Basic dXNlcjpwYXNz")
 	a.send(req, "").wantError(t, 401, "authentication_error", "not_authenticated", "Authentication credentials were not provided.", "")
 	a.do("GET", path(1, tr)+"?personal_api_key="+read, "", nil).want(t, 200)

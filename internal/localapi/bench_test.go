@@ -27,7 +27,7 @@ func benchDo(b *testing.B, c *http.Client, method, url string, body []byte, want
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, _ := http.NewRequest(method, url, rd)
+	req, _ := http.NewRequestWithContext(b.Context(), method, url, rd)
 	req.Header.Set("Authorization", "Bearer "+full)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -36,8 +36,13 @@ func benchDo(b *testing.B, c *http.Client, method, url string, body []byte, want
 	if err != nil {
 		b.Fatal(err)
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	_, err = io.Copy(io.Discard, resp.Body)
+	if cerr := resp.Body.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
 	if resp.StatusCode != want {
 		b.Fatalf("%s %s: %d", method, url, resp.StatusCode)
 	}

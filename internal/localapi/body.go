@@ -47,14 +47,23 @@ func (b *body) object() (map[string]any, *apiError) {
 // (the last one when repeated, as Django's QueryDict does).
 func (b *body) field(obj map[string]any, name string) (any, bool) {
 	if b.form != nil {
-		vals, ok := b.form[name]
-		if !ok || len(vals) == 0 {
+		v, ok := b.formValue(name)
+		if !ok {
 			return nil, false
 		}
-		return vals[len(vals)-1], true
+		return v, true
 	}
 	v, ok := obj[name]
 	return v, ok
+}
+
+// formValue looks a form field up (the last value when repeated).
+func (b *body) formValue(name string) (string, bool) {
+	vals, ok := b.form[name]
+	if !ok || len(vals) == 0 {
+		return "", false
+	}
+	return vals[len(vals)-1], true
 }
 
 // readBody parses the request body by its Content-Type.

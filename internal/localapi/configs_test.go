@@ -86,10 +86,10 @@ func TestCreateSetsEveryWritableField(t *testing.T) {
 	if rec["enabled"] != true || num(rec, "order") != -3 || rec["name"] != "mine" || rec["description"] != "about" {
 		t.Errorf("record %v", rec)
 	}
-	if id(rec) == 999 || num(rec, "team_id") != 1 || rec["error"] != nil || len(rec["config"].(map[string]any)) != 0 {
+	if id(rec) == 999 || num(rec, "team_id") != 1 || rec["error"] != nil || len(as[map[string]any](t, rec["config"])) != 0 {
 		t.Errorf("read-only fields were written: %v", rec)
 	}
-	if f := rec["filters"].(map[string]any); f["filter_test_accounts"] != true {
+	if f := as[map[string]any](t, rec["filters"]); f["filter_test_accounts"] != true {
 		t.Errorf("filters %v", f)
 	}
 }
@@ -139,8 +139,8 @@ func TestCreateThroughWrongCollection(t *testing.T) {
 			a.do(http.MethodGet, path(1, c.name, id(rec), "frontend"), full, nil).want(t, 404)
 			a.do(http.MethodPost, path(1, c.name, id(rec), "job"), full, map[string]any{"job": map[string]any{"type": "x"}}).want(t, 404)
 			page := a.do(http.MethodGet, path(1, c.name), full, nil).want(t, 200).object(t)
-			for _, r := range page["results"].([]any) {
-				if id(r.(map[string]any)) == id(rec) {
+			for _, r := range results(t, page) {
+				if id(r) == id(rec) {
 					t.Errorf("list shows a record of the other kind")
 				}
 			}
@@ -172,7 +172,7 @@ func TestUpdate(t *testing.T) {
 			if got["plugin_info"] == nil {
 				t.Errorf("plugin_info is null after update")
 			}
-			if got["updated_at"].(string) < rec["updated_at"].(string) || got["created_at"] != rec["created_at"] {
+			if as[string](t, got["updated_at"]) < as[string](t, rec["updated_at"]) || got["created_at"] != rec["created_at"] {
 				t.Errorf("timestamps: created %v→%v updated %v→%v", rec["created_at"], got["created_at"], rec["updated_at"], got["updated_at"])
 			}
 			// Empty or null name falls back to the plugin's name.
@@ -226,8 +226,8 @@ func listIDs(t *testing.T, a *api, project any, coll, key string) map[int64]bool
 	t.Helper()
 	page := a.do(http.MethodGet, path(project, coll)+"?limit=100000", key, nil).want(t, 200).object(t)
 	ids := map[int64]bool{}
-	for _, r := range page["results"].([]any) {
-		ids[id(r.(map[string]any))] = true
+	for _, r := range results(t, page) {
+		ids[id(r)] = true
 	}
 	return ids
 }
@@ -268,14 +268,14 @@ func TestListPagination(t *testing.T) {
 			base := a.url + path(2, c.name)
 
 			page := a.do(http.MethodGet, path(2, c.name)+"?limit=2", full, nil).want(t, 200).object(t)
-			if num(page, "count") != 5 || len(page["results"].([]any)) != 2 {
+			if num(page, "count") != 5 || len(results(t, page)) != 2 {
 				t.Fatalf("page %v", page)
 			}
 			if page["next"] != base+"?limit=2&offset=2" || page["previous"] != nil {
 				t.Errorf("first page next %v previous %v", page["next"], page["previous"])
 			}
 			// Ordered by order: the last created has the lowest.
-			first := page["results"].([]any)[0].(map[string]any)
+			first := results(t, page)[0]
 			if num(first, "order") != 1 || first["plugin_info"] != nil {
 				t.Errorf("first result %v", first)
 			}
@@ -285,7 +285,7 @@ func TestListPagination(t *testing.T) {
 				t.Errorf("middle page next %v previous %v", page["next"], page["previous"])
 			}
 			page = a.do(http.MethodGet, path(2, c.name)+"?offset=4&limit=2", full, nil).want(t, 200).object(t)
-			if page["next"] != nil || page["previous"] != base+"?limit=2&offset=2" || len(page["results"].([]any)) != 1 {
+			if page["next"] != nil || page["previous"] != base+"?limit=2&offset=2" || len(results(t, page)) != 1 {
 				t.Errorf("last page %v", page)
 			}
 			// Other query parameters are kept.
@@ -296,12 +296,12 @@ func TestListPagination(t *testing.T) {
 			// Invalid, zero or negative limits fall back to 100; no maximum.
 			for _, q := range []string{"", "?limit=0", "?limit=abc", "?limit=-1", "?limit=1000000", "?offset=junk"} {
 				page = a.do(http.MethodGet, path(2, c.name)+q, full, nil).want(t, 200).object(t)
-				if len(page["results"].([]any)) != 5 || page["next"] != nil || page["previous"] != nil {
+				if len(results(t, page)) != 5 || page["next"] != nil || page["previous"] != nil {
 					t.Errorf("%s: %v", q, page)
 				}
 			}
 			page = a.do(http.MethodGet, path(2, c.name)+"?offset=50", full, nil).want(t, 200).object(t)
-			if len(page["results"].([]any)) != 0 || num(page, "count") != 5 {
+			if len(results(t, page)) != 0 || num(page, "count") != 5 {
 				t.Errorf("offset past the end: %v", page)
 			}
 			// An empty collection.
@@ -319,8 +319,8 @@ func TestListDefaultPageIs100(t *testing.T) {
 		a.create(1, tr, full, map[string]any{"plugin": 1, "order": i})
 	}
 	page := a.do(http.MethodGet, path(1, tr), full, nil).want(t, 200).object(t)
-	if len(page["results"].([]any)) != 100 || num(page, "count") != 105 {
-		t.Fatalf("results %d count %v", len(page["results"].([]any)), page["count"])
+	if len(results(t, page)) != 100 || num(page, "count") != 105 {
+		t.Fatalf("results %d count %v", len(results(t, page)), page["count"])
 	}
 	if page["next"] != a.url+path(1, tr)+"?limit=100&offset=100" {
 		t.Errorf("next %v", page["next"])
@@ -332,7 +332,7 @@ func TestListLinksFollowForwardedHeaders(t *testing.T) {
 	for range 3 {
 		a.create(1, tr, full, map[string]any{"plugin": 1, "order": 1})
 	}
-	req, _ := http.NewRequest(http.MethodGet, a.url+path(1, tr)+"?limit=1&offset=1", nil)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, a.url+path(1, tr)+"?limit=1&offset=1", nil)
 	req.Header.Set("X-Forwarded-Proto", "https")
 	req.Header.Set("X-Forwarded-Host", "pipelines.example.com")
 	page := a.send(req, full).want(t, 200).object(t)
@@ -446,7 +446,7 @@ func TestValidationErrors(t *testing.T) {
 				r.want(t, 400)
 				env := r.object(t)
 				if env["type"] != "validation_error" || env["code"] != "parse_error" || env["attr"] != nil ||
-					!strings.HasPrefix(env["detail"].(string), "JSON parse error") {
+					!strings.HasPrefix(as[string](t, env["detail"]), "JSON parse error") {
 					t.Errorf("envelope %v", env)
 				}
 				return
@@ -467,7 +467,7 @@ func TestValidationErrors(t *testing.T) {
 
 func TestUnsupportedMediaType(t *testing.T) {
 	a := newAPI(t, localapi.Options{})
-	req, _ := http.NewRequest(http.MethodPost, a.url+path(1, tr), strings.NewReader("plugin=1"))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, a.url+path(1, tr), strings.NewReader("plugin=1"))
 	req.Header.Set("Content-Type", "text/plain")
 	a.send(req, full).wantError(t, 415, "invalid_request", "unsupported_media_type", `Unsupported media type "text/plain" in request.`, "")
 }
@@ -488,7 +488,7 @@ func TestOrderIsStable(t *testing.T) {
 	var got []int64
 	for i := range 4 {
 		page := a.do(http.MethodGet, fmt.Sprintf("%s?limit=1&offset=%d", path(1, tr), i), full, nil).want(t, 200).object(t)
-		got = append(got, id(page["results"].([]any)[0].(map[string]any)))
+		got = append(got, id(results(t, page)[0]))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("paging equal orders: %v, want %v", got, want)

@@ -23,7 +23,7 @@ func TestFaultsNeverHideCommittedWrite(t *testing.T) {
 	for i := range n {
 		name := fmt.Sprintf("rec-%d", i)
 		body := fmt.Sprintf(`{"plugin": 1, "order": %d, "name": %q}`, i, name)
-		req, _ := http.NewRequest(http.MethodPost, a.url+path(1, tr), strings.NewReader(body))
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, a.url+path(1, tr), strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Authorization", "Bearer "+full)
 		resp, err := http.DefaultClient.Do(req)
@@ -31,8 +31,13 @@ func TestFaultsNeverHideCommittedWrite(t *testing.T) {
 			resets++
 			continue
 		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		_, err = io.Copy(io.Discard, resp.Body)
+		if cerr := resp.Body.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatalf("reading an answer: %v", err)
+		}
 		statuses[resp.StatusCode]++
 		if resp.StatusCode == http.StatusCreated {
 			created[name] = true
@@ -44,8 +49,8 @@ func TestFaultsNeverHideCommittedWrite(t *testing.T) {
 	a.srv.SetFaults(localapi.Faults{})
 	page := a.do(http.MethodGet, path(1, tr)+"?limit=1000", full, nil).want(t, 200).object(t)
 	stored := map[string]bool{}
-	for _, r := range page["results"].([]any) {
-		stored[r.(map[string]any)["name"].(string)] = true
+	for _, r := range results(t, page) {
+		stored[as[string](t, r["name"])] = true
 	}
 	if len(stored) != len(created) {
 		t.Errorf("stored %d records, %d creates answered 201", len(stored), len(created))
@@ -84,9 +89,9 @@ func TestFaultAnswers(t *testing.T) {
 		}
 	}
 	a.srv.SetFaults(localapi.Faults{ResetRate: 1})
-	req, _ := http.NewRequest(http.MethodGet, a.url+path(1, tr), nil)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, a.url+path(1, tr), nil)
 	if resp, err := http.DefaultClient.Do(req); err == nil {
-		resp.Body.Close()
+		_ = resp.Body.Close() // the test fails either way
 		t.Fatalf("reset fault answered %d", resp.StatusCode)
 	}
 	a.srv.SetFaults(localapi.Faults{Latency: 60 * time.Millisecond})
@@ -171,7 +176,7 @@ func TestDebugRoutes(t *testing.T) {
 		t.Errorf("counters %v", c)
 	}
 	jobs := a.do("GET", "/_localapi/jobs", "", nil).want(t, 200).array(t)
-	if len(jobs) != 1 || jobs[0].(map[string]any)["type"] != "Reprocess" || num(jobs[0].(map[string]any), "config_id") != id(rec) {
+	if len(jobs) != 1 || as[map[string]any](t, jobs[0])["type"] != "Reprocess" || num(as[map[string]any](t, jobs[0]), "config_id") != id(rec) {
 		t.Errorf("jobs %v", jobs)
 	}
 	a.do("PUT", "/_localapi/faults", "", `{"rate_503": 1, "latency": "1ms"}`).want(t, 204)

@@ -89,7 +89,7 @@ func (a *api) do(method, p, key string, body any) *response {
 		}
 		rd, ct = bytes.NewReader(buf), "application/json"
 	}
-	req, err := http.NewRequest(method, a.url+p, rd)
+	req, err := http.NewRequestWithContext(a.t.Context(), method, a.url+p, rd)
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -109,8 +109,10 @@ func (a *api) form(method, p, key string, fields map[string]string) *response {
 			a.t.Fatal(err)
 		}
 	}
-	mw.Close()
-	req, err := http.NewRequest(method, a.url+p, &buf)
+	if err := mw.Close(); err != nil {
+		a.t.Fatal(err)
+	}
+	req, err := http.NewRequestWithContext(a.t.Context(), method, a.url+p, &buf)
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -190,7 +192,34 @@ func (r *response) wantError(t testing.TB, status int, typ, code, detail, attr s
 }
 
 // id reads a record's id.
-func id(rec map[string]any) int64 { return int64(rec["id"].(float64)) }
+func id(rec map[string]any) int64 { return num(rec, "id") }
 
-// num reads a JSON number field as int64.
-func num(rec map[string]any, field string) int64 { return int64(rec[field].(float64)) }
+// num reads a JSON number field as int64. Without a testing.TB to fail, a
+// field that is not a number panics, which fails the test all the same.
+func num(rec map[string]any, field string) int64 {
+	n, ok := rec[field].(float64)
+	if !ok {
+		panic(fmt.Sprintf("field %q is %#v, not a number, in %v", field, rec[field], rec))
+	}
+	return int64(n)
+}
+
+// as asserts v's type, failing the test when it is another.
+func as[T any](t testing.TB, v any) T {
+	t.Helper()
+	x, ok := v.(T)
+	if !ok {
+		t.Fatalf("%#v is a %T, want a %T", v, v, x)
+	}
+	return x
+}
+
+// results reads a list page's records.
+func results(t testing.TB, page map[string]any) []map[string]any {
+	t.Helper()
+	var recs []map[string]any
+	for _, r := range as[[]any](t, page["results"]) {
+		recs = append(recs, as[map[string]any](t, r))
+	}
+	return recs
+}

@@ -49,14 +49,15 @@ func (s *Server) job(req *request) *apiError {
 		return e
 	}
 	plugin := s.catalog.get(rec.Plugin)
-	if e := validateJob(plugin, spec); e != nil {
+	typ, e := validateJob(plugin, spec)
+	if e != nil {
 		return e
 	}
 	payload, err := marshalJSON(spec.payload)
 	if err != nil {
 		return s.internal(req, err)
 	}
-	run := JobRun{ConfigID: rec.ID, Project: req.project, Type: spec.typ.(string), Payload: payload,
+	run := JobRun{ConfigID: rec.ID, Project: req.project, Type: typ, Payload: payload,
 		Operation: spec.operation, At: time.Now().UTC()}
 	if err := s.store.addJob(req.ctx, run); err != nil {
 		return s.internal(req, err)
@@ -76,8 +77,8 @@ type jobSpec struct {
 func jobRequest(b *body) (*jobSpec, *apiError) {
 	var job any
 	if b.isForm() {
-		if v, ok := b.field(nil, "job"); ok {
-			job, _ = decodeJSON([]byte(v.(string)))
+		if v, ok := b.formValue("job"); ok {
+			job, _ = decodeJSON([]byte(v))
 		}
 	} else {
 		obj, isObj := b.json.(map[string]any)
@@ -114,15 +115,16 @@ func jobRequest(b *body) (*jobSpec, *apiError) {
 }
 
 // validateJob checks a job against the plugin's public jobs, with the live
-// service's messages. Payload keys are checked in sorted order.
-func validateJob(plugin *catalogEntry, spec *jobSpec) *apiError {
-	fail := func(msg string) *apiError { return errInvalid(msg, "") }
+// service's messages, and returns the job's type. Payload keys are checked
+// in sorted order.
+func validateJob(plugin *catalogEntry, spec *jobSpec) (string, *apiError) {
+	fail := func(msg string) (string, *apiError) { return "", errInvalid(msg, "") }
 	if plugin == nil || len(plugin.PublicJobs) == 0 {
 		return fail("Plugin has no public jobs")
 	}
 	switch spec.typ.(type) {
 	case []any, map[string]any:
-		return errServer() // unhashable in the live lookup
+		return "", errServer() // unhashable in the live lookup
 	}
 	name, isStr := spec.typ.(string)
 	def, known := plugin.PublicJobs[name]
@@ -140,7 +142,7 @@ func validateJob(plugin *catalogEntry, spec *jobSpec) *apiError {
 			return fail("Unknown field for job: " + k)
 		}
 	}
-	return nil
+	return name, nil
 }
 
 // pyRepr writes a decoded JSON scalar as Python's repr() would.

@@ -58,7 +58,7 @@ func TestMultipartConfigAndSecrets(t *testing.T) {
 	// Secret replaced, then read through the list.
 	a.form(http.MethodPatch, p, full, map[string]string{"config": `{"api_key": "other", "locale": "nl"}`}).want(t, 200)
 	page := a.do(http.MethodGet, path(1, tr), full, nil).want(t, 200).object(t)
-	if cfg := config(t, page["results"].([]any)[0].(map[string]any)); cfg["api_key"] != mask || cfg["locale"] != "nl" {
+	if cfg := config(t, results(t, page)[0]); cfg["api_key"] != mask || cfg["locale"] != "nl" {
 		t.Errorf("list config %v", cfg)
 	}
 	// An empty secret is not masked (the live check is truthiness).
@@ -93,7 +93,7 @@ func TestMultipartFieldForms(t *testing.T) {
 	if rec["name"] != pluginByID(2).Name || rec["description"] != "d" {
 		t.Errorf("fields %v", rec)
 	}
-	f := rec["filters"].(map[string]any)["events"].([]any)[0].(map[string]any)
+	f := as[map[string]any](t, as[[]any](t, as[map[string]any](t, rec["filters"])["events"])[0])
 	if f["id"] != "$pageview" || f["properties"] == nil {
 		t.Errorf("filters %v", rec["filters"])
 	}
@@ -103,6 +103,8 @@ func TestMultipartFieldForms(t *testing.T) {
 	if got["filters"] != nil || got["description"] != pluginByID(2).Description {
 		t.Errorf("after empty values %v", got)
 	}
+	// Forms are authorised like JSON bodies: a read-only key cannot write.
+	a.form(http.MethodPatch, p, read, map[string]string{"order": "3"}).wantError(t, 403, "authentication_error", "permission_denied", "API key missing required scope 'plugin:write'", "")
 	// Form values are validated like JSON ones.
 	a.form(http.MethodPatch, p, full, map[string]string{"order": "x"}).wantError(t, 400, "validation_error", "invalid_input", "A valid integer is required.", "order")
 	a.form(http.MethodPatch, p, full, map[string]string{"enabled": "maybe"}).wantError(t, 400, "validation_error", "invalid_input", "Must be a valid boolean.", "enabled")
@@ -114,7 +116,7 @@ func TestMultipartFieldForms(t *testing.T) {
 
 	// A urlencoded form works the same way.
 	form := url.Values{"plugin": {"1"}, "order": {"2"}, "config": {`{"locale":"pt"}`}}
-	req, _ := http.NewRequest(http.MethodPost, a.url+path(1, tr), strings.NewReader(form.Encode()))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, a.url+path(1, tr), strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	got = a.send(req, full).want(t, 201).object(t)
 	if config(t, got)["locale"] != "pt" {

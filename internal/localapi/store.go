@@ -77,13 +77,11 @@ func openStore(path string, collections map[string][]int64) (*store, error) {
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open %s: %w", dsn, err)
+		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), db.Close())
 	}
 	st := &store{db: db, conn: conn, page: map[string]*sql.Stmt{}, count: map[string]*sql.Stmt{}}
 	if err := st.init(ctx, path != "", collections); err != nil {
-		st.close()
-		return nil, fmt.Errorf("open %s: %w", dsn, err)
+		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), st.close())
 	}
 	return st, nil
 }

@@ -79,8 +79,7 @@ func TestConcurrentCreatesAndPatches(t *testing.T) {
 	total := 0
 	for _, coll := range []string{tr, ia} {
 		page := a.do(http.MethodGet, path(1, coll)+"?limit=10000", full, nil).want(t, 200).object(t)
-		for _, r := range page["results"].([]any) {
-			rec := r.(map[string]any)
+		for _, rec := range results(t, page) {
 			if id(rec) == shared {
 				continue
 			}

@@ -61,7 +61,7 @@ func parseConfigInput(b *body, cat *catalog, partial bool) (*configInput, *apiEr
 		return nil, errRequired("plugin")
 	}
 
-	if v, ok := b.field(obj, "enabled"); ok && !(form && v == "") {
+	if v, ok := b.field(obj, "enabled"); ok && (!form || v != "") {
 		x, e := coerceBool(v, "enabled")
 		if e != nil {
 			return nil, e
@@ -93,7 +93,7 @@ func parseConfigInput(b *body, cat *catalog, partial bool) (*configInput, *apiEr
 		}
 	}
 
-	if v, ok := b.field(obj, "deleted"); ok && !(form && v == "") {
+	if v, ok := b.field(obj, "deleted"); ok && (!form || v != "") {
 		x, e := coerceBool(v, "deleted")
 		if e != nil {
 			return nil, e
@@ -290,11 +290,11 @@ func coerceText(v any, attr string, maxLen int, form bool) (*string, *apiError) 
 // parseFormConfig reads the config form field: a JSON object string. An
 // absent or empty field leaves config alone.
 func parseFormConfig(b *body) (map[string]json.RawMessage, *apiError) {
-	v, ok := b.field(nil, "config")
+	v, ok := b.formValue("config")
 	if !ok || v == "" {
 		return nil, nil
 	}
-	decoded, err := decodeJSON([]byte(v.(string)))
+	decoded, err := decodeJSON([]byte(v))
 	if err != nil {
 		return nil, errInvalid("Value must be valid JSON.", "config")
 	}
@@ -302,7 +302,7 @@ func parseFormConfig(b *body) (map[string]json.RawMessage, *apiError) {
 		return nil, errValidation("not_a_dict", fmt.Sprintf("Expected a dictionary of items but got type %q.", pyType(decoded)), "config")
 	}
 	var cfg map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(v.(string)), &cfg); err != nil {
+	if err := json.Unmarshal([]byte(v), &cfg); err != nil {
 		return nil, errInvalid("Value must be valid JSON.", "config")
 	}
 	return cfg, nil

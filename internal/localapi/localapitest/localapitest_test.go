@@ -10,13 +10,15 @@ import (
 
 func TestNewTestServer(t *testing.T) {
 	srv := localapitest.NewTestServer(t, localapi.Options{})
-	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/api/projects/1/pipeline_transformation_configs/", nil)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/api/projects/1/pipeline_transformation_configs/", nil)
 	req.Header.Set("Authorization", "Bearer "+localapi.KeyFull)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	if err := resp.Body.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d, want 200", resp.StatusCode)
 	}

@@ -87,9 +87,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 	out := bufio.NewWriter(stdout)
 	// The first line is what scripts wait for: flush it on its own.
 	fmt.Fprintf(out, "listening %s\n", srv.URL)
-	out.Flush()
-	printSeed(out, opts)
-	out.Flush()
+	err = out.Flush()
+	if err == nil {
+		printSeed(out, opts)
+		err = out.Flush()
+	}
+	if err != nil {
+		// Scripts find the server by that line: without it, it is of no use.
+		return errors.Join(fmt.Errorf("write stdout: %w", err), srv.Close())
+	}
 
 	<-ctx.Done()
 	stop()
@@ -100,8 +106,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		printCounters(out, srv.Counters())
 	}
 	fmt.Fprintln(out, "stopped")
-	out.Flush()
-	return err
+	return errors.Join(err, out.Flush())
 }
 
 func printSeed(w io.Writer, opts localapi.Options) {

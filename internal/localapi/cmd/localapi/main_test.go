@@ -23,7 +23,7 @@ func TestCommand(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "localapi")
-	build := exec.Command("go", "build", "-o", bin, ".")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".") //nolint:gosec // G204: bin is the test's own temp path
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -59,11 +59,14 @@ type running struct {
 	cmd  *exec.Cmd
 	out  *bytes.Buffer
 	done chan struct{}
+	// readErr is the error reading stdout after the first line; set before
+	// done is closed.
+	readErr error
 }
 
 func startCommand(t *testing.T, bin string, args ...string) *running {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
+	cmd := exec.CommandContext(t.Context(), bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...) //nolint:gosec // G204: runs the binary the test just built
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -91,7 +94,7 @@ func startCommand(t *testing.T, bin string, args ...string) *running {
 	}
 	run := &running{base: base, cmd: cmd, out: new(bytes.Buffer), done: make(chan struct{})}
 	go func() {
-		io.Copy(run.out, r)
+		_, run.readErr = io.Copy(run.out, r)
 		close(run.done)
 	}()
 	return run
@@ -114,6 +117,9 @@ func (r *running) stop(t *testing.T) string {
 		if err != nil {
 			t.Fatalf("exit after SIGINT: %v\n%s", err, r.out)
 		}
+		if r.readErr != nil {
+			t.Fatalf("reading stdout: %v", r.readErr)
+		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("no exit within 15s of SIGINT")
 	}
@@ -126,7 +132,7 @@ func (r *running) stop(t *testing.T) string {
 
 func request(t *testing.T, method, url, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
