@@ -155,6 +155,8 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 	data := &framework.ProviderData{Client: c, ProjectID: projectID}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ActionData = data
+	resp.ListResourceData = data
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

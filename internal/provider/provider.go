@@ -6,7 +6,9 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -19,6 +21,8 @@ import (
 var (
 	_ provider.Provider                   = (*pipelineProvider)(nil)
 	_ provider.ProviderWithValidateConfig = (*pipelineProvider)(nil)
+	_ provider.ProviderWithActions        = (*pipelineProvider)(nil)
+	_ provider.ProviderWithListResources  = (*pipelineProvider)(nil)
 )
 
 // pipelineProvider is the pipeline provider.
@@ -123,6 +127,8 @@ func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resour
 	for _, kind := range collection.Kinds() {
 		resources = append(resources,
 			collection.NewRecordResource(kind),
+			collection.NewOrderResource(kind),
+			collection.NewJobResource(kind),
 		)
 	}
 	return resources
@@ -130,5 +136,32 @@ func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resour
 
 // DataSources implements provider.Provider.
 func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return nil
+	var dataSources []func() datasource.DataSource
+	for _, kind := range collection.Kinds() {
+		dataSources = append(dataSources,
+			collection.NewConfigDataSource(kind),
+			collection.NewConfigsDataSource(kind),
+			collection.NewFrontendDataSource(kind),
+		)
+	}
+	return dataSources
+}
+
+// Actions implements provider.ProviderWithActions (Terraform 1.14+).
+func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
+	var actions []func() action.Action
+	for _, kind := range collection.Kinds() {
+		actions = append(actions, collection.NewRunJobAction(kind))
+	}
+	return actions
+}
+
+// ListResources implements provider.ProviderWithListResources (Terraform
+// 1.14+, terraform query).
+func (p *pipelineProvider) ListResources(_ context.Context) []func() list.ListResource {
+	var lists []func() list.ListResource
+	for _, kind := range collection.Kinds() {
+		lists = append(lists, collection.NewConfigListResource(kind))
+	}
+	return lists
 }

@@ -1,0 +1,76 @@
+package collection_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+)
+
+// TestAccFrontendDataSource reads the frontend of a config created in the
+// same configuration, with a legacy key: the content and its type are what
+// the service answers (JavaScript on the live service; the local API's
+// Property Filter plugin has a frontend, the others the "no frontend"
+// stub). A key with scopes gets an error that says what to do instead.
+func TestAccFrontendDataSource(t *testing.T) {
+	forEachKind(t, func(t *testing.T, tc kindCase) {
+		addr := "data." + tc.dataSourceName("_frontend") + ".test"
+		config := func(key string) string {
+			return acctest.ProviderConfig(key) + tc.resource("test", "  plugin = "+itoa(tc.plugins[1])) + fmt.Sprintf(`
+data %q "test" {
+  config_id = %s.test.id
+}
+`, tc.dataSourceName("_frontend"), tc.typeName)
+		}
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			CheckDestroy:             acctest.CheckDestroyed(t, tc.typeName, tc.kind.Collection),
+			Steps: []resource.TestStep{
+				{
+					Config: config(acctest.KeyFull),
+					Check: func(s *terraform.State) error {
+						attrs := s.RootModule().Resources[addr].Primary.Attributes
+						project, id, err := stateRef(s, tc.typeName+".test")
+						if err != nil {
+							return err
+						}
+						fe, err := acctest.API(t).Frontend(context.Background(), project, tc.kind.Collection, id)
+						if err != nil {
+							return err
+						}
+						if attrs["content"] != fe.Content || attrs["content_type"] != fe.ContentType {
+							return fmt.Errorf("content %q (%s), the API answers %q (%s)", attrs["content"], attrs["content_type"], fe.Content, fe.ContentType)
+						}
+						if !strings.HasPrefix(attrs["content_type"], "application/javascript") || !strings.Contains(attrs["content"], "getFrontendApp") {
+							return fmt.Errorf("content %q (%s), want the plugin's JavaScript", attrs["content"], attrs["content_type"])
+						}
+						if attrs["config_id"] != itoa(id) || attrs["project_id"] != project {
+							return fmt.Errorf("config_id %s, project_id %s; want %d, %s", attrs["config_id"], attrs["project_id"], id, project)
+						}
+						return nil
+					},
+				},
+				{
+					Config:      config(acctest.KeyWrite),
+					ExpectError: regexp.MustCompile(`(?s)403\s+Forbidden.*only\s+legacy\s+personal\s+API\s+keys.*To\s+read\s+the\s+frontend,\s+configure`),
+				},
+			},
+		})
+	})
+}
+
+// stateRef returns the project and config id of the record resource at addr.
+func stateRef(s *terraform.State, addr string) (string, int64, error) {
+	var id int64
+	if err := acctest.CaptureID(addr, &id)(s); err != nil {
+		return "", 0, err
+	}
+	return s.RootModule().Resources[addr].Primary.Attributes["project_id"], id, nil
+}

@@ -1,0 +1,191 @@
+package collection_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+)
+
+// mustCreate creates a record on the API behind Terraform's back.
+func mustCreate(t *testing.T, c *client.Client, coll client.Collection, in client.RecordInput) *client.Record {
+	t.Helper()
+	rec, err := c.Create(context.Background(), "1", coll, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// dataSourceName is the type of one of tc's data sources, e.g. "configs".
+func (tc kindCase) dataSourceName(suffix string) string { return tc.typeName + suffix }
+
+// TestAccConfigDataSources reads, through Terraform, a collection of more
+// than one page (a local API of the test's own, so that the counts are
+// exact): the list data source with each narrowing, and the single-record
+// data source of an enabled, a disabled and a soft-deleted config, each
+// checked against the API's records.
+func TestAccConfigDataSources(t *testing.T) {
+	forEachKind(t, func(t *testing.T, tc kindCase) {
+		if !accOn() {
+			t.Skip("acceptance tests need TF_ACC")
+		}
+		host, _ := acctest.IsolatedAPI(t, nil)
+		api := acctest.ClientFor(t, host, acctest.KeyFull)
+		p0, p1 := tc.plugins[0], tc.plugins[1]
+
+		// 101 enabled configs of p0 (more than the service's page of 100),
+		// one disabled config of p1, one soft-deleted config of p0, and one
+		// of the other kind, which this collection does not show.
+		const enabledCount = 101
+		for i := range enabledCount {
+			mustCreate(t, api, tc.kind.Collection, client.RecordInput{
+				Plugin: client.Some(p0), Order: client.Some(int64(enabledCount - i)), Enabled: client.Some(true),
+			})
+		}
+		disabled := mustCreate(t, api, tc.kind.Collection, client.RecordInput{
+			Plugin: client.Some(p1), Order: client.Some(int64(50)), Name: client.Some("the disabled one"),
+			Description: client.Some("Read by the data source test."),
+		})
+		deleted := mustCreate(t, api, tc.kind.Collection, client.RecordInput{Plugin: client.Some(p0), Order: client.Some(int64(7))})
+		if _, err := api.Update(context.Background(), "1", tc.kind.Collection, deleted.ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {
+			t.Fatal(err)
+		}
+		otherColl := collection.Kinds()[0].Collection
+		if otherColl == tc.kind.Collection {
+			otherColl = collection.Kinds()[1].Collection
+		}
+		other := mustCreate(t, api, otherColl, client.RecordInput{Plugin: client.Some(tc.otherPlugin), Order: client.Some(int64(1))})
+
+		all := "data." + tc.dataSourceName("s") + ".all"
+		config := acctest.ProviderBlock(host, acctest.KeyWrite, "1") + fmt.Sprintf(`
+data %[1]q "all" {}
+data %[1]q "disabled" {
+  enabled = false
+}
+data %[1]q "of_plugin" {
+  plugin = %[2]d
+}
+data %[1]q "with_deleted" {
+  include_deleted = true
+}
+data %[3]q "disabled" {
+  id = %[4]d
+}
+data %[3]q "deleted" {
+  id = %[5]d
+}
+`, tc.dataSourceName("s"), p1, tc.dataSourceName(""), disabled.ID, deleted.ID)
+
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{
+				{
+					Config: config,
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(all, tfjsonpath.New("project_id"), knownvalue.StringExact("1")),
+						statecheck.ExpectKnownValue(all, tfjsonpath.New("configs"), knownvalue.ListSizeExact(enabledCount+1)),
+						statecheck.ExpectKnownValue("data."+tc.dataSourceName("s")+".disabled", tfjsonpath.New("configs"), knownvalue.ListExact([]knownvalue.Check{
+							knownvalue.ObjectPartial(map[string]knownvalue.Check{
+								"id": knownvalue.Int64Exact(disabled.ID), "enabled": knownvalue.Bool(false),
+								"name": knownvalue.StringExact("the disabled one"), "project_id": knownvalue.StringExact("1"),
+							}),
+						})),
+						statecheck.ExpectKnownValue("data."+tc.dataSourceName("s")+".of_plugin", tfjsonpath.New("configs"), knownvalue.ListSizeExact(1)),
+						statecheck.ExpectKnownValue("data."+tc.dataSourceName("s")+".with_deleted", tfjsonpath.New("configs"), knownvalue.ListSizeExact(enabledCount+2)),
+						statecheck.ExpectKnownValue("data."+tc.dataSourceName("")+".deleted", tfjsonpath.New("deleted"), knownvalue.Bool(true)),
+						statecheck.ExpectKnownValue("data."+tc.dataSourceName("")+".disabled", tfjsonpath.New("plugin_info"), knownvalue.NotNull()),
+					},
+					Check: resource.ComposeAggregateTestCheckFunc(
+						checkListMatchesAPI(api, tc, all, false, other.ID),
+						checkListMatchesAPI(api, tc, "data."+tc.dataSourceName("s")+".with_deleted", true, other.ID),
+						checkRecordMatchesAPI(api, tc, "data."+tc.dataSourceName("")+".disabled", disabled.ID),
+						checkRecordMatchesAPI(api, tc, "data."+tc.dataSourceName("")+".deleted", deleted.ID),
+					),
+				},
+				{
+					// A config of the other kind is not in this collection.
+					Config:      acctest.ProviderBlock(host, acctest.KeyWrite, "1") + fmt.Sprintf("data %q \"other\" {\n  id = %d\n}\n", tc.dataSourceName(""), other.ID),
+					ExpectError: regexp.MustCompile(`(?s)has no ` + tc.kind.Noun + ` with id ` + strconv.FormatInt(other.ID, 10)),
+				},
+			},
+		})
+	})
+}
+
+// checkListMatchesAPI checks that the list data source at addr holds the
+// collection's records as the API lists them (deleted ones only when
+// withDeleted), by order and then id, field by field, and never the config
+// of the other kind.
+func checkListMatchesAPI(api *client.Client, tc kindCase, addr string, withDeleted bool, otherID int64) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		recs, err := api.ListAll(context.Background(), "1", tc.kind.Collection)
+		if err != nil {
+			return err
+		}
+		var want []client.Record
+		for _, r := range recs {
+			if withDeleted || !r.Deleted {
+				want = append(want, r)
+			}
+		}
+		sortRecords(want)
+		attrs := s.RootModule().Resources[addr].Primary.Attributes
+		if attrs["configs.#"] != strconv.Itoa(len(want)) {
+			return fmt.Errorf("%s: %s configs, the API lists %d", addr, attrs["configs.#"], len(want))
+		}
+		for i, r := range want {
+			if err := compareRecord(attrs, fmt.Sprintf("configs.%d.", i), &r); err != nil {
+				return fmt.Errorf("%s: %w", addr, err)
+			}
+		}
+		for k, v := range attrs {
+			if v == strconv.FormatInt(otherID, 10) && regexp.MustCompile(`^configs\.\d+\.id$`).MatchString(k) {
+				return fmt.Errorf("%s lists the config of the other kind (%s)", addr, k)
+			}
+		}
+		return nil
+	}
+}
+
+// checkRecordMatchesAPI checks the single-record data source at addr
+// against the API's record id.
+func checkRecordMatchesAPI(api *client.Client, tc kindCase, addr string, id int64) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rec, err := api.Get(context.Background(), "1", tc.kind.Collection, id)
+		if err != nil {
+			return err
+		}
+		if err := compareRecord(s.RootModule().Resources[addr].Primary.Attributes, "", rec); err != nil {
+			return fmt.Errorf("%s: %w", addr, err)
+		}
+		return nil
+	}
+}
+
+// compareRecord compares the flat state attributes under prefix with rec.
+func compareRecord(attrs map[string]string, prefix string, rec *client.Record) error {
+	for attr, api := range map[string]string{
+		"id": itoa(rec.ID), "plugin": itoa(rec.Plugin), "enabled": strconv.FormatBool(rec.Enabled),
+		"order": itoa(rec.Order), "name": deref(rec.Name), "description": deref(rec.Description),
+		"deleted": strconv.FormatBool(rec.Deleted), "team_id": itoa(rec.TeamID),
+		"created_at": rec.CreatedAt, "updated_at": rec.UpdatedAt, "project_id": "1",
+	} {
+		if got := attrs[prefix+attr]; got != api {
+			return fmt.Errorf("%s%s = %q, the API says %q", prefix, attr, got, api)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,32 @@
+package framework
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+)
+
+// ActionBase implements Metadata and Configure for an action (Terraform
+// 1.14+), like ResourceBase does for a resource. A list resource needs no
+// base of its own: its Metadata and Configure take a resource's requests, so
+// it embeds ResourceBase.
+type ActionBase struct {
+	withMeta
+	typeSuffix string
+}
+
+// NewActionBase returns a base for an action named
+// <provider type name><typeSuffix>.
+func NewActionBase(typeSuffix string) ActionBase {
+	return ActionBase{typeSuffix: typeSuffix}
+}
+
+// Metadata implements action.Action.
+func (b *ActionBase) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + b.typeSuffix
+}
+
+// Configure implements action.ActionWithConfigure.
+func (b *ActionBase) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	b.configure(req.ProviderData, &resp.Diagnostics)
+}
