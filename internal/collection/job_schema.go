@@ -112,7 +112,9 @@ type jsonObjectValidator struct{}
 
 func (jsonObjectValidator) Description(context.Context) string { return "must be a JSON object" }
 
-func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (jsonObjectValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if !isSet(req.ConfigValue) {

@@ -44,11 +44,15 @@ func TestAccOrderResource(t *testing.T) {
 		}
 		t.Parallel()
 		runs := []*orderCase{{key: acctest.KeyFull, rearrange: true}, {key: acctest.KeyWrite}}
+		// After both runs (parallel subtests end before the parent's
+		// cleanup): the same API states.
+		t.Cleanup(func() {
+			if !t.Failed() && !slices.Equal(runs[0].final, runs[1].final) {
+				t.Errorf("the keys leave different API states:\n%s: %q\n%s: %q", runs[0].key, runs[0].final, runs[1].key, runs[1].final)
+			}
+		})
 		for _, run := range runs {
 			t.Run(run.key, func(t *testing.T) { testOrderResource(t, tc, run) })
-		}
-		if !t.Failed() && !slices.Equal(runs[0].final, runs[1].final) {
-			t.Errorf("the keys leave different API states:\n%s: %q\n%s: %q", runs[0].key, runs[0].final, runs[1].key, runs[1].final)
 		}
 	})
 }
@@ -62,6 +66,7 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 	addr := orderType + ".test"
 	ids := map[string]*int64{"a": new(int64), "b": new(int64), "c": new(int64)}
 	var added int64
+	var last string
 
 	records := acctest.ProviderBlock(host, run.key, "1") +
 		tc.resource("a", fmt.Sprintf("  plugin  = %d\n  name    = \"a\"\n  enabled = true", tc.plugins[0])) +
@@ -147,9 +152,15 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 						i, attrs[fmt.Sprintf("config_ids.%d", i)], id, attrs["orders."+id], id, i+1)
 				}
 			}
-			run.final = append(run.final, strings.Join(seq, " "))
+			last = strings.Join(seq, " ")
 			return nil
 		}
+	}
+	// snapshot keeps the API's sequence that expect saw, for the comparison
+	// of both runs.
+	snapshot := func(*terraform.State) error {
+		run.final = append(run.final, last)
+		return nil
 	}
 	// byKey picks the configs PATCHed: with rearrange only those it skips
 	// (disabled ones), without it every config whose order differs.
@@ -162,35 +173,50 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 	take := func() { log.Take() }
 	update := emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate))
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// The disabled config first.
-				Config:           ordered("c", "a", "b"),
-				ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					acctest.CaptureID(tc.typeName+".a", ids["a"]),
-					acctest.CaptureID(tc.typeName+".b", ids["b"]),
-					acctest.CaptureID(tc.typeName+".c", ids["c"]),
-					expect([]string{"c", "a", "b"}),
-					patches(byKey([]*int64{ids["c"]}, []*int64{ids["a"], ids["b"], ids["c"]})...),
-				),
+	steps := []resource.TestStep{
+		{
+			// The disabled config first.
+			Config:           ordered("c", "a", "b"),
+			ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				acctest.CaptureID(tc.typeName+".a", ids["a"]),
+				acctest.CaptureID(tc.typeName+".b", ids["b"]),
+				acctest.CaptureID(tc.typeName+".c", ids["c"]),
+				expect([]string{"c", "a", "b"}),
+				snapshot,
+				patches(byKey([]*int64{ids["c"]}, []*int64{ids["a"], ids["b"], ids["c"]})...),
+			),
+		},
+		{
+			// Re-ordered out of band: drift, and only a is written back.
+			PreConfig: func() {
+				setOrder(t, api, tc, *ids["a"], 0)
+				take()
 			},
-			{
-				// Re-ordered out of band: drift, and only a is written back.
-				PreConfig: func() {
-					setOrder(t, api, tc, *ids["a"], 0)
-					take()
-				},
-				Config:           ordered("c", "a", "b"),
-				ConfigPlanChecks: update,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					expect([]string{"c", "a", "b"}),
-					patches(byKey(nil, []*int64{ids["a"]})...),
-				),
-			},
+			Config:           ordered("c", "a", "b"),
+			ConfigPlanChecks: update,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				expect([]string{"c", "a", "b"}),
+				snapshot,
+				patches(byKey(nil, []*int64{ids["a"]})...),
+			),
+		},
+		{
+			// A new sequence.
+			PreConfig:        take,
+			Config:           ordered("a", "b", "c"),
+			ConfigPlanChecks: update,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				expect([]string{"a", "b", "c"}),
+				snapshot,
+				patches(byKey([]*int64{ids["c"]}, []*int64{ids["a"], ids["b"], ids["c"]})...),
+			),
+		},
+	}
+	if !run.rearrange {
+		// The rest does not depend on how orders are written: once, with
+		// the scoped key.
+		steps = append(steps, []resource.TestStep{
 			{
 				// A config added out of band (enabled, order 0): drift; it is
 				// placed after the listed ones, and shows again until it is
@@ -201,14 +227,14 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 					}).ID
 					take()
 				},
-				Config: ordered("c", "a", "b"),
+				Config: ordered("a", "b", "c"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 				},
 				ExpectNonEmptyPlan: true,
 				Check: resource.ComposeAggregateTestCheckFunc(
-					expect([]string{"c", "a", "b"}, &added),
+					expect([]string{"a", "b", "c"}, &added),
 					patches(byKey(nil, []*int64{&added})...),
 				),
 			},
@@ -219,19 +245,9 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 						t.Fatal(err)
 					}
 				},
-				Config:           ordered("c", "a", "b"),
-				ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
-				Check:            expect([]string{"c", "a", "b"}),
-			},
-			{
-				// A new sequence.
-				PreConfig:        take,
 				Config:           ordered("a", "b", "c"),
-				ConfigPlanChecks: update,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					expect([]string{"a", "b", "c"}),
-					patches(byKey([]*int64{ids["c"]}, []*int64{ids["a"], ids["b"], ids["c"]})...),
-				),
+				ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
+				Check:            expect([]string{"a", "b", "c"}),
 			},
 			{
 				// A config the collection does not have.
@@ -261,7 +277,12 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 					expect([]string{"a", "b", "c"}),
 				),
 			},
-		},
+		}...)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    steps,
 	})
 }
 
