@@ -55,7 +55,7 @@ func recordDataSourceAttributes(k Kind) map[string]schema.Attribute {
 			Computed:            true,
 			MarkdownDescription: "The service's soft-delete flag.",
 		},
-		"config":            computedJSON("Plugin settings of the config, as a JSON object string; the service masks secret values."),
+		"config":            computedJSON("Non-secret plugin settings of the config, as a JSON object string (secret ones are left out)."),
 		"error":             computedJSON("Last error the plugin reported for the config, as JSON text, or null."),
 		"plugin_info":       computedJSON("What the service tells about the plugin, as a JSON string. List pages carry none, so it is null in `configs`."),
 		"delivery_rate_24h": computedJSON("Delivery rate over the last 24 hours, as JSON text, or null."),

@@ -185,6 +185,12 @@ func (r *orderResource) write(ctx context.Context, timeout time.Duration, plan *
 	for id, o := range after {
 		changes[id] = o
 	}
+	// No list page fetched before these writes may serve the records' reads.
+	defer func() {
+		for id := range changes {
+			meta.ReadCache().Invalidate(id)
+		}
+	}()
 	if err := r.setOrders(ctx, meta.Client, project, changes); err != nil {
 		addCustomActionError(diags, fmt.Sprintf("Could not order the %ss of project %s", r.kind.Noun, project),
 			actionRearrange, err, nil)
