@@ -1,0 +1,16 @@
+# Every enabled import app config of the provider's project, across all pages,
+# by order and then id. Soft-deleted configs are left out unless
+# include_deleted = true.
+data "pipeline_import_app_configs" "enabled" {
+  enabled = true
+}
+
+# Only the configs of one plugin, in another project.
+data "pipeline_import_app_configs" "of_plugin" {
+  project_id = "2"
+  plugin     = 4
+}
+
+output "enabled_config_ids" {
+  value = data.pipeline_import_app_configs.enabled.configs[*].id
+}

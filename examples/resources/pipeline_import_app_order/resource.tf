@@ -1,0 +1,27 @@
+# The configs leave order unset: the order resource owns it, and neither
+# fights the other.
+resource "pipeline_import_app_config" "first" {
+  plugin  = 3
+  enabled = true
+}
+
+resource "pipeline_import_app_config" "second" {
+  plugin  = 4
+  enabled = true
+}
+
+# Disabled configs belong in the list too: they keep their place.
+resource "pipeline_import_app_config" "paused" {
+  plugin  = 3
+  enabled = false
+}
+
+# Every import app config of the project that is not soft-deleted, first = lowest
+# order. Works with a scoped API key too (order is then set per config).
+resource "pipeline_import_app_order" "this" {
+  config_ids = [
+    pipeline_import_app_config.first.id,
+    pipeline_import_app_config.paused.id,
+    pipeline_import_app_config.second.id,
+  ]
+}
