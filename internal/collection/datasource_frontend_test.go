@@ -28,40 +28,45 @@ data %q "test" {
 }
 `, tc.dataSourceName("_frontend"), tc.typeName)
 		}
+		legacy := acctest.LegacyKey(t)
+		steps := []resource.TestStep{
+			{
+				Config: config(legacy),
+				Check: func(s *terraform.State) error {
+					attrs := s.RootModule().Resources[addr].Primary.Attributes
+					project, id, err := stateRef(s, tc.typeName+".test")
+					if err != nil {
+						return err
+					}
+					fe, err := acctest.API(t).Frontend(context.Background(), project, tc.kind.Collection, id)
+					if err != nil {
+						return err
+					}
+					if attrs["content"] != fe.Content || attrs["content_type"] != fe.ContentType {
+						return fmt.Errorf("content %q (%s), the API answers %q (%s)", attrs["content"], attrs["content_type"], fe.Content, fe.ContentType)
+					}
+					if !strings.HasPrefix(attrs["content_type"], "application/javascript") || !strings.Contains(attrs["content"], "getFrontendApp") {
+						return fmt.Errorf("content %q (%s), want the plugin's JavaScript", attrs["content"], attrs["content_type"])
+					}
+					if attrs["config_id"] != itoa(id) || attrs["project_id"] != project {
+						return fmt.Errorf("config_id %s, project_id %s; want %d, %s", attrs["config_id"], attrs["project_id"], id, project)
+					}
+					return nil
+				},
+			},
+		}
+		if !acctest.IsLive() {
+			// The local API's scoped key (a live run has one key only).
+			steps = append(steps, resource.TestStep{
+				Config:      config(acctest.KeyWrite),
+				ExpectError: regexp.MustCompile(`(?s)403\s+Forbidden.*only\s+legacy\s+personal\s+API\s+keys.*To\s+read\s+the\s+frontend,\s+configure`),
+			})
+		}
 		resource.ParallelTest(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			CheckDestroy:             acctest.CheckDestroyed(t, tc.typeName, tc.kind.Collection),
-			Steps: []resource.TestStep{
-				{
-					Config: config(acctest.KeyFull),
-					Check: func(s *terraform.State) error {
-						attrs := s.RootModule().Resources[addr].Primary.Attributes
-						project, id, err := stateRef(s, tc.typeName+".test")
-						if err != nil {
-							return err
-						}
-						fe, err := acctest.API(t).Frontend(context.Background(), project, tc.kind.Collection, id)
-						if err != nil {
-							return err
-						}
-						if attrs["content"] != fe.Content || attrs["content_type"] != fe.ContentType {
-							return fmt.Errorf("content %q (%s), the API answers %q (%s)", attrs["content"], attrs["content_type"], fe.Content, fe.ContentType)
-						}
-						if !strings.HasPrefix(attrs["content_type"], "application/javascript") || !strings.Contains(attrs["content"], "getFrontendApp") {
-							return fmt.Errorf("content %q (%s), want the plugin's JavaScript", attrs["content"], attrs["content_type"])
-						}
-						if attrs["config_id"] != itoa(id) || attrs["project_id"] != project {
-							return fmt.Errorf("config_id %s, project_id %s; want %d, %s", attrs["config_id"], attrs["project_id"], id, project)
-						}
-						return nil
-					},
-				},
-				{
-					Config:      config(acctest.KeyWrite),
-					ExpectError: regexp.MustCompile(`(?s)403\s+Forbidden.*only\s+legacy\s+personal\s+API\s+keys.*To\s+read\s+the\s+frontend,\s+configure`),
-				},
-			},
+			Steps:                    steps,
 		})
 	})
 }

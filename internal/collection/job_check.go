@@ -75,12 +75,13 @@ func publicJobsOf(pluginInfo json.RawMessage) (map[string]publicJob, bool) {
 // checkJob judges a job at plan time against the public jobs of the
 // config's plugin (one GET of the config), so that an unknown job type, a
 // missing required payload field or an unknown one is reported on its
-// attribute before anything runs. Values not known yet are not judged; a
+// attribute before anything runs. Values not known yet are not judged (a
+// payload known only at apply leaves just the job type to judge); a
 // config the service cannot show is an error on config_id; any other failure
 // to look is a warning, and the service judges at apply.
 func checkJob(ctx context.Context, c *client.Client, k Kind, project string, a *jobArgs) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if !isSet(a.ConfigID) || !isSet(a.JobType) || a.Payload.IsUnknown() {
+	if !isSet(a.ConfigID) || !isSet(a.JobType) {
 		return nil
 	}
 	id := a.ConfigID.ValueInt64()
@@ -114,6 +115,9 @@ func checkJob(ctx context.Context, c *client.Client, k Kind, project string, a *
 		return diags
 	}
 
+	if a.Payload.IsUnknown() {
+		return nil // judged by the service at apply
+	}
 	var payload map[string]json.RawMessage
 	if isSet(a.Payload) {
 		if err := json.Unmarshal([]byte(a.Payload.ValueString()), &payload); err != nil {
