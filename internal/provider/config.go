@@ -27,6 +27,7 @@ const (
 	attrMaxRetries        = "max_retries"
 	attrRequestTimeout    = "request_timeout"
 	attrRequestsPerMinute = "requests_per_minute"
+	attrRetryWaitMax      = "retry_wait_max"
 	attrAllowInsecureHTTP = "allow_insecure_http"
 
 	envHost      = "POSTHOG_HOST"
@@ -39,7 +40,7 @@ const (
 	defaultRequestTimeout    = 30 * time.Second
 	defaultRequestsPerMinute = 400 // under the live service's 480 per minute and key
 	retryWaitMin             = 500 * time.Millisecond
-	retryWaitMax             = 30 * time.Second // also caps a server's Retry-After
+	defaultRetryWaitMax      = 30 * time.Second // also caps a server's Retry-After
 )
 
 var (
@@ -56,6 +57,7 @@ type providerModel struct {
 	MaxRetries        types.Int64  `tfsdk:"max_retries"`
 	RequestTimeout    types.String `tfsdk:"request_timeout"`
 	RequestsPerMinute types.Int64  `tfsdk:"requests_per_minute"`
+	RetryWaitMax      types.String `tfsdk:"retry_wait_max"`
 	AllowInsecureHTTP types.Bool   `tfsdk:"allow_insecure_http"`
 }
 
@@ -63,7 +65,7 @@ type providerModel struct {
 func (m providerModel) hasUnknown() bool {
 	return m.Host.IsUnknown() || m.APIKey.IsUnknown() || m.ProjectID.IsUnknown() ||
 		m.MaxRetries.IsUnknown() || m.RequestTimeout.IsUnknown() ||
-		m.RequestsPerMinute.IsUnknown() || m.AllowInsecureHTTP.IsUnknown()
+		m.RequestsPerMinute.IsUnknown() || m.RetryWaitMax.IsUnknown() || m.AllowInsecureHTTP.IsUnknown()
 }
 
 // stringSetting returns the configured value, else the environment
@@ -122,6 +124,14 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 	if !cfg.MaxRetries.IsNull() {
 		maxRetries = cfg.MaxRetries.ValueInt64()
 	}
+	// retry_wait_max bounds every wait between attempts; the shortest wait
+	// never exceeds it.
+	waitMax := defaultRetryWaitMax
+	if !cfg.RetryWaitMax.IsNull() {
+		// The attribute validator has already refused malformed durations.
+		waitMax, _ = time.ParseDuration(cfg.RetryWaitMax.ValueString())
+	}
+	waitMin := min(retryWaitMin, waitMax)
 	rpm := int64(defaultRequestsPerMinute)
 	if !cfg.RequestsPerMinute.IsNull() {
 		rpm = cfg.RequestsPerMinute.ValueInt64()
@@ -135,8 +145,8 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 		APIKey:            apiKey,
 		UserAgent:         fmt.Sprintf("Terraform/%s terraform-provider-pipeline/%s", req.TerraformVersion, p.version),
 		MaxRetries:        int(maxRetries),
-		RetryWaitMin:      retryWaitMin,
-		RetryWaitMax:      retryWaitMax,
+		RetryWaitMin:      waitMin,
+		RetryWaitMax:      waitMax,
 		RequestTimeout:    requestTimeout,
 		RequestsPerMinute: int(rpm),
 		AllowInsecureHTTP: cfg.AllowInsecureHTTP.ValueBool(),
@@ -149,7 +159,7 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 	// The key is deliberately not among the logged fields.
 	tflog.Info(ctx, "configured the pipeline provider", map[string]any{
 		"host": host, "project_id": projectID, "max_retries": maxRetries,
-		"request_timeout": requestTimeout.String(), "requests_per_minute": rpm,
+		"request_timeout": requestTimeout.String(), "requests_per_minute": rpm, "retry_wait_max": waitMax.String(),
 	})
 
 	data := &framework.ProviderData{Client: c, ProjectID: projectID}

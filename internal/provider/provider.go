@@ -95,6 +95,15 @@ func (p *pipelineProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					itoa(defaultRequestsPerMinute) + "`.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
+			attrRetryWaitMax: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Longest wait before a retry, as a Go duration (`30s`, `500ms`). It also " +
+					"caps the wait a throttled answer asks for in its `Retry-After`: a shorter cap retries " +
+					"sooner than the service asks, which only makes sense against a test instance. Waits " +
+					"grow from `" + retryWaitMin.String() + "` (or this value, if smaller) with each retry. " +
+					"Defaults to `" + defaultRetryWaitMax.String() + "`.",
+				Validators: []validator.String{durationValidator{}},
+			},
 			attrAllowInsecureHTTP: schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Allow a plain `http` host that is not a loopback address. The API key " +
