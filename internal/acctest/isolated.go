@@ -15,10 +15,17 @@ import (
 // tests are skipped.
 func IsolatedAPI(t *testing.T, wrap func(http.Handler) http.Handler) (host string, srv *localapi.Server) {
 	t.Helper()
+	return IsolatedAPIWith(t, localapi.Options{}, wrap)
+}
+
+// IsolatedAPIWith is IsolatedAPI with options of the test's own, such as
+// keys the shared instance does not have.
+func IsolatedAPIWith(t *testing.T, opts localapi.Options, wrap func(http.Handler) http.Handler) (host string, srv *localapi.Server) {
+	t.Helper()
 	if IsLive() {
 		t.Skip("needs the local API")
 	}
-	srv, err := localapi.New(localapi.Options{})
+	srv, err := localapi.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

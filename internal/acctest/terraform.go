@@ -1,0 +1,212 @@
+package acctest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Some tests need Terraform as users run it: a provider binary in its own
+// process (to kill an apply part-way) and Terraform's own log (to look for
+// the API key in it). They drive the terraform binary on PATH in a working
+// directory of their own, with the provider built once per test binary and
+// installed from a filesystem mirror, as `make demo` does.
+
+// mirrorVersion is the version the provider is installed under.
+const mirrorVersion = "0.1.0"
+
+var (
+	mirrorOnce sync.Once
+	mirrorDir  string
+	mirrorErr  error
+)
+
+// providerMirror builds the provider into a filesystem mirror (once per
+// test binary) and returns the mirror's directory.
+func providerMirror() (string, error) {
+	mirrorOnce.Do(func() {
+		_, file, _, ok := runtime.Caller(0)
+		if !ok {
+			mirrorErr = fmt.Errorf("cannot find the module's source")
+			return
+		}
+		root := filepath.Join(filepath.Dir(file), "..", "..")
+		dir, err := os.MkdirTemp("", "pipeline-acctest-mirror-")
+		if err != nil {
+			mirrorErr = err
+			return
+		}
+		platform := runtime.GOOS + "_" + runtime.GOARCH
+		bin := filepath.Join(dir, "registry.terraform.io", "pipelinecfg", "pipeline", mirrorVersion, platform,
+			"terraform-provider-pipeline_v"+mirrorVersion)
+		build := exec.CommandContext(context.Background(), "go", "build", "-o", bin, //nolint:gosec // G204: the test's own build
+			"-ldflags", "-X main.version="+mirrorVersion, ".")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			mirrorErr = fmt.Errorf("building the provider: %w\n%s", err, out)
+			return
+		}
+		mirrorDir = dir
+	})
+	return mirrorDir, mirrorErr
+}
+
+// RemoveProviderMirror deletes the mirror built for Terraform tests; call
+// it from TestMain after the tests ran.
+func RemoveProviderMirror() {
+	if mirrorDir != "" {
+		_ = os.RemoveAll(mirrorDir)
+	}
+}
+
+// Terraform is a working directory with the provider installed from the
+// mirror, for tests that run the terraform binary themselves.
+type Terraform struct {
+	t   testing.TB
+	Dir string
+	env []string
+}
+
+// NewTerraform writes config (with the required_providers block added) to
+// a new working directory and runs terraform init. env is added to every
+// command's environment, which otherwise is the test's without the
+// provider's and Terraform's logging variables.
+func NewTerraform(t testing.TB, config string, env map[string]string) *Terraform {
+	t.Helper()
+	if !accEnabled() {
+		t.Skip("acceptance tests run with TF_ACC=1")
+	}
+	if IsLive() {
+		t.Skip("needs the local API")
+	}
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Skip("needs terraform on PATH")
+	}
+	mirror, err := providerMirror()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rc := filepath.Join(dir, "terraformrc")
+	writeFile(t, rc, fmt.Sprintf(`provider_installation {
+  filesystem_mirror {
+    path    = %q
+    include = ["registry.terraform.io/pipelinecfg/pipeline"]
+  }
+  direct {
+    exclude = ["registry.terraform.io/pipelinecfg/pipeline"]
+  }
+}
+`, mirror))
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tf := &Terraform{t: t, Dir: work}
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "POSTHOG_") || strings.HasPrefix(name, "TF_LOG") || name == "TF_CLI_CONFIG_FILE" ||
+			name == "TF_DATA_DIR" || strings.HasPrefix(name, "TF_REATTACH") {
+			continue
+		}
+		tf.env = append(tf.env, kv)
+	}
+	tf.env = append(tf.env, "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_INPUT=0")
+	for k, v := range env {
+		tf.env = append(tf.env, k+"="+v)
+	}
+	tf.WriteConfig(config)
+	if out, err := tf.Run("init", "-no-color"); err != nil {
+		t.Fatalf("terraform init: %v\n%s", err, out)
+	}
+	return tf
+}
+
+// WriteConfig replaces the working directory's configuration.
+func (tf *Terraform) WriteConfig(config string) {
+	tf.t.Helper()
+	writeFile(tf.t, filepath.Join(tf.Dir, "main.tf"), `terraform {
+  required_providers {
+    pipeline = {
+      source = "pipelinecfg/pipeline"
+    }
+  }
+}
+`+config)
+}
+
+// Command returns terraform with args, ready to start in the working
+// directory with extra environment variables (KEY=VALUE).
+func (tf *Terraform) Command(ctx context.Context, extraEnv []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "terraform", args...) //nolint:gosec // G204: the test's own terraform command
+	cmd.Dir = tf.Dir
+	cmd.Env = append(append([]string{}, tf.env...), extraEnv...)
+	return cmd
+}
+
+// Run runs terraform with args and returns its combined output.
+func (tf *Terraform) Run(args ...string) (string, error) {
+	return tf.RunEnv(nil, args...)
+}
+
+// RunEnv runs terraform with args and extra environment variables.
+func (tf *Terraform) RunEnv(extraEnv []string, args ...string) (string, error) {
+	out, err := tf.Command(context.Background(), extraEnv, args...).CombinedOutput()
+	return string(out), err
+}
+
+// StateIDs returns the ids of the resources in the local state, by
+// address.
+func (tf *Terraform) StateIDs() map[string]int64 {
+	tf.t.Helper()
+	b, err := os.ReadFile(filepath.Join(tf.Dir, "terraform.tfstate"))
+	if os.IsNotExist(err) || err == nil && len(b) == 0 {
+		// No state yet (Terraform creates the file empty when it starts).
+		return map[string]int64{}
+	}
+	if err != nil {
+		tf.t.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Mode, Type, Name string
+			Instances        []struct {
+				IndexKey   any `json:"index_key"`
+				Attributes struct {
+					ID int64 `json:"id"`
+				} `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		tf.t.Fatalf("reading the state: %v", err)
+	}
+	ids := map[string]int64{}
+	for _, r := range st.Resources {
+		if r.Mode != "managed" {
+			continue
+		}
+		for _, in := range r.Instances {
+			addr := r.Type + "." + r.Name
+			if in.IndexKey != nil {
+				addr += fmt.Sprintf("[%v]", in.IndexKey)
+			}
+			ids[addr] = in.Attributes.ID
+		}
+	}
+	return ids
+}
+
+func writeFile(t testing.TB, name, content string) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
