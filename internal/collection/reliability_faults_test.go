@@ -3,7 +3,7 @@ package collection_test
 import (
 	"context"
 	"fmt"
-	"iter"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -139,7 +139,7 @@ func TestAccReliability_faults(t *testing.T) {
 				return err
 			}
 			if len(onAPI) != 0 {
-				return fmt.Errorf("configs still active after destroy: %v", slices.Sorted(mapKeys(onAPI)))
+				return fmt.Errorf("configs still active after destroy: %v", slices.Sorted(maps.Keys(onAPI)))
 			}
 			return nil
 		},
@@ -150,15 +150,5 @@ func TestAccReliability_faults(t *testing.T) {
 		c["total"], c["fault_429"], c["fault_502"], c["fault_503"], c["fault_reset"], losses.Lost())
 	if !t.Failed() && (c["fault_429"] == 0 || c["fault_502"] == 0 || c["fault_503"] == 0 || c["fault_reset"] == 0 || losses.Lost() == 0) {
 		t.Error("some kind of fault never happened: the run proves less than it claims")
-	}
-}
-
-func mapKeys[K comparable, V any](m map[K]V) iter.Seq[K] {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
 	}
 }
