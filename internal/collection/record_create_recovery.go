@@ -8,7 +8,7 @@ package collection
 // answer said so. createRecord then looks for it before trying again: a
 // config of the project that holds everything that was sent, was created
 // since just before the POST, and is not claimed by another create of this
-// provider process (nor known to the create journal). It adopts that
+// provider (nor known to the create journal). It adopts that
 // config, or POSTs again, at most max_retries more times, when there is
 // none.
 //
@@ -38,6 +38,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 const (
@@ -53,23 +54,25 @@ const (
 	stopGrace = 15 * time.Second
 )
 
-// createRegistry is what the creates of one provider process against one
-// service share: the configs claimed so far and the gates per settings.
+// createRegistry is what the creates of one client (one configured
+// provider: Terraform runs a process per provider configuration) share:
+// the configs claimed so far and the gates per settings.
 type createRegistry struct {
 	mu      sync.Mutex
 	claimed map[int64]bool
 	gates   map[string]*sync.RWMutex
 }
 
-// registries holds a createRegistry per service (client.Host): every
-// provider instance of the process that talks to that service shares it.
+// registries holds a createRegistry per client. (Not per host: in a test
+// process a later local API may get the port of an earlier one, and its
+// configs the ids the earlier one's creates claimed.)
 var registries sync.Map
 
 func registryFor(c *client.Client) *createRegistry {
-	if r, ok := registries.Load(c.Host()); ok {
+	if r, ok := registries.Load(c); ok {
 		return r.(*createRegistry) //nolint:forcetypeassert // only *createRegistry is stored
 	}
-	r, _ := registries.LoadOrStore(c.Host(), &createRegistry{claimed: map[int64]bool{}, gates: map[string]*sync.RWMutex{}})
+	r, _ := registries.LoadOrStore(c, &createRegistry{claimed: map[int64]bool{}, gates: map[string]*sync.RWMutex{}})
 	return r.(*createRegistry) //nolint:forcetypeassert // only *createRegistry is stored
 }
 
@@ -117,13 +120,17 @@ func createFingerprint(host, project string, coll client.Collection, in client.R
 // the way is recovered by finding the config (see the top of this file),
 // and configs a killed run created without Terraform storing them are
 // adopted from the create journal. Adoptions are reported as warnings.
-func (r *recordResource) createRecord(ctx context.Context, c *client.Client, project string, in client.RecordInput, diags *diag.Diagnostics) (*client.Record, error) {
+func (r *recordResource) createRecord(ctx context.Context, meta *framework.ProviderData, project string, in client.RecordInput, diags *diag.Diagnostics) (*client.Record, error) {
+	c := meta.Client
 	reg := registryFor(c)
 	fp := createFingerprint(c.Host(), project, r.kind.Collection, in)
 	gate := reg.gate(fp)
 	jr := defaultJournal()
 
 	if rec, err := r.adoptOrphan(ctx, c, jr, reg, gate, project, fp, in, diags); rec != nil || err != nil {
+		if rec != nil {
+			meta.ReadCache().Invalidate(rec.ID) // found, not made: a page may show it as it was
+		}
 		return rec, err
 	}
 
@@ -155,6 +162,7 @@ func (r *recordResource) createRecord(ctx context.Context, c *client.Client, pro
 			// The journal keeps it even if what follows fails: the next
 			// run then adopts it rather than create another.
 			entry.created(found.ID)
+			meta.ReadCache().Invalidate(found.ID)
 			return r.resendConfig(ctx, c, project, found, in)
 		}
 		if retry > c.MaxRetries() {

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
@@ -104,7 +105,7 @@ func TestCreateRecord_lostAnswer(t *testing.T) {
 			a := newRecoveryAPI(t, decide)
 			in := geoIPInput("lost-" + tc.name)
 			var diags diag.Diagnostics
-			rec, err := r.createRecord(context.Background(), a.c, "1", in, &diags)
+			rec, err := r.createRecord(context.Background(), &framework.ProviderData{Client: a.c}, "1", in, &diags)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,7 +140,7 @@ func TestCreateRecord_lostBeforeSave(t *testing.T) {
 	a := newRecoveryAPI(t, decide)
 	srv = a.srv
 	r := &recordResource{kind: Transformation}
-	rec, err := r.createRecord(context.Background(), a.c, "1", geoIPInput("before"), &diag.Diagnostics{})
+	rec, err := r.createRecord(context.Background(), &framework.ProviderData{Client: a.c}, "1", geoIPInput("before"), &diag.Diagnostics{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func TestCreateRecord_bounded(t *testing.T) {
 	})
 	srv = a.srv
 	r := &recordResource{kind: Transformation}
-	_, err := r.createRecord(context.Background(), a.c, "1", geoIPInput("never"), &diag.Diagnostics{})
+	_, err := r.createRecord(context.Background(), &framework.ProviderData{Client: a.c}, "1", geoIPInput("never"), &diag.Diagnostics{})
 	if err == nil || !strings.Contains(err.Error(), "gave up after 4 creates") {
 		t.Fatalf("error %v, want one that gives up after 4 creates", err)
 	}
@@ -193,7 +194,7 @@ func TestCreateRecord_identicalInParallel(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rec, err := r.createRecord(context.Background(), a.c, "1", in, &diag.Diagnostics{})
+			rec, err := r.createRecord(context.Background(), &framework.ProviderData{Client: a.c}, "1", in, &diag.Diagnostics{})
 			if err != nil {
 				errs <- err
 				return
@@ -257,7 +258,7 @@ func TestCreateRecord_notAnotherConfig(t *testing.T) {
 		}
 	}
 	r := &recordResource{kind: Transformation}
-	rec, err := r.createRecord(ctx, a.c, "1", in, &diag.Diagnostics{})
+	rec, err := r.createRecord(ctx, &framework.ProviderData{Client: a.c}, "1", in, &diag.Diagnostics{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 		resp.Diagnostics.AddAttributeError(configPath, "Invalid plugin settings", err.Error())
 		return
 	}
-	rec, err := r.createRecord(ctx, meta.Client, project, in, &resp.Diagnostics)
+	rec, err := r.createRecord(ctx, meta, project, in, &resp.Diagnostics)
 	if err != nil {
 		r.addError(&resp.Diagnostics, "create", 0, err)
 		return

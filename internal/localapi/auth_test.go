@@ -29,6 +29,44 @@ var operations = []operation{
 	{"rearrange", "PATCH", func(p any, c string, _ int64) string { return path(p, c, "rearrange") }, map[string]any{"orders": map[string]any{}}, 200, ""},
 }
 
+// unsupported are methods no operation serves on each kind of path: a
+// legacy key gets 405, a key with scopes 403 (as for the custom actions).
+var unsupported = []operation{
+	{"collection PUT", "PUT", func(p any, c string, _ int64) string { return path(p, c) }, map[string]any{}, 405, ""},
+	{"collection DELETE", "DELETE", func(p any, c string, _ int64) string { return path(p, c) }, nil, 405, ""},
+	{"detail POST", "POST", func(p any, c string, r int64) string { return path(p, c, r) }, map[string]any{}, 405, ""},
+	{"frontend POST", "POST", func(p any, c string, r int64) string { return path(p, c, r, "frontend") }, nil, 405, ""},
+	{"job GET", "GET", func(p any, c string, r int64) string { return path(p, c, r, "job") }, nil, 405, ""},
+	{"rearrange GET", "GET", func(p any, c string, _ int64) string { return path(p, c, "rearrange") }, nil, 405, ""},
+}
+
+// matrixKeys are the seeded keys and one of each other shape a key can
+// have: write without read, a legacy key and a read key of another
+// project only.
+var matrixKeys = append(localapi.DefaultKeys(),
+	localapi.APIKey{Key: "k_write_only", Scopes: []string{"plugin:write"}, Projects: []int64{1}},
+	localapi.APIKey{Key: "k_legacy_two", Projects: []int64{2}},
+	localapi.APIKey{Key: "k_read_two", Scopes: []string{"plugin:read"}, Projects: []int64{2}},
+)
+
+// TestAuthMatrixCoversEveryOperation: the matrix sends every operation the
+// server knows (its counters name them), so that a new one cannot go
+// untested.
+func TestAuthMatrixCoversEveryOperation(t *testing.T) {
+	a := newAPI(t, localapi.Options{})
+	known := map[string]bool{}
+	for _, op := range operations {
+		known[op.name] = true
+	}
+	notOps := map[string]bool{"other": true, "total": true, "throttled": true, "faulted": true,
+		"fault_429": true, "fault_502": true, "fault_503": true, "fault_reset": true}
+	for name := range a.srv.Counters() {
+		if !notOps[name] && !known[name] {
+			t.Errorf("operation %q is not in the matrix", name)
+		}
+	}
+}
+
 // jobBodies are valid job requests for the plugins the matrix uses.
 var jobBodies = map[string]any{
 	tr: map[string]any{"job": map[string]any{"type": "Reprocess", "payload": map[string]any{"since": "2024-01-01"}}},
@@ -38,18 +76,19 @@ var jobBodies = map[string]any{
 // matrixPlugins have a public job in each collection.
 var matrixPlugins = map[string]int64{tr: 2, ia: 3}
 
-// TestAuthMatrix sends every operation of both collections with every
-// seeded key (and none, and a bad one) to every kind of project, and checks
-// the answer against the live rules.
+// TestAuthMatrix sends every operation of both collections, and every
+// method no operation serves, with every seeded key and one of each other
+// shape (and none, and a bad one) to every kind of project, and checks the
+// answer against the live rules.
 func TestAuthMatrix(t *testing.T) {
-	a := newAPI(t, localapi.Options{})
+	a := newAPI(t, localapi.Options{Keys: matrixKeys})
 	type keyCase struct {
 		key      string
 		scopes   []string
 		projects []int64
 	}
 	keys := []keyCase{{key: ""}, {key: "phx_not_a_key"}}
-	for _, k := range localapi.DefaultKeys() {
+	for _, k := range matrixKeys {
 		keys = append(keys, keyCase{k.Key, k.Scopes, k.Projects})
 	}
 	for _, coll := range []string{tr, ia} {
@@ -60,7 +99,7 @@ func TestAuthMatrix(t *testing.T) {
 		}
 		for _, k := range keys {
 			for _, project := range []any{int64(1), int64(2), "@current", int64(999), "abc"} {
-				for _, op := range operations {
+				for _, op := range append(operations[:len(operations):len(operations)], unsupported...) {
 					name := fmt.Sprintf("%s/%s/%v/%s", coll, k.key, project, op.name)
 					t.Run(name, func(t *testing.T) {
 						body := op.body
@@ -72,7 +111,11 @@ func TestAuthMatrix(t *testing.T) {
 						}
 						projID, known := project.(int64)
 						if project == "@current" {
+							// The key's first project, else the first one.
 							projID, known = 1, true
+							if len(k.projects) > 0 {
+								projID = k.projects[0]
+							}
 						}
 						if projID == 999 {
 							known = false

@@ -88,10 +88,13 @@ func openStore(path string, collections map[string][]int64) (*store, error) {
 
 func (st *store) init(ctx context.Context, file bool, collections map[string][]int64) error {
 	if file {
-		// WAL with synchronous=NORMAL: commits need no fsync each, yet a
-		// crash loses at most the last moments, never the file's integrity.
-		// busy_timeout: wait for another process's lock instead of failing.
-		for _, p := range []string{"PRAGMA busy_timeout=5000", "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL"} {
+		// WAL with synchronous=FULL: every commit is synced to disk before
+		// the write is answered, so an acknowledged write survives a killed
+		// process and a power loss alike, as on the live service.
+		// (synchronous=NORMAL, three times faster here, may lose the last
+		// commits on a power loss.) busy_timeout: wait for another
+		// process's lock instead of failing.
+		for _, p := range []string{"PRAGMA busy_timeout=5000", "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL"} {
 			if _, err := st.conn.ExecContext(ctx, p); err != nil {
 				return err
 			}
