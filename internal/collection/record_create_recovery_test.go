@@ -472,3 +472,30 @@ func strPtr(o client.Opt[string]) *string {
 	v, _ := o.Get()
 	return &v
 }
+
+// TestJournal_expires: entries older than journalMaxAge are deleted when a
+// process reads the journal, and never lead to an adoption.
+func TestJournal_expires(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := journalEntry{Host: "http://h", Project: "1", Collection: string(Transformation.Collection), Fingerprint: "fp",
+		Started: time.Now().Add(-2 * journalMaxAge), ID: 7, PID: deadPID(t), Owner: "old"}
+	writeEntry(t, dir, e)
+	old := time.Now().Add(-journalMaxAge - time.Hour)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		if err := os.Chtimes(f, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jr, err := openJournal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := jr.orphans("http://h", "1", Transformation.Collection, "fp"); len(o) != 0 {
+		t.Errorf("an expired entry is an orphan: %+v", o[0])
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
+		t.Errorf("expired entries left: %v", left)
+	}
+}
