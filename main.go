@@ -4,11 +4,8 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
-
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/provider"
 )
@@ -21,13 +18,11 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
+	if !debug {
+		quietUnlessLogged()
+	}
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address:         "registry.terraform.io/pipelinecfg/pipeline",
-		Debug:           debug,
-		ProtocolVersion: 6,
-	})
-	if err != nil {
+	if err := provider.Serve(version, debug); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -3,7 +3,8 @@
 #
 #   pipeline_install_mirror WORK VERSION  build the provider into a filesystem
 #       mirror under WORK and point TF_CLI_CONFIG_FILE at a CLI config that
-#       installs it from there (offline; no dev_overrides)
+#       installs it from there (offline; no dev_overrides); sets
+#       PIPELINE_PROVIDER_BIN to the installed binary
 #   pipeline_start_localapi WORK [FLAGS]  build and start the local API; sets
 #       LOCALAPI_URL and LOCALAPI_PID
 #   pipeline_stop_localapi                stop it (SIGINT, then wait)
@@ -17,8 +18,9 @@ pipeline_install_mirror() {
   mirror="$work/mirror"
   plugin_dir="$mirror/registry.terraform.io/pipelinecfg/pipeline/$version/$platform"
   mkdir -p "$plugin_dir"
+  PIPELINE_PROVIDER_BIN="$plugin_dir/terraform-provider-pipeline_v$version"
   (cd "$pipeline_root" && go build -ldflags "-s -w -X main.version=$version" \
-    -o "$plugin_dir/terraform-provider-pipeline_v$version" .)
+    -o "$PIPELINE_PROVIDER_BIN" .)
   cat >"$work/terraformrc" <<RC
 provider_installation {
   filesystem_mirror {

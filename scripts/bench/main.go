@@ -1,0 +1,511 @@
+// Command bench times terraform with the pipeline provider against the local
+// API, beside the same operations on terraform_data resources (the floor:
+// Terraform with no provider to talk to), and prints a Markdown report: per
+// phase the wall times, their ratio, the HTTP requests the local API counted
+// by operation, and the provider's peak RSS.
+//
+// scripts/bench/bench.sh (make bench) builds and installs what it needs,
+// starts a fresh local API per N, and runs it once per N:
+//
+//	bench -n 1000 -url http://127.0.0.1:PORT -work DIR
+//
+// The provider must be installed behind scripts/bench/launcher, which reports
+// each provider process's rusage to $BENCH_RUSAGE_DIR.
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if err := runMain(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	n          int
+	url        string
+	work       string
+	rpm        string // requests_per_minute for the timed phases; "" = the provider's default
+	planRepeat int
+	rateLimit  int
+}
+
+func runMain() error {
+	var o options
+	flag.IntVar(&o.n, "n", 100, "records to manage, half of each kind")
+	flag.StringVar(&o.url, "url", "", "base URL of a local API started with -debug-routes")
+	flag.StringVar(&o.work, "work", "", "scratch directory")
+	flag.StringVar(&o.rpm, "rpm", "0", "provider requests_per_minute for the timed phases (empty: the provider's default)")
+	flag.IntVar(&o.planRepeat, "plan-repeat", 3, "no-change plans to time (the median is reported)")
+	flag.IntVar(&o.rateLimit, "rate-limit", 480, "per-minute limit the local API enforces for the rate-limited plan")
+	flag.Parse()
+	if o.url == "" || o.work == "" || o.n < 2 {
+		return errors.New("need -url, -work and -n >= 2")
+	}
+	b := &bench{options: o, api: o.url}
+	return b.run(context.Background())
+}
+
+type bench struct {
+	options
+	api        string
+	loadBefore string
+	floor      string // terraform_data configuration directory
+	prov       string // provider configuration directory
+	results    []result
+}
+
+// result is one phase, timed on both configurations.
+type result struct {
+	phase    string
+	floor    run
+	provider run
+	counters map[string]int64
+	usage    usage
+	note     string
+}
+
+// run is one terraform command: its wall time, and the CPU time of
+// terraform and every process it waited for (the provider among them).
+type run struct {
+	wall, cpu time.Duration
+}
+
+// usage is what the provider processes of a command reported.
+type usage struct {
+	peakRSSKiB int64
+	cpu        time.Duration
+	procs      int
+}
+
+func (b *bench) run(ctx context.Context) error {
+	b.loadBefore = loadAverage()
+	b.floor = filepath.Join(b.work, "floor")
+	b.prov = filepath.Join(b.work, "provider")
+	half := b.n / 2
+	if err := writeConfig(b.floor, floorConfig(b.n)); err != nil {
+		return err
+	}
+	if err := writeConfig(b.prov, providerConfig(half, b.n-half)); err != nil {
+		return err
+	}
+	for _, dir := range []string{b.floor, b.prov} {
+		if _, err := b.terraform(ctx, dir, "", "init", "-input=false"); err != nil {
+			return err
+		}
+	}
+
+	if err := b.phase(ctx, "apply (create)", b.vars("1"), "apply", "-auto-approve"); err != nil {
+		return err
+	}
+	if err := b.planPhase(ctx); err != nil {
+		return err
+	}
+	if err := b.rateLimitedPlan(ctx); err != nil {
+		return err
+	}
+	if err := b.phase(ctx, "apply (update all)", b.vars("2"), "apply", "-auto-approve"); err != nil {
+		return err
+	}
+	if err := b.phase(ctx, "destroy", b.vars("2"), "destroy", "-auto-approve"); err != nil {
+		return err
+	}
+	b.report(os.Stdout)
+	return nil
+}
+
+// vars are the variables of a run: the generation that names records, and
+// the provider's rate limit.
+func (b *bench) vars(gen string) []string {
+	v := []string{"-var", "gen=" + gen}
+	if b.rpm != "" {
+		v = append(v, "-var", "rpm="+b.rpm)
+	}
+	return v
+}
+
+// phase runs the same command on the floor and on the provider.
+func (b *bench) phase(ctx context.Context, name string, vars []string, args ...string) error {
+	r := result{phase: name}
+	cmd := append(append([]string{args[0], "-input=false"}, args[1:]...), vars...)
+	var err error
+	if r.floor, err = b.terraform(ctx, b.floor, "", cmd...); err != nil {
+		return err
+	}
+	if err := b.resetCounters(ctx); err != nil {
+		return err
+	}
+	rusage := filepath.Join(b.work, "rusage", strings.NewReplacer(" ", "-", "(", "", ")", "", "/", "").Replace(name))
+	if r.provider, err = b.terraform(ctx, b.prov, rusage, cmd...); err != nil {
+		return err
+	}
+	if r.counters, err = b.counters(ctx); err != nil {
+		return err
+	}
+	if r.usage, err = providerUsage(rusage); err != nil {
+		return err
+	}
+	b.results = append(b.results, r)
+	return nil
+}
+
+// planPhase times planRepeat no-change plans of each and keeps the medians;
+// a plan that is not empty fails the benchmark.
+func (b *bench) planPhase(ctx context.Context) error {
+	cmd := append([]string{"plan", "-input=false", "-detailed-exitcode"}, b.vars("1")...)
+	r := result{phase: "plan (no changes)", note: fmt.Sprintf("median of %d", b.planRepeat)}
+	var floors, provs []run
+	var usages []usage
+	for i := range b.planRepeat {
+		f, err := b.terraform(ctx, b.floor, "", cmd...)
+		if err != nil {
+			return err
+		}
+		floors = append(floors, f)
+		if err := b.resetCounters(ctx); err != nil {
+			return err
+		}
+		rusage := filepath.Join(b.work, "rusage", "plan-"+strconv.Itoa(i))
+		p, err := b.terraform(ctx, b.prov, rusage, cmd...)
+		if err != nil {
+			return err
+		}
+		provs = append(provs, p)
+		if r.counters, err = b.counters(ctx); err != nil {
+			return err
+		}
+		u, err := providerUsage(rusage)
+		if err != nil {
+			return err
+		}
+		usages = append(usages, u)
+	}
+	// The median run by wall time, with its own CPU and usage.
+	r.floor = median(floors)
+	mid := medianIndex(provs)
+	r.provider, r.usage = provs[mid], usages[mid]
+	for _, u := range usages {
+		r.usage.peakRSSKiB = max(r.usage.peakRSSKiB, u.peakRSSKiB)
+	}
+	b.results = append(b.results, r)
+	return nil
+}
+
+// rateLimitedPlan runs the no-change plan against the local API enforcing
+// the live service's per-key limit, with the provider's default client-side
+// limit, and reports the 429s it got. Its floor is the plain plan's.
+func (b *bench) rateLimitedPlan(ctx context.Context) error {
+	if err := b.setRateLimit(ctx, b.rateLimit); err != nil {
+		return err
+	}
+	defer func() { _ = b.setRateLimit(context.WithoutCancel(ctx), 0) }()
+	if err := b.resetCounters(ctx); err != nil {
+		return err
+	}
+	rusage := filepath.Join(b.work, "rusage", "plan-limited")
+	p, err := b.terraform(ctx, b.prov, rusage, "plan", "-input=false", "-detailed-exitcode", "-var", "gen=1")
+	if err != nil {
+		return err
+	}
+	r := result{
+		phase: fmt.Sprintf("plan, API limit %d/min", b.rateLimit), provider: p,
+		floor: b.results[len(b.results)-1].floor, note: "provider's default rate limit",
+	}
+	if r.counters, err = b.counters(ctx); err != nil {
+		return err
+	}
+	if r.usage, err = providerUsage(rusage); err != nil {
+		return err
+	}
+	b.results = append(b.results, r)
+	return nil
+}
+
+// terraform runs one terraform command in dir and returns its times.
+// rusageDir, when set, collects the provider processes' rusage.
+func (b *bench) terraform(ctx context.Context, dir, rusageDir string, args ...string) (run, error) {
+	argv := append([]string{"-chdir=" + dir}, append(args, "-no-color")...)
+	cmd := exec.CommandContext(ctx, "terraform", argv...) //nolint:gosec // terraform with the benchmark's own arguments
+	cmd.Env = os.Environ()
+	if rusageDir != "" {
+		if err := os.MkdirAll(rusageDir, 0o750); err != nil {
+			return run{}, err
+		}
+		cmd.Env = append(cmd.Env, "BENCH_RUSAGE_DIR="+rusageDir)
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start)
+	if err != nil {
+		tail := out.String()
+		if len(tail) > 4000 {
+			tail = tail[len(tail)-4000:]
+		}
+		return run{}, fmt.Errorf("terraform %s in %s: %w\n%s", strings.Join(args, " "), dir, err, tail)
+	}
+	// Linux counts the CPU of reaped descendants in the child's usage.
+	return run{wall: elapsed, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}, nil
+}
+
+func (b *bench) resetCounters(ctx context.Context) error {
+	return b.debug(ctx, http.MethodPost, "counters/reset", nil, nil)
+}
+
+func (b *bench) counters(ctx context.Context) (map[string]int64, error) {
+	var c map[string]int64
+	return c, b.debug(ctx, http.MethodGet, "counters", nil, &c)
+}
+
+func (b *bench) setRateLimit(ctx context.Context, perMinute int) error {
+	return b.debug(ctx, http.MethodPut, "rate-limit", map[string]int{"per_minute": perMinute}, nil)
+}
+
+// debug calls one of the local API's debug routes.
+func (b *bench) debug(ctx context.Context, method, route string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		buf, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, b.api+"/_localapi/"+route, body)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		msg, _ := io.ReadAll(resp.Body)
+		return fmt.Errorf("%s /_localapi/%s: %s %s (is the local API running with -debug-routes?)", method, route, resp.Status, msg)
+	}
+	if out != nil {
+		return json.NewDecoder(resp.Body).Decode(out)
+	}
+	return nil
+}
+
+// providerUsage sums up what the provider processes reported to dir: the
+// largest peak RSS, their CPU time, and how many there were.
+func providerUsage(dir string) (usage, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return usage{}, err
+	}
+	if len(files) == 0 {
+		return usage{}, fmt.Errorf("no provider process reported to %s: is the provider installed behind the launcher?", dir)
+	}
+	u := usage{procs: len(files)}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			return usage{}, err
+		}
+		var r struct {
+			MaxRSSKiB int64   `json:"max_rss_kib"`
+			UserSec   float64 `json:"user_sec"`
+			SysSec    float64 `json:"sys_sec"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return usage{}, fmt.Errorf("%s: %w", f, err)
+		}
+		u.peakRSSKiB = max(u.peakRSSKiB, r.MaxRSSKiB)
+		u.cpu += time.Duration((r.UserSec + r.SysSec) * float64(time.Second))
+	}
+	return u, nil
+}
+
+func median(rs []run) run { return rs[medianIndex(rs)] }
+
+// medianIndex is the index of the run with the median wall time.
+func medianIndex(rs []run) int {
+	idx := make([]int, len(rs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(rs[a].wall, rs[b].wall) })
+	return idx[len(idx)/2]
+}
+
+// counterOrder is the order operations are reported in.
+var counterOrder = []string{"list", "retrieve", "create", "update", "delete", "rearrange", "job", "frontend", "other", "throttled"}
+
+func (b *bench) report(w io.Writer) {
+	fmt.Fprintf(w, "\n### N = %d (%d transformation + %d import app configs)\n\n", b.n, b.n/2, b.n-b.n/2)
+	rpm := b.rpm
+	if rpm == "" {
+		rpm = "default (400)"
+	}
+	fmt.Fprintf(w, "Provider `requests_per_minute = %s` unless noted. Load average before → after: %s → %s.\n\n",
+		rpm, b.loadBefore, loadAverage())
+	fmt.Fprintln(w, "| phase | floor | provider | ratio | CPU floor / provider (of it the provider process) | requests (by operation) | provider peak RSS |")
+	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | --- | ---: |")
+	for _, r := range b.results {
+		phase := r.phase
+		if r.note != "" {
+			phase += " (" + r.note + ")"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %.2f× | %s / %s (%s) | %s | %.1f MiB |\n",
+			phase, seconds(r.floor.wall), seconds(r.provider.wall), ratio(r.provider.wall, r.floor.wall),
+			seconds(r.floor.cpu), seconds(r.provider.cpu), seconds(r.usage.cpu),
+			requests(r.counters), float64(r.usage.peakRSSKiB)/1024)
+	}
+	b.targets(w)
+}
+
+func ratio(a, b time.Duration) float64 { return a.Seconds() / b.Seconds() }
+
+// targets checks the issue's targets; they are stated for N = 1000 and
+// checked here for any N.
+func (b *bench) targets(w io.Writer) {
+	find := func(prefix string) result {
+		for _, r := range b.results {
+			if strings.HasPrefix(r.phase, prefix) {
+				return r
+			}
+		}
+		return result{}
+	}
+	apply, plan, limited := find("apply (create)"), find("plan (no changes)"), find("plan, API limit")
+	var peak int64
+	for _, r := range b.results {
+		peak = max(peak, r.usage.peakRSSKiB)
+	}
+	budget := int64(math.Ceil(float64(b.n)/100)) + 5
+	check := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "**not met**"
+	}
+	fmt.Fprintln(w, "\n| target | measured | |")
+	fmt.Fprintln(w, "| --- | --- | --- |")
+	fmt.Fprintf(w, "| no-change plan ≤ ceil(N/100)+5 = %d requests | %d | %s |\n", budget, plan.counters["total"], check(plan.counters["total"] <= budget))
+	planRatio := ratio(plan.provider.wall, plan.floor.wall)
+	fmt.Fprintf(w, "| no-change plan ≤ 1.3× floor | %.2f× | %s |\n", planRatio, check(planRatio <= 1.3))
+	applyRatio := ratio(apply.provider.wall, apply.floor.wall)
+	fmt.Fprintf(w, "| apply ≤ 1.5× floor | %.2f× | %s |\n", applyRatio, check(applyRatio <= 1.5))
+	fmt.Fprintf(w, "| apply: exactly N = %d creates | %d | %s |\n", b.n, apply.counters["create"], check(apply.counters["create"] == int64(b.n)))
+	fmt.Fprintf(w, "| plan at %d/min: zero 429s | %d | %s |\n", b.rateLimit, limited.counters["throttled"], check(limited.counters["throttled"] == 0))
+	fmt.Fprintf(w, "| provider peak RSS ≤ 100 MiB | %.1f MiB | %s |\n", float64(peak)/1024, check(peak <= 100*1024))
+}
+
+// loadAverage is the 1, 5 and 15 minute load average: other work on the
+// machine skews wall times, so the report says how busy it was.
+func loadAverage() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+
+func requests(c map[string]int64) string {
+	var parts []string
+	for _, op := range counterOrder {
+		if c[op] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", op, c[op]))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d: %s", c["total"], strings.Join(parts, ", "))
+}
+
+func writeConfig(dir, config string) error {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600)
+}
+
+// floorConfig is n terraform_data resources whose input changes with the
+// generation, as the provider's records' names do.
+func floorConfig(n int) string {
+	return fmt.Sprintf(`variable "gen" {
+  type = string
+}
+
+variable "rpm" {
+  type    = number
+  default = null
+}
+
+resource "terraform_data" "r" {
+  count = %d
+  input = "r-${count.index}-${var.gen}"
+}
+`, n)
+}
+
+// providerConfig is t transformation and i import app configs; the
+// provider's host, key and project come from the environment.
+func providerConfig(t, i int) string {
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    pipeline = {
+      source = "pipelinecfg/pipeline"
+    }
+  }
+}
+
+variable "gen" {
+  type = string
+}
+
+variable "rpm" {
+  type    = number
+  default = null
+}
+
+provider "pipeline" {
+  requests_per_minute = var.rpm
+}
+
+resource "pipeline_transformation_config" "t" {
+  count  = %d
+  plugin = 1
+  order  = count.index
+  name   = "t-${count.index}-${var.gen}"
+}
+
+resource "pipeline_import_app_config" "i" {
+  count  = %d
+  plugin = 3
+  order  = count.index
+  name   = "i-${count.index}-${var.gen}"
+}
+`, t, i)
+}
