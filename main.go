@@ -19,7 +19,9 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 	if !debug {
+		// Started by Terraform, not by a developer with a debugger.
 		quietUnlessLogged()
+		exitWhenOrphaned()
 	}
 
 	if err := provider.Serve(version, debug); err != nil {
