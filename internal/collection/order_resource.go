@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -96,9 +95,7 @@ func (r *orderResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, defaultWriteTimeout)
-	resp.Diagnostics.Append(diags...)
-	r.write(ctx, timeout, &plan, &resp.Diagnostics)
+	r.write(ctx, plan.Timeouts.Create, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -112,9 +109,7 @@ func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, defaultWriteTimeout)
-	resp.Diagnostics.Append(diags...)
-	r.write(ctx, timeout, &plan, &resp.Diagnostics)
+	r.write(ctx, plan.Timeouts.Update, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -123,13 +118,13 @@ func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, 
 
 // write brings the service to plan's sequence and sets plan's orders (and
 // project, when it was not known at plan time) to what it holds afterwards.
-func (r *orderResource) write(ctx context.Context, timeout time.Duration, plan *orderModel, diags *diag.Diagnostics) {
+func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc, plan *orderModel, diags *diag.Diagnostics) {
 	meta := r.MustMeta(diags)
+	ctx, cancel := framework.OperationContext(ctx, timeout, defaultWriteTimeout, diags)
+	defer cancel()
 	if diags.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	project := framework.ProjectOrDefault(plan.ProjectID, meta, diags)
 	ids, _, d := listInt64s(ctx, plan.ConfigIDs)
 	diags.Append(d...)
@@ -247,16 +242,11 @@ func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	var state orderModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := state.Timeouts.Read(ctx, defaultReadTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, defaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
 
 	project := state.ProjectID.ValueString()
 	recs, err := meta.Client.ListAll(ctx, project, r.kind.Collection)

@@ -100,16 +100,11 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 	var plan recordResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	meta := r.MustMeta(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, defaultWriteTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := framework.OperationContext(ctx, plan.Timeouts.Create, defaultWriteTimeout, &resp.Diagnostics)
 	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
 
 	if !isSet(plan.ProjectID) {
 		// Planned while the provider's configuration was not known yet.
@@ -246,14 +241,11 @@ func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, res
 	// The identity is set first: the framework wants one even for a config
 	// that is removed from state.
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &state.recordModel)...)
-
-	timeout, diags := state.Timeouts.Read(ctx, defaultReadTimeout)
-	resp.Diagnostics.Append(diags...)
+	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, defaultReadTimeout, &resp.Diagnostics)
+	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
@@ -283,16 +275,11 @@ func (r *recordResource) Update(ctx context.Context, req resource.UpdateRequest,
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	meta := r.MustMeta(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, defaultWriteTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := framework.OperationContext(ctx, plan.Timeouts.Update, defaultWriteTimeout, &resp.Diagnostics)
 	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
 
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
@@ -332,16 +319,11 @@ func (r *recordResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	var state recordResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, defaultWriteTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Delete, defaultWriteTimeout, &resp.Diagnostics)
 	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
 
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
