@@ -97,11 +97,10 @@ func (a *runJobAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequ
 func (a *runJobAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var args jobArgs
 	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
-	meta := a.MustMeta(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	project := framework.ProjectOrDefault(args.ProjectID, meta, &resp.Diagnostics)
+	meta, project := a.MustProject(args.ProjectID, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -53,11 +53,10 @@ func (d *configDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 func (d *configDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m recordModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	meta := d.MustMeta(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	project := framework.ProjectOrDefault(m.ProjectID, meta, &resp.Diagnostics)
+	meta, project := d.MustProject(m.ProjectID, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

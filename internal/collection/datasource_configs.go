@@ -76,11 +76,10 @@ func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m configsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	meta := d.MustMeta(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	project := framework.ProjectOrDefault(m.ProjectID, meta, &resp.Diagnostics)
+	meta, project := d.MustProject(m.ProjectID, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

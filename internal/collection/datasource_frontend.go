@@ -72,11 +72,10 @@ func (d *frontendDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 func (d *frontendDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m frontendDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	meta := d.MustMeta(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	project := framework.ProjectOrDefault(m.ProjectID, meta, &resp.Diagnostics)
+	meta, project := d.MustProject(m.ProjectID, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

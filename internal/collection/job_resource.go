@@ -59,11 +59,10 @@ func (r *jobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 func (r *jobResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan jobModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	meta := r.MustMeta(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	project := framework.ProjectOrDefault(plan.ProjectID, meta, &resp.Diagnostics)
+	meta, project := r.MustProject(plan.ProjectID, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -77,12 +77,11 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 	var diags diag.Diagnostics
 	var cfg configListModel
 	diags.Append(req.Config.Get(ctx, &cfg)...)
-	meta := l.MustMeta(&diags)
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	project := framework.ProjectOrDefault(cfg.ProjectID, meta, &diags)
+	meta, project := l.MustProject(cfg.ProjectID, &diags)
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return

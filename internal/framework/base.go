@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // withMeta keeps the provider data handed to Configure.
@@ -42,6 +43,18 @@ func (w *withMeta) MustMeta(diags *diag.Diagnostics) *ProviderData {
 				"This happens when the provider configuration depends on values that are only known after apply.")
 	}
 	return w.meta
+}
+
+// MustProject returns the provider data and the project to work in: the
+// configured project_id, else the provider's (see ProjectOrDefault). It adds
+// an error and returns nil, "" when the provider is not configured, and adds
+// one and returns "" when there is no project.
+func (w *withMeta) MustProject(configured types.String, diags *diag.Diagnostics) (*ProviderData, string) {
+	meta := w.MustMeta(diags)
+	if meta == nil {
+		return nil, ""
+	}
+	return meta, ProjectOrDefault(configured, meta, diags)
 }
 
 // ResourceBase implements Metadata and Configure for a resource. Embed it by
