@@ -20,9 +20,7 @@ import (
 // API records the job with its payload.
 func TestAccRunJobAction(t *testing.T) {
 	forEachKind(t, func(t *testing.T, tc kindCase) {
-		if !accOn() {
-			t.Skip("acceptance tests need TF_ACC")
-		}
+		skipUnlessAcc(t)
 		jc := jobCases[tc.kind.Name]
 		host, srv := acctest.IsolatedAPI(t, nil)
 		actionType := "pipeline_" + tc.kind.Name + "_run_job"

@@ -38,9 +38,7 @@ func (tc kindCase) dataSourceName(suffix string) string { return tc.typeName + s
 // checked against the API's records.
 func TestAccConfigDataSources(t *testing.T) {
 	forEachKind(t, func(t *testing.T, tc kindCase) {
-		if !accOn() {
-			t.Skip("acceptance tests need TF_ACC")
-		}
+		skipUnlessAcc(t)
 		host, _ := acctest.IsolatedAPI(t, nil)
 		api := acctest.ClientFor(t, host, acctest.KeyFull)
 		p0, p1 := tc.plugins[0], tc.plugins[1]

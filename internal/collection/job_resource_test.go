@@ -46,9 +46,7 @@ var jobCases = map[string]jobCase{
 // an error that says what to do instead.
 func TestAccJobResource(t *testing.T) {
 	forEachKind(t, func(t *testing.T, tc kindCase) {
-		if !accOn() {
-			t.Skip("acceptance tests need TF_ACC")
-		}
+		skipUnlessAcc(t)
 		jc := jobCases[tc.kind.Name]
 		host, srv := acctest.IsolatedAPI(t, nil)
 		jobType := "pipeline_" + tc.kind.Name + "_job"

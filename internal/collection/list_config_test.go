@@ -28,9 +28,7 @@ import (
 // configs created in the first step, with their identities.
 func TestAccConfigList(t *testing.T) {
 	forEachKind(t, func(t *testing.T, tc kindCase) {
-		if !accOn() {
-			t.Skip("acceptance tests need TF_ACC")
-		}
+		skipUnlessAcc(t)
 		host, _ := acctest.IsolatedAPI(t, nil)
 		providerBlock := acctest.ProviderBlock(host, acctest.KeyWrite, "1")
 		identity := func(id int64) map[string]knownvalue.Check {

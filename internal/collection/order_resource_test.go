@@ -39,9 +39,7 @@ type orderCase struct {
 // own, as the order resource owns the whole collection.
 func TestAccOrderResource(t *testing.T) {
 	forEachKind(t, func(t *testing.T, tc kindCase) {
-		if !accOn() {
-			t.Skip("acceptance tests need TF_ACC")
-		}
+		skipUnlessAcc(t)
 		t.Parallel()
 		runs := []*orderCase{{key: acctest.KeyFull, rearrange: true}, {key: acctest.KeyWrite}}
 		// After both runs (parallel subtests end before the parent's

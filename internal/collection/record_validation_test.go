@@ -2,7 +2,6 @@ package collection_test
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -116,7 +115,7 @@ func TestAccRecordResource_badInput(t *testing.T) {
 		t.Run(tc.kind.Name, func(t *testing.T) {
 			host, key := "", acctest.KeyWrite
 			var local *localapi.Server
-			if os.Getenv("TF_ACC") != "" && !acctest.IsLive() {
+			if accOn() && !acctest.IsLive() {
 				host, local = acctest.IsolatedAPI(t, nil)
 			}
 			// The provider block: the test's API, with a case's setting

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
@@ -16,6 +17,15 @@ func errorf(format string, args ...any) error { return fmt.Errorf(format, args..
 
 // accOn reports whether acceptance tests run (TF_ACC is set).
 func accOn() bool { return os.Getenv("TF_ACC") != "" }
+
+// skipUnlessAcc skips an acceptance test without TF_ACC before it starts a
+// local API of its own (resource.Test would skip it only after that).
+func skipUnlessAcc(t *testing.T) {
+	t.Helper()
+	if !accOn() {
+		t.Skip("acceptance tests need TF_ACC")
+	}
+}
 
 // sortRecords sorts records by order, then id, as the list constructs do.
 func sortRecords(recs []client.Record) {
