@@ -4,10 +4,10 @@
 package main
 
 import (
-	"flag"
-	"log"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/provider"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/serve"
 )
 
 // version is the provider's release, set at build time with
@@ -15,16 +15,5 @@ import (
 var version = "dev"
 
 func main() {
-	var debug bool
-	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
-	flag.Parse()
-	if !debug {
-		// Started by Terraform, not by a developer with a debugger.
-		quietUnlessLogged()
-		exitWhenOrphaned()
-	}
-
-	if err := provider.Serve(version, debug); err != nil {
-		log.Fatal(err)
-	}
+	serve.Main(provider.Address, providerserver.NewProtocol6(provider.New(version)()))
 }

@@ -4,31 +4,37 @@
 #   pipeline_install_mirror WORK VERSION  build the provider into a filesystem
 #       mirror under WORK and point TF_CLI_CONFIG_FILE at a CLI config that
 #       installs it from there (offline; no dev_overrides); sets
-#       PIPELINE_PROVIDER_BIN to the installed binary
+#       PIPELINE_PROVIDER_BIN to the installed binary. Every provider of the
+#       pipelinecfg namespace comes from the mirror:
+#   pipeline_mirror_path WORK TYPE VERSION  where a provider binary of that
+#       type goes in the mirror
 #   pipeline_start_localapi WORK [FLAGS]  build and start the local API; sets
 #       LOCALAPI_URL and LOCALAPI_PID
 #   pipeline_stop_localapi                stop it (SIGINT, then wait)
 
 pipeline_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+pipeline_mirror_path() {
+  local work=$1 type=$2 version=$3
+  local dir="$work/mirror/registry.terraform.io/pipelinecfg/$type/$version/$(go env GOOS)_$(go env GOARCH)"
+  mkdir -p "$dir"
+  echo "$dir/terraform-provider-${type}_v$version"
+}
+
 pipeline_install_mirror() {
   local work=$1 version=$2
-  local platform mirror plugin_dir
-  platform="$(go env GOOS)_$(go env GOARCH)"
-  mirror="$work/mirror"
-  plugin_dir="$mirror/registry.terraform.io/pipelinecfg/pipeline/$version/$platform"
-  mkdir -p "$plugin_dir"
-  PIPELINE_PROVIDER_BIN="$plugin_dir/terraform-provider-pipeline_v$version"
+  local mirror="$work/mirror"
+  PIPELINE_PROVIDER_BIN=$(pipeline_mirror_path "$work" pipeline "$version")
   (cd "$pipeline_root" && go build -ldflags "-s -w -X main.version=$version" \
     -o "$PIPELINE_PROVIDER_BIN" .)
   cat >"$work/terraformrc" <<RC
 provider_installation {
   filesystem_mirror {
     path    = "$mirror"
-    include = ["registry.terraform.io/pipelinecfg/pipeline"]
+    include = ["registry.terraform.io/pipelinecfg/*"]
   }
   direct {
-    exclude = ["registry.terraform.io/pipelinecfg/pipeline"]
+    exclude = ["registry.terraform.io/pipelinecfg/*"]
   }
 }
 RC

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make bench: time terraform with the provider against the local API beside
-# the same operations on terraform_data (the floor), for N records per run
-# (BENCH_N, default "100 1000"), and print a Markdown report. Not part of
-# make test: N=1000 takes minutes.
+# the same operations on terraform_data (the floor) and on the smallest
+# framework provider (the plugin floor), for N records per run (BENCH_N,
+# default "100 1000"), and print a Markdown report. Not part of make test:
+# N=1000 takes minutes.
 #
 #   BENCH_N="100 1000"   record counts, half of each kind
 #   BENCH_RPM=0          provider requests_per_minute for the timed phases
@@ -28,7 +29,9 @@ pipeline_install_mirror "$work" "$version"
 mkdir -p "$work/bin"
 mv "$PIPELINE_PROVIDER_BIN" "$work/bin/terraform-provider-pipeline"
 export BENCH_PROVIDER_BIN="$work/bin/terraform-provider-pipeline"
+# The plugin floor: the smallest framework provider (scripts/bench/nullprovider).
 (cd "$pipeline_root" && go build -o "$PIPELINE_PROVIDER_BIN" ./scripts/bench/launcher &&
+  go build -o "$(pipeline_mirror_path "$work" benchnull "$version")" ./scripts/bench/nullprovider &&
   go build -o "$work/bin/bench" ./scripts/bench)
 
 report="$work/report.md"

@@ -1,8 +1,9 @@
 // Command bench times terraform with the pipeline provider against the local
 // API, beside the same operations on terraform_data resources (the floor:
-// Terraform with no provider to talk to), and prints a Markdown report: per
-// phase the wall times, their ratio, the HTTP requests the local API counted
-// by operation, and the provider's peak RSS.
+// Terraform with no plugin) and on the things of the smallest framework
+// provider (the plugin floor, scripts/bench/nullprovider), and prints a
+// Markdown report: per phase the wall and CPU times, their ratios, the HTTP
+// requests the local API counted by operation, and the provider's peak RSS.
 //
 // scripts/bench/bench.sh (make bench) builds and installs what it needs,
 // starts a fresh local API per N, and runs it once per N:
@@ -28,7 +29,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -69,19 +69,21 @@ type bench struct {
 	options
 	api        string
 	loadBefore string
-	floor      string // terraform_data configuration directory
-	prov       string // provider configuration directory
-	results    []result
+	// The configuration directories: terraform_data (the floor), the
+	// smallest framework provider (the plugin floor), and the provider.
+	floor, plugin, prov string
+	results             []result
+	// stateBytes is the size of each configuration's state after the apply.
+	stateBytes [3]int64
 }
 
-// result is one phase, timed on both configurations.
+// result is one phase, timed on the three configurations.
 type result struct {
-	phase    string
-	floor    run
-	provider run
-	counters map[string]int64
-	usage    usage
-	note     string
+	phase                   string
+	floor, plugin, provider run
+	counters                map[string]int64
+	usage                   usage
+	note                    string
 }
 
 // run is one terraform command: its wall time, and the CPU time of
@@ -100,33 +102,39 @@ type usage struct {
 func (b *bench) run(ctx context.Context) error {
 	b.loadBefore = loadAverage()
 	b.floor = filepath.Join(b.work, "floor")
+	b.plugin = filepath.Join(b.work, "plugin")
 	b.prov = filepath.Join(b.work, "provider")
 	half := b.n / 2
-	if err := writeConfig(b.floor, floorConfig(b.n)); err != nil {
-		return err
-	}
-	if err := writeConfig(b.prov, providerConfig(half, b.n-half)); err != nil {
-		return err
-	}
-	for _, dir := range []string{b.floor, b.prov} {
+	configs := map[string]string{b.floor: floorConfig(b.n), b.plugin: pluginConfig(b.n), b.prov: providerConfig(half, b.n-half)}
+	for dir, config := range configs {
+		if err := writeConfig(dir, config); err != nil {
+			return err
+		}
 		if _, err := b.terraform(ctx, dir, "", "init", "-input=false"); err != nil {
 			return err
 		}
 	}
 
-	if err := b.phase(ctx, "apply (create)", b.vars("1"), "apply", "-auto-approve"); err != nil {
+	if err := b.phase(ctx, "apply (create)", 1, b.vars("1"), "apply", "-auto-approve"); err != nil {
 		return err
 	}
-	if err := b.planPhase(ctx); err != nil {
+	for i, dir := range []string{b.floor, b.plugin, b.prov} {
+		fi, err := os.Stat(filepath.Join(dir, "terraform.tfstate"))
+		if err != nil {
+			return err
+		}
+		b.stateBytes[i] = fi.Size()
+	}
+	if err := b.phase(ctx, "plan (no changes)", b.planRepeat, b.vars("1"), "plan", "-detailed-exitcode"); err != nil {
 		return err
 	}
 	if err := b.rateLimitedPlan(ctx); err != nil {
 		return err
 	}
-	if err := b.phase(ctx, "apply (update all)", b.vars("2"), "apply", "-auto-approve"); err != nil {
+	if err := b.phase(ctx, "apply (update all)", 1, b.vars("2"), "apply", "-auto-approve"); err != nil {
 		return err
 	}
-	if err := b.phase(ctx, "destroy", b.vars("2"), "destroy", "-auto-approve"); err != nil {
+	if err := b.phase(ctx, "destroy", 1, b.vars("2"), "destroy", "-auto-approve"); err != nil {
 		return err
 	}
 	b.report(os.Stdout)
@@ -143,53 +151,35 @@ func (b *bench) vars(gen string) []string {
 	return v
 }
 
-// phase runs the same command on the floor and on the provider.
-func (b *bench) phase(ctx context.Context, name string, vars []string, args ...string) error {
+// phase runs the same command repeat times on each configuration in turn
+// and keeps the run of median wall time of each (a command that changes
+// the state runs once). A plan with -detailed-exitcode fails the benchmark
+// when it is not empty.
+func (b *bench) phase(ctx context.Context, name string, repeat int, vars []string, args ...string) error {
 	r := result{phase: name}
+	if repeat > 1 {
+		r.note = fmt.Sprintf("median of %d", repeat)
+	}
 	cmd := append(append([]string{args[0], "-input=false"}, args[1:]...), vars...)
-	var err error
-	if r.floor, err = b.terraform(ctx, b.floor, "", cmd...); err != nil {
-		return err
-	}
-	if err := b.resetCounters(ctx); err != nil {
-		return err
-	}
-	rusage := filepath.Join(b.work, "rusage", strings.NewReplacer(" ", "-", "(", "", ")", "", "/", "").Replace(name))
-	if r.provider, err = b.terraform(ctx, b.prov, rusage, cmd...); err != nil {
-		return err
-	}
-	if r.counters, err = b.counters(ctx); err != nil {
-		return err
-	}
-	if r.usage, err = providerUsage(rusage); err != nil {
-		return err
-	}
-	b.results = append(b.results, r)
-	return nil
-}
-
-// planPhase times planRepeat no-change plans of each and keeps the medians;
-// a plan that is not empty fails the benchmark.
-func (b *bench) planPhase(ctx context.Context) error {
-	cmd := append([]string{"plan", "-input=false", "-detailed-exitcode"}, b.vars("1")...)
-	r := result{phase: "plan (no changes)", note: fmt.Sprintf("median of %d", b.planRepeat)}
-	var floors, provs []run
+	var floors, plugins, provs []run
 	var usages []usage
-	for i := range b.planRepeat {
+	for i := range repeat {
 		f, err := b.terraform(ctx, b.floor, "", cmd...)
 		if err != nil {
 			return err
 		}
-		floors = append(floors, f)
+		pl, err := b.terraform(ctx, b.plugin, "", cmd...)
+		if err != nil {
+			return err
+		}
 		if err := b.resetCounters(ctx); err != nil {
 			return err
 		}
-		rusage := filepath.Join(b.work, "rusage", "plan-"+strconv.Itoa(i))
+		rusage := filepath.Join(b.work, "rusage", fmt.Sprintf("%s-%d", strings.NewReplacer(" ", "-", "(", "", ")", "").Replace(name), i))
 		p, err := b.terraform(ctx, b.prov, rusage, cmd...)
 		if err != nil {
 			return err
 		}
-		provs = append(provs, p)
 		if r.counters, err = b.counters(ctx); err != nil {
 			return err
 		}
@@ -197,10 +187,9 @@ func (b *bench) planPhase(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		usages = append(usages, u)
+		floors, plugins, provs, usages = append(floors, f), append(plugins, pl), append(provs, p), append(usages, u)
 	}
-	// The median run by wall time, with its own CPU and usage.
-	r.floor = median(floors)
+	r.floor, r.plugin = median(floors), median(plugins)
 	mid := medianIndex(provs)
 	r.provider, r.usage = provs[mid], usages[mid]
 	for _, u := range usages {
@@ -212,7 +201,7 @@ func (b *bench) planPhase(ctx context.Context) error {
 
 // rateLimitedPlan runs the no-change plan against the local API enforcing
 // the live service's per-key limit, with the provider's default client-side
-// limit, and reports the 429s it got. Its floor is the plain plan's.
+// limit, and reports the 429s it got. Its floors are the plain plan's.
 func (b *bench) rateLimitedPlan(ctx context.Context) error {
 	if err := b.setRateLimit(ctx, b.rateLimit); err != nil {
 		return err
@@ -226,9 +215,10 @@ func (b *bench) rateLimitedPlan(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	plain := b.results[len(b.results)-1]
 	r := result{
 		phase: fmt.Sprintf("plan, API limit %d/min", b.rateLimit), provider: p,
-		floor: b.results[len(b.results)-1].floor, note: "provider's default rate limit",
+		floor: plain.floor, plugin: plain.plugin, note: "provider's default rate limit",
 	}
 	if r.counters, err = b.counters(ctx); err != nil {
 		return err
@@ -361,22 +351,26 @@ func (b *bench) report(w io.Writer) {
 	if rpm == "" {
 		rpm = "default (400)"
 	}
-	fmt.Fprintf(w, "Provider `requests_per_minute = %s` unless noted. Load average before → after: %s → %s.\n\n",
-		rpm, b.loadBefore, loadAverage())
-	fmt.Fprintln(w, "| phase | floor | provider | ratio | CPU floor / provider (of it the provider process) | requests (by operation) | provider peak RSS |")
-	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | --- | ---: |")
+	fmt.Fprintf(w, "Provider `requests_per_minute = %s` unless noted. Load average before → after: %s → %s. "+
+		"State after the apply: floor %s, plugin floor %s, provider %s.\n\n",
+		rpm, b.loadBefore, loadAverage(), kib(b.stateBytes[0]), kib(b.stateBytes[1]), kib(b.stateBytes[2]))
+	fmt.Fprintln(w, "| phase | floor | plugin floor | provider | ratio to floor / plugin floor | CPU: floor / plugin floor / provider (provider process) | requests (by operation) | provider peak RSS |")
+	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
 	for _, r := range b.results {
 		phase := r.phase
 		if r.note != "" {
 			phase += " (" + r.note + ")"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %.2f× | %s / %s (%s) | %s | %.1f MiB |\n",
-			phase, seconds(r.floor.wall), seconds(r.provider.wall), ratio(r.provider.wall, r.floor.wall),
-			seconds(r.floor.cpu), seconds(r.provider.cpu), seconds(r.usage.cpu),
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %.2f× / %.2f× | %s / %s / %s (%s) | %s | %.1f MiB |\n",
+			phase, seconds(r.floor.wall), seconds(r.plugin.wall), seconds(r.provider.wall),
+			ratio(r.provider.wall, r.floor.wall), ratio(r.provider.wall, r.plugin.wall),
+			seconds(r.floor.cpu), seconds(r.plugin.cpu), seconds(r.provider.cpu), seconds(r.usage.cpu),
 			requests(r.counters), float64(r.usage.peakRSSKiB)/1024)
 	}
 	b.targets(w)
 }
+
+func kib(n int64) string { return fmt.Sprintf("%.0f KiB", float64(n)/1024) }
 
 func ratio(a, b time.Duration) float64 { return a.Seconds() / b.Seconds() }
 
@@ -464,6 +458,33 @@ variable "rpm" {
 }
 
 resource "terraform_data" "r" {
+  count = %d
+  input = "r-${count.index}-${var.gen}"
+}
+`, n)
+}
+
+// pluginConfig is n things of the plugin floor (scripts/bench/nullprovider)
+// whose input changes with the generation.
+func pluginConfig(n int) string {
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    benchnull = {
+      source = "pipelinecfg/benchnull"
+    }
+  }
+}
+
+variable "gen" {
+  type = string
+}
+
+variable "rpm" {
+  type    = number
+  default = null
+}
+
+resource "benchnull_thing" "r" {
   count = %d
   input = "r-${count.index}-${var.gen}"
 }

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"os"
@@ -42,7 +42,7 @@ func TestQuietUnlessLogged(t *testing.T) {
 			for k, v := range tt.env {
 				t.Setenv(k, v)
 			}
-			quietUnlessLogged()
+			quietUnlessLogged(providerLogVariable("registry.terraform.io/pipelinecfg/pipeline"))
 			for _, n := range levelVars {
 				want := tt.want[n]
 				if want == "" {

@@ -1,29 +1,10 @@
-package provider
+package serve
 
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 )
-
-// Address is the provider's source address in the registry.
-const Address = "registry.terraform.io/pipelinecfg/pipeline"
-
-// Serve serves the provider over protocol 6 until Terraform stops it, as
-// providerserver.Serve does, with request contexts released after each
-// request (see releaseRequestContexts). debug serves it for a debugger
-// (Terraform then attaches with TF_REATTACH_PROVIDERS).
-func Serve(version string, debug bool) error {
-	var opts []tf6server.ServeOpt
-	if debug {
-		opts = append(opts, tf6server.WithManagedDebug())
-	}
-	return tf6server.Serve(Address, func() tfprotov6.ProviderServer {
-		return releaseRequestContexts(providerserver.NewProtocol6(New(version)())())
-	}, opts...)
-}
 
 // releaseRequestContexts wraps the framework's server so that what it keeps
 // of a request's context after the request holds nothing of the request.

@@ -1,4 +1,4 @@
-package provider
+package serve
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/provider"
 )
 
 // The wrapped server still offers every optional capability of the
@@ -15,7 +17,7 @@ import (
 //
 //nolint:staticcheck // The optional interfaces are how Terraform finds the capabilities.
 func TestReleaseRequestContexts_keepsCapabilities(t *testing.T) {
-	s := releaseRequestContexts(providerserver.NewProtocol6(New("test")())())
+	s := releaseRequestContexts(providerserver.NewProtocol6(provider.New("test")())())
 	if _, ok := s.(*releasingServer); !ok {
 		t.Fatalf("the framework's server was served unwrapped (%T): it no longer implements an interface the wrapper forwards", s)
 	}

@@ -1,0 +1,49 @@
+// Package serve runs a terraform-plugin-framework provider as the plugin
+// process Terraform starts: over protocol 6, with the three things a
+// provider needs to stay lean that neither the framework nor
+// terraform-plugin-go does by itself: no logs that Terraform would drop
+// (logging.go), request contexts let go of once a request returns
+// (release.go), and an exit once Terraform is gone (orphan.go).
+package serve
+
+import (
+	"flag"
+	"log"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+)
+
+// Main serves the provider whose registry address is address (e.g.
+// registry.terraform.io/pipelinecfg/pipeline) until Terraform stops it; a
+// -debug flag serves it for a debugger instead (Terraform then attaches with
+// TF_REATTACH_PROVIDERS, and logs stay as they are).
+func Main(address string, newServer func() tfprotov6.ProviderServer) {
+	var debug bool
+	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
+	flag.Parse()
+
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	} else {
+		// Started by Terraform.
+		quietUnlessLogged(providerLogVariable(address))
+		exitWhenOrphaned()
+	}
+	err := tf6server.Serve(address, func() tfprotov6.ProviderServer {
+		return releaseRequestContexts(newServer())
+	}, opts...)
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+// providerLogVariable is the variable terraform-plugin-go reads the level of
+// the provider's own logs (tflog) from: TF_LOG_PROVIDER_ and the type name
+// in capitals, dashes as underscores.
+func providerLogVariable(address string) string {
+	name := address[strings.LastIndex(address, "/")+1:]
+	return "TF_LOG_PROVIDER_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
