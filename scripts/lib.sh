@@ -4,7 +4,8 @@
 #   pipeline_install_mirror WORK VERSION  build the provider into a filesystem
 #       mirror under WORK and point TF_CLI_CONFIG_FILE at a CLI config that
 #       installs it from there (offline; no dev_overrides); sets
-#       PIPELINE_PROVIDER_BIN to the installed binary. Every provider of the
+#       PIPELINE_PROVIDER_BIN to the installed binary. PIPELINE_BUILD_TAGS,
+#       when set, are the provider's build tags. Every provider of the
 #       pipelinecfg namespace comes from the mirror:
 #   pipeline_mirror_path WORK TYPE VERSION  where a provider binary of that
 #       type goes in the mirror
@@ -25,8 +26,8 @@ pipeline_install_mirror() {
   local work=$1 version=$2
   local mirror="$work/mirror"
   PIPELINE_PROVIDER_BIN=$(pipeline_mirror_path "$work" pipeline "$version")
-  (cd "$pipeline_root" && go build -ldflags "-s -w -X main.version=$version" \
-    -o "$PIPELINE_PROVIDER_BIN" .)
+  (cd "$pipeline_root" && go build -tags "${PIPELINE_BUILD_TAGS:-}" \
+    -ldflags "-s -w -X main.version=$version" -o "$PIPELINE_PROVIDER_BIN" .)
   cat >"$work/terraformrc" <<RC
 provider_installation {
   filesystem_mirror {

@@ -13,14 +13,14 @@ import (
 // none), for tests that count or rewrite requests and so must not share the
 // instance. It is stopped when the test ends. Against a live instance such
 // tests are skipped.
-func IsolatedAPI(t *testing.T, wrap func(http.Handler) http.Handler) (host string, srv *localapi.Server) {
+func IsolatedAPI(t testing.TB, wrap func(http.Handler) http.Handler) (host string, srv *localapi.Server) {
 	t.Helper()
 	return IsolatedAPIWith(t, localapi.Options{}, wrap)
 }
 
 // IsolatedAPIWith is IsolatedAPI with options of the test's own, such as
 // keys the shared instance does not have.
-func IsolatedAPIWith(t *testing.T, opts localapi.Options, wrap func(http.Handler) http.Handler) (host string, srv *localapi.Server) {
+func IsolatedAPIWith(t testing.TB, opts localapi.Options, wrap func(http.Handler) http.Handler) (host string, srv *localapi.Server) {
 	t.Helper()
 	if IsLive() {
 		t.Skip("needs the local API")

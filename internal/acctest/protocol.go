@@ -23,7 +23,7 @@ type ProviderServer struct {
 // NewProviderServer returns the provider, configured for the instance with
 // key (ignored against a live instance, whose key is used) and the test
 // project.
-func NewProviderServer(t *testing.T, key string) *ProviderServer {
+func NewProviderServer(t testing.TB, key string) *ProviderServer {
 	t.Helper()
 	inst := mustGet(t)
 	if inst.local == nil {
@@ -34,7 +34,18 @@ func NewProviderServer(t *testing.T, key string) *ProviderServer {
 
 // NewProviderServerFor returns the provider, configured for host, key and
 // project (e.g. an IsolatedAPI).
-func NewProviderServerFor(t *testing.T, host, key, project string) *ProviderServer {
+func NewProviderServerFor(t testing.TB, host, key, project string) *ProviderServer {
+	t.Helper()
+	return NewProviderServerWith(t, map[string]tftypes.Value{
+		"host":       tftypes.NewValue(tftypes.String, host),
+		"api_key":    tftypes.NewValue(tftypes.String, key),
+		"project_id": tftypes.NewValue(tftypes.String, project),
+	})
+}
+
+// NewProviderServerWith returns the provider configured with settings (the
+// provider block's attributes; the others are null).
+func NewProviderServerWith(t testing.TB, settings map[string]tftypes.Value) *ProviderServer {
 	t.Helper()
 	ctx := context.Background()
 	srv, err := providerserver.NewProtocol6WithError(provider.New("acctest")())()
@@ -47,11 +58,7 @@ func NewProviderServerFor(t *testing.T, host, key, project string) *ProviderServ
 	}
 	FailOnDiagnostics(t, "GetProviderSchema", schemas.Diagnostics)
 
-	config := DynamicValue(t, schemas.Provider.ValueType(), map[string]tftypes.Value{
-		"host":       tftypes.NewValue(tftypes.String, host),
-		"api_key":    tftypes.NewValue(tftypes.String, key),
-		"project_id": tftypes.NewValue(tftypes.String, project),
-	})
+	config := DynamicValue(t, schemas.Provider.ValueType(), settings)
 	resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.12.0", Config: config})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +68,7 @@ func NewProviderServerFor(t *testing.T, host, key, project string) *ProviderServ
 }
 
 // ResourceType returns the Terraform type of a resource's state.
-func (s *ProviderServer) ResourceType(t *testing.T, typeName string) tftypes.Type {
+func (s *ProviderServer) ResourceType(t testing.TB, typeName string) tftypes.Type {
 	t.Helper()
 	schema, ok := s.Schemas.ResourceSchemas[typeName]
 	if !ok {
@@ -72,7 +79,7 @@ func (s *ProviderServer) ResourceType(t *testing.T, typeName string) tftypes.Typ
 
 // DynamicValue encodes an object of type typ (which must be an object type)
 // with the given attribute values and null for every other attribute.
-func DynamicValue(t *testing.T, typ tftypes.Type, values map[string]tftypes.Value) *tfprotov6.DynamicValue {
+func DynamicValue(t testing.TB, typ tftypes.Type, values map[string]tftypes.Value) *tfprotov6.DynamicValue {
 	t.Helper()
 	obj, ok := typ.(tftypes.Object)
 	if !ok {
@@ -99,7 +106,7 @@ func DynamicValue(t *testing.T, typ tftypes.Type, values map[string]tftypes.Valu
 }
 
 // NullValue encodes a null value of type typ.
-func NullValue(t *testing.T, typ tftypes.Type) *tfprotov6.DynamicValue {
+func NullValue(t testing.TB, typ tftypes.Type) *tfprotov6.DynamicValue {
 	t.Helper()
 	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
 	if err != nil {
@@ -109,7 +116,7 @@ func NullValue(t *testing.T, typ tftypes.Type) *tfprotov6.DynamicValue {
 }
 
 // Attributes decodes an object encoded as dv of type typ.
-func Attributes(t *testing.T, dv *tfprotov6.DynamicValue, typ tftypes.Type) map[string]tftypes.Value {
+func Attributes(t testing.TB, dv *tfprotov6.DynamicValue, typ tftypes.Type) map[string]tftypes.Value {
 	t.Helper()
 	if dv == nil {
 		t.Fatal("no value")
@@ -129,7 +136,7 @@ func Attributes(t *testing.T, dv *tfprotov6.DynamicValue, typ tftypes.Type) map[
 }
 
 // FailOnDiagnostics fails t when diags hold an error.
-func FailOnDiagnostics(t *testing.T, call string, diags []*tfprotov6.Diagnostic) {
+func FailOnDiagnostics(t testing.TB, call string, diags []*tfprotov6.Diagnostic) {
 	t.Helper()
 	for _, d := range diags {
 		if d.Severity == tfprotov6.DiagnosticSeverityError {
@@ -143,7 +150,7 @@ func FailOnDiagnostics(t *testing.T, call string, diags []*tfprotov6.Diagnostic)
 // proposed new state is the prior state overlaid with the configured
 // values. It fails t on a planning error and returns the apply's answer,
 // whose diagnostics are the caller's to judge.
-func (s *ProviderServer) Apply(t *testing.T, typeName string, prior *tfprotov6.DynamicValue, priorIdentity *tfprotov6.ResourceIdentityData, config map[string]tftypes.Value) *tfprotov6.ApplyResourceChangeResponse {
+func (s *ProviderServer) Apply(t testing.TB, typeName string, prior *tfprotov6.DynamicValue, priorIdentity *tfprotov6.ResourceIdentityData, config map[string]tftypes.Value) *tfprotov6.ApplyResourceChangeResponse {
 	t.Helper()
 	ctx := context.Background()
 	typ := s.ResourceType(t, typeName)

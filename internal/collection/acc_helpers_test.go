@@ -31,7 +31,7 @@ type kindCase struct {
 func typeName(k collection.Kind) string { return "pipeline" + k.ConfigTypeSuffix() }
 
 // kindCases returns the table of kinds.
-func kindCases(t *testing.T) []kindCase {
+func kindCases(t testing.TB) []kindCase {
 	t.Helper()
 	kinds := collection.Kinds()
 	cases := make([]kindCase, len(kinds))

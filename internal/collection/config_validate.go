@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -158,4 +159,12 @@ func (r *recordResource) refuseMisplacedSettings(ctx context.Context, c *client.
 	}
 	diags.Append(checkSettingKeys(rec.Plugin, secrets, plan.Config, secret, note)...)
 	return true
+}
+
+// configuresSecrets reports whether the configuration sets secret_config_wo
+// (or leaves it unknown until apply).
+func configuresSecrets(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) bool {
+	var secret types.String
+	diags.Append(config.GetAttribute(ctx, secretConfigPath, &secret)...)
+	return !secret.IsNull()
 }

@@ -63,6 +63,13 @@ func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}
+	if resp.Plan.Raw.Equal(req.State.Raw) && !configuresSecrets(ctx, req.Config, &resp.Diagnostics) {
+		// The plan is the state: nothing to decide. This is every record of
+		// a plan without changes, so it skips the model conversions below,
+		// most of the provider's time in such a plan. Configured secrets
+		// still go through the checks against the plugin's secret keys.
+		return
+	}
 
 	// The framework decides whether computed values become unknown by
 	// comparing the proposed values with state, before the attribute plan
@@ -264,7 +271,13 @@ func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 
+	prior := state.recordModel
 	state.fromRecord(rec)
+	if state.recordModel == prior {
+		// The response holds the prior state already: converting the same
+		// values back would only cost time, on every record of a refresh.
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

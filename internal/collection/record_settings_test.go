@@ -332,6 +332,13 @@ func TestAccRecordResource_settingsRefused(t *testing.T) {
 					PlanOnly:    true,
 					ExpectError: regexp.MustCompile(`(?s)secret_config_wo\s+sets\s+"` + sc.plain + `", which\s+plugin\s+\d+\s+does\s+not\s+mark\s+secret`),
 				},
+				{
+					// Without a version the plan equals the state (the
+					// secrets are write-only): still checked.
+					Config:      cfg(plugin + fmt.Sprintf("  secret_config_wo = jsonencode({ %s = \"x\" })\n", sc.plain)),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)secret_config_wo\s+sets\s+"` + sc.plain + `", which\s+plugin\s+\d+\s+does\s+not\s+mark\s+secret`),
+				},
 			},
 		})
 	})

@@ -1,9 +1,10 @@
 // Package serve runs a terraform-plugin-framework provider as the plugin
-// process Terraform starts: over protocol 6, with the three things a
+// process Terraform starts: over protocol 6, with the four things a
 // provider needs to stay lean that neither the framework nor
 // terraform-plugin-go does by itself: no logs that Terraform would drop
 // (logging.go), request contexts let go of once a request returns
-// (release.go), and an exit once Terraform is gone (orphan.go).
+// (release.go), a garbage collector sized for many short requests (gc.go),
+// and an exit once Terraform is gone (orphan.go).
 package serve
 
 import (
@@ -24,6 +25,8 @@ func Main(address string, newServer func() tfprotov6.ProviderServer) {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 
+	tuneGC()
+	stopProfile := startProfile()
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
@@ -35,6 +38,7 @@ func Main(address string, newServer func() tfprotov6.ProviderServer) {
 	err := tf6server.Serve(address, func() tfprotov6.ProviderServer {
 		return releaseRequestContexts(newServer())
 	}, opts...)
+	stopProfile()
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -11,10 +11,16 @@
 #   BENCH_PLAN_REPEAT=3  no-change plans timed per N (median reported)
 #   BENCH_OUT=FILE       also write the report to FILE
 #   BENCH_KEEP=1         keep the scratch directory (configurations, state)
+#   BENCH_PROFILE=1      build the provider with the benchprofile tag and keep
+#                        a CPU profile of each provider process (implies
+#                        BENCH_KEEP); see the report's last lines
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 version=${VERSION:-0.1.0}
+if [ -n "${BENCH_PROFILE:-}" ]; then
+  export PIPELINE_BUILD_TAGS=benchprofile BENCH_KEEP=1
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pipeline-bench.XXXXXX")
 cleanup() {
   pipeline_stop_localapi
@@ -49,7 +55,7 @@ for n in ${BENCH_N:-100 1000}; do
   pipeline_start_localapi "$work" -debug-routes
   POSTHOG_HOST="$LOCALAPI_URL" POSTHOG_API_KEY=phx_local_full POSTHOG_PROJECT_ID=1 \
     "$work/bin/bench" -n "$n" -url "$LOCALAPI_URL" -work "$work/n$n" \
-    -rpm "${BENCH_RPM-0}" -plan-repeat "${BENCH_PLAN_REPEAT:-3}" | tee -a "$report"
+    -rpm "${BENCH_RPM-0}" -plan-repeat "${BENCH_PLAN_REPEAT:-3}" ${BENCH_PROFILE:+-profile} | tee -a "$report"
   pipeline_stop_localapi
 done
 

@@ -47,6 +47,9 @@ type options struct {
 	rpm        string // requests_per_minute for the timed phases; "" = the provider's default
 	planRepeat int
 	rateLimit  int
+	// profile makes each provider process write a CPU profile beside its
+	// rusage (a provider built with the benchprofile tag).
+	profile bool
 }
 
 func runMain() error {
@@ -57,6 +60,7 @@ func runMain() error {
 	flag.StringVar(&o.rpm, "rpm", "0", "provider requests_per_minute for the timed phases (empty: the provider's default)")
 	flag.IntVar(&o.planRepeat, "plan-repeat", 3, "no-change plans to time (the median is reported)")
 	flag.IntVar(&o.rateLimit, "rate-limit", 480, "per-minute limit the local API enforces for the rate-limited plan")
+	flag.BoolVar(&o.profile, "profile", false, "have the provider (built with -tags benchprofile) write CPU profiles")
 	flag.Parse()
 	if o.url == "" || o.work == "" || o.n < 2 {
 		return errors.New("need -url, -work and -n >= 2")
@@ -241,6 +245,9 @@ func (b *bench) terraform(ctx context.Context, dir, rusageDir string, args ...st
 			return run{}, err
 		}
 		cmd.Env = append(cmd.Env, "BENCH_RUSAGE_DIR="+rusageDir)
+		if b.profile {
+			cmd.Env = append(cmd.Env, "BENCH_PROFILE_DIR="+rusageDir)
+		}
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -368,6 +375,11 @@ func (b *bench) report(w io.Writer) {
 			requests(r.counters), float64(r.usage.peakRSSKiB)/1024)
 	}
 	b.targets(w)
+	if b.profile {
+		fmt.Fprintf(w, "\nCPU profiles of the provider processes, by phase: %s/*/cpu.*.pprof "+
+			"(`go tool pprof -top -cum FILE`; the largest of a phase is the process that did the work).\n",
+			filepath.Join(b.work, "rusage"))
+	}
 }
 
 func kib(n int64) string { return fmt.Sprintf("%.0f KiB", float64(n)/1024) }
