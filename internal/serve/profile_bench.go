@@ -22,7 +22,7 @@ func startProfile() (stop func()) {
 	if dir == "" {
 		return func() {}
 	}
-	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("cpu.%d.pprof", os.Getpid())))
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("cpu.%d.pprof", os.Getpid()))) //nolint:gosec // the benchmark names the directory
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "profile:", err)
 		return func() {}
