@@ -65,8 +65,8 @@ func (m *recordModel) fromRecord(rec *client.Record) {
 	m.Filters = filtersFromAPI(rec.Filters)
 	m.Deleted = types.BoolValue(rec.Deleted)
 	m.Error = jsonValue(rec.Error)
-	// List pages carry plugin_info as null: keep what a retrieve showed
-	// rather than forget it.
+	// A service that sends no plugin_info: keep what an earlier answer
+	// showed rather than forget it.
 	if info := jsonValue(rec.PluginInfo); !info.IsNull() || m.PluginInfo.IsUnknown() {
 		m.PluginInfo = info
 	}

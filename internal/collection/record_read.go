@@ -9,8 +9,9 @@ import (
 
 // read returns the record behind a resource's state for Read: through the
 // operation's read cache, which serves a refresh of many records from list
-// pages (package readcache). List pages carry no plugin_info and the mapper
-// keeps the state's, so a state without one yet (an import) reads by GET.
+// pages (package readcache) with the plugin_info a GET of the operation
+// showed for their plugin. A state without plugin_info yet (an import)
+// reads by GET.
 func (r *recordResource) read(ctx context.Context, meta *framework.ProviderData, state *recordResourceModel) (*client.Record, error) {
 	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
 	if state.PluginInfo.IsNull() || state.PluginInfo.IsUnknown() {

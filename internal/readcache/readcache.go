@@ -37,11 +37,18 @@
 // no page fetched before they existed can show them.
 //
 // List pages carry plugin_info as null (the live service leaves it out of
-// lists); callers that need it read by GET.
+// lists), while every record of a plugin has the same plugin_info, which
+// changes when the plugin does (its name, settings schema, jobs, version).
+// So a record served from a page gets the plugin_info of its plugin as a
+// GET of this operation showed it; when no GET has shown that plugin yet,
+// the record is read by GET instead and the plugin's other records wait for
+// it. A refresh so costs at most one GET more per plugin, and never keeps a
+// plugin_info older than the operation.
 package readcache
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -82,6 +89,25 @@ type Cache struct {
 	// of its latest one.
 	gen         uint64
 	invalidated map[int64]uint64
+	// plugins holds the plugin_info of each plugin of each project, as a
+	// GET of this operation showed it.
+	plugins map[pluginKey]*pluginInfo
+}
+
+// pluginKey names one plugin as the configs of one project show it.
+type pluginKey struct {
+	project string
+	plugin  int64
+}
+
+// pluginInfo is the plugin_info of one plugin, guarded by Cache.mu.
+type pluginInfo struct {
+	// ready is closed once info is known or its GET has failed (then the
+	// entry is gone from Cache.plugins, and a waiting read tries again).
+	ready chan struct{}
+	info  json.RawMessage
+	ok    bool
+	since time.Time
 }
 
 // New returns a cache reading through api with pages of pageSize records.
@@ -95,6 +121,7 @@ func New(api API, pageSize int) *Cache {
 		now:         time.Now,
 		colls:       map[collKey]*collState{},
 		invalidated: map[int64]uint64{},
+		plugins:     map[pluginKey]*pluginInfo{},
 	}
 }
 
@@ -125,6 +152,9 @@ type collState struct {
 	inflight *batch
 	// failed is set once a page could not be fetched: no more listing.
 	failed bool
+	// directDone is closed when the latest direct read's GET has returned:
+	// records from pages wait for the plugin_info it may show.
+	directDone chan struct{}
 }
 
 func (s *collState) reset(now time.Time) {
@@ -164,13 +194,114 @@ type batch struct {
 
 // Read returns record id of collection coll of project: from a list page
 // when the demand seen in this collection makes listing worthwhile, else by
-// GET (see the package documentation). Its record's plugin_info is null when
-// it comes from a page. Errors are the client's, from the GET.
+// GET (see the package documentation). A record from a page carries the
+// plugin_info a GET of this operation showed for its plugin. Errors are the
+// client's, from the GET.
 func (c *Cache) Read(ctx context.Context, project string, coll client.Collection, id int64) (*client.Record, error) {
-	if rec := c.fromPages(ctx, collKey{project, coll}, id); rec != nil {
-		return rec, nil
+	k := collKey{project, coll}
+	rec, directDone := c.fromPages(ctx, k, id)
+	if rec != nil {
+		return c.withPluginInfo(ctx, k, rec)
 	}
-	return c.api.Get(ctx, project, coll, id)
+	got, err := c.get(ctx, project, coll, id)
+	if directDone != nil {
+		c.mu.Lock()
+		close(directDone)
+		c.mu.Unlock()
+	}
+	return got, err
+}
+
+// get reads record id by GET and keeps its plugin_info for the records of
+// its plugin that pages serve.
+func (c *Cache) get(ctx context.Context, project string, coll client.Collection, id int64) (*client.Record, error) {
+	rec, err := c.api.Get(ctx, project, coll, id)
+	if err == nil {
+		c.mu.Lock()
+		key := pluginKey{project, rec.Plugin}
+		if e := c.plugins[key]; e == nil || c.expired(e) {
+			e = &pluginInfo{ready: make(chan struct{})}
+			c.plugins[key] = e
+			c.settle(e, rec)
+		}
+		c.mu.Unlock()
+	}
+	return rec, err
+}
+
+// withPluginInfo returns a record from a page of collection k with the
+// plugin_info of its plugin. When no GET of this operation has shown the
+// plugin yet, the record waits for the collection's direct read, which may
+// show it, and is otherwise read by GET (pages cannot tell plugin_info); the
+// plugin's other records wait for that GET rather than send their own.
+func (c *Cache) withPluginInfo(ctx context.Context, k collKey, rec *client.Record) (*client.Record, error) {
+	key := pluginKey{k.project, rec.Plugin}
+	for {
+		c.mu.Lock()
+		e := c.plugins[key]
+		if e == nil || c.expired(e) {
+			if d := c.stateOf(k).directDone; d != nil && !isClosed(d) {
+				c.mu.Unlock()
+				select {
+				case <-d:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+				continue
+			}
+			e = &pluginInfo{ready: make(chan struct{})}
+			c.plugins[key] = e
+			c.mu.Unlock()
+			got, err := c.api.Get(ctx, k.project, k.coll, rec.ID)
+			c.mu.Lock()
+			if err != nil {
+				delete(c.plugins, key) // the next read of the plugin tries again
+				close(e.ready)
+			} else {
+				c.settle(e, got)
+			}
+			c.mu.Unlock()
+			return got, err
+		}
+		c.mu.Unlock()
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if e.ok {
+			out := *rec
+			if e.info != nil {
+				out.PluginInfo = e.info
+			}
+			return &out, nil
+		}
+	}
+}
+
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// settle records rec's plugin_info in e (nil when the service sent none)
+// and wakes the reads waiting for it. It runs under c.mu.
+func (c *Cache) settle(e *pluginInfo, rec *client.Record) {
+	if len(rec.PluginInfo) > 0 && string(rec.PluginInfo) != "null" {
+		e.info = rec.PluginInfo
+	}
+	e.ok, e.since = true, c.now()
+	close(e.ready)
+}
+
+// expired reports whether a settled plugin_info is older than maxAge,
+// should one provider process outlive an operation. It runs under c.mu.
+func (c *Cache) expired(e *pluginInfo) bool {
+	return e.ok && c.now().Sub(e.since) > maxAge
 }
 
 // Invalidate makes sure no page fetched before now serves record id: call
@@ -186,8 +317,9 @@ func (c *Cache) Invalidate(id int64) {
 }
 
 // fromPages returns record id from the collection's pages, fetching pages
-// when the demand warrants it, or nil when the caller should GET it.
-func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) *client.Record {
+// when the demand warrants it, or nil when the caller should GET it. For a
+// direct read it also returns a channel to close once the GET has returned.
+func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) (*client.Record, chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stateOf(k)
@@ -195,7 +327,7 @@ func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) *client.Reco
 	for {
 		if rec, ok := s.records[id]; ok {
 			delete(s.records, id) // one read per page record; another asks the service
-			return rec
+			return rec, nil
 		}
 		if b := s.inflight; b != nil {
 			// The batch may bring it: wait rather than send a GET.
@@ -209,7 +341,7 @@ func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) *client.Reco
 			}
 			c.mu.Lock()
 			if ctx.Err() != nil {
-				return nil // the GET reports the cancellation
+				return nil, nil // the GET reports the cancellation
 			}
 			counted = true // the batch counted this read unless it brought the record
 			continue
@@ -217,11 +349,12 @@ func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) *client.Reco
 		unfetched := s.unfetched(c.pageSize)
 		switch {
 		case s.failed || len(unfetched) == 0:
-			return nil // listed (or cannot list): a record not shown is read by GET
+			return nil, nil // listed (or cannot list): a record not shown is read by GET
 		case s.count < 0 && s.direct < directReads:
 			s.direct++
 			s.misses++
-			return nil
+			s.directDone = make(chan struct{})
+			return nil, s.directDone
 		case s.count < 0:
 			c.start(ctx, k, s, []int{0})
 			continue
@@ -231,7 +364,7 @@ func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) *client.Reco
 			counted = true
 		}
 		if 2*s.misses < len(unfetched) {
-			return nil // listing the rest would cost more than the GETs so far
+			return nil, nil // listing the rest would cost more than the GETs so far
 		}
 		c.start(ctx, k, s, unfetched)
 	}

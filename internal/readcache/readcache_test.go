@@ -2,6 +2,7 @@ package readcache
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -41,8 +42,14 @@ func newFixture(t *testing.T, n, pageSize int) *fixture {
 
 func (f *fixture) create(t *testing.T, name string) int64 {
 	t.Helper()
+	return f.createOf(t, name, 1)
+}
+
+// createOf creates a config of plugin (a transformation plugin).
+func (f *fixture) createOf(t *testing.T, name string, plugin int64) int64 {
+	t.Helper()
 	rec, err := f.api.Create(t.Context(), "1", coll, client.RecordInput{
-		Plugin: client.Some(int64(1)), Order: client.Some(int64(0)), Name: client.Some(name),
+		Plugin: client.Some(plugin), Order: client.Some(int64(0)), Name: client.Some(name),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -96,6 +103,8 @@ func (f *fixture) readAll(t *testing.T, ids []int64, workers int) (lists, gets i
 		}
 		if rec := got[id]; rec == nil || rec.ID != id || *rec.Name != *want.Name || rec.UpdatedAt != want.UpdatedAt {
 			t.Errorf("read %d: %+v, want %+v", id, rec, want)
+		} else if string(rec.PluginInfo) != string(want.PluginInfo) {
+			t.Errorf("read %d: plugin_info %s, want %s", id, rec.PluginInfo, want.PluginInfo)
 		}
 	}
 	f.srv.ResetCounters()
@@ -145,6 +154,22 @@ func TestRead_fivePages(t *testing.T) {
 	lists, gets := f.readAll(t, f.ids, 10)
 	if lists != 5 || gets > 2 {
 		t.Errorf("reading 500 records of 5 pages made %d lists and %d GETs, want 5 lists and at most 2 GETs", lists, gets)
+	}
+}
+
+// Records of two plugins served from pages carry their plugin's
+// plugin_info, which pages leave out: one GET per plugin tells it.
+func TestRead_pluginInfoOfEachPlugin(t *testing.T) {
+	f := newFixture(t, 0, 10)
+	for i := range 60 {
+		f.ids = append(f.ids, f.createOf(t, fmt.Sprintf("config %d", i), int64(1+i%2)))
+	}
+	f.srv.ResetCounters()
+	lists, gets := f.readAll(t, f.ids, 10) // compares each plugin_info with a GET's
+	// The rent of 6 pages (at most 4 GETs) and a GET for the plugin the
+	// first read, a GET, did not show.
+	if lists != 6 || gets > 5 {
+		t.Errorf("reading 60 records of 2 plugins in 6 pages made %d lists and %d GETs, want 6 lists and at most 5 GETs", lists, gets)
 	}
 }
 
@@ -210,15 +235,18 @@ func TestInvalidate(t *testing.T) {
 }
 
 // fakeAPI serves records from memory; List waits for release when it is
-// set, so that a test can act while a page is under way.
+// set, so that a test can act while a page is under way. Get answers with
+// the plugin_info of the record's plugin in pluginInfo, as the service
+// does; List leaves it out.
 type fakeAPI struct {
-	mu      sync.Mutex
-	records []client.Record
-	listErr error
-	release chan struct{}
-	started chan struct{}
-	lists   int
-	gets    int
+	mu         sync.Mutex
+	records    []client.Record
+	pluginInfo map[int64]string
+	listErr    error
+	release    chan struct{}
+	started    chan struct{}
+	lists      int
+	gets       int
 }
 
 func (a *fakeAPI) List(ctx context.Context, _ string, _ client.Collection, limit, offset int) (*client.Page, error) {
@@ -245,6 +273,9 @@ func (a *fakeAPI) Get(_ context.Context, _ string, _ client.Collection, id int64
 	a.gets++
 	for _, r := range a.records {
 		if r.ID == id {
+			if info, ok := a.pluginInfo[r.Plugin]; ok {
+				r.PluginInfo = json.RawMessage(info)
+			}
 			return &r, nil
 		}
 	}
@@ -354,4 +385,46 @@ func TestRead_collectionsAreSeparate(t *testing.T) {
 	if api.lists != 3 || api.gets != 3 {
 		t.Errorf("%d lists and %d GETs, want a GET and a list per collection", api.lists, api.gets)
 	}
+}
+
+// A record from a page gets the plugin_info a GET of the operation showed
+// for its plugin; the first record of a plugin no GET has shown is read by
+// GET. A plugin changed on the service shows once the operation's pages
+// and plugin_infos have expired.
+func TestRead_pluginInfoOfTheOperation(t *testing.T) {
+	api := newFakeAPI(10)
+	for i := range api.records {
+		api.records[i].Plugin = int64(1 + i%2) // odd ids plugin 1, even ids plugin 2
+	}
+	api.pluginInfo = map[int64]string{1: `{"name":"one"}`, 2: `{"name":"two"}`}
+	c := New(api, 10)
+	now := time.Now()
+	c.now = func() time.Time { return now }
+	ctx := t.Context()
+	read := func(id int64, wantInfo string, wantLists, wantGets int) {
+		t.Helper()
+		rec, err := c.Read(ctx, "1", coll, id)
+		if err != nil || rec.ID != id {
+			t.Fatalf("read %d: %+v, %v", id, rec, err)
+		}
+		if string(rec.PluginInfo) != wantInfo {
+			t.Errorf("read %d: plugin_info %s, want %s", id, rec.PluginInfo, wantInfo)
+		}
+		if api.lists != wantLists || api.gets != wantGets {
+			t.Errorf("after reading %d: %d lists and %d GETs, want %d and %d", id, api.lists, api.gets, wantLists, wantGets)
+		}
+	}
+	read(1, `{"name":"one"}`, 0, 1) // the direct GET shows plugin 1
+	read(2, `{"name":"two"}`, 1, 2) // from the page, but plugin 2 is unknown: a GET
+	read(3, `{"name":"one"}`, 1, 2) // from the page, plugin_info of the first GET
+	read(4, `{"name":"two"}`, 1, 2)
+
+	api.mu.Lock()
+	api.pluginInfo[1] = `{"name":"one, renamed"}`
+	api.mu.Unlock()
+	read(5, `{"name":"one"}`, 1, 2) // the operation's view
+	now = now.Add(maxAge + time.Second)
+	read(6, `{"name":"two"}`, 1, 3)          // a new operation: a direct GET again
+	read(7, `{"name":"one, renamed"}`, 2, 4) // a new page, and plugin 1's plugin_info has expired
+	read(9, `{"name":"one, renamed"}`, 2, 4)
 }
