@@ -20,6 +20,12 @@ type Running struct {
 	http *http.Server
 	done chan error
 
+	// silent holds the connections that have not sent a request yet:
+	// http.Server.Shutdown waits up to five seconds for those (a client's
+	// spare dial, say), which Shutdown closes instead.
+	silentMu sync.Mutex
+	silent   map[net.Conn]struct{}
+
 	stopOnce sync.Once
 	stopErr  error
 }
@@ -44,8 +50,12 @@ func Start(opts Options) (*Running, error) {
 		Server: s,
 		Addr:   ln.Addr().String(),
 		URL:    "http://" + ln.Addr().String(),
-		http:   &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute},
 		done:   make(chan error, 1),
+		silent: map[net.Conn]struct{}{},
+	}
+	r.http = &http.Server{
+		Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ConnState: r.trackSilent,
 	}
 	go func() { r.done <- r.http.Serve(ln) }()
 	return r, nil
@@ -55,6 +65,7 @@ func Start(opts Options) (*Running, error) {
 // ends), then closes the database.
 func (r *Running) Shutdown(ctx context.Context) error {
 	r.stopOnce.Do(func() {
+		r.closeSilent()
 		err := r.http.Shutdown(ctx)
 		if err != nil {
 			err = errors.Join(err, r.http.Close()) // ctx ended: drop the rest
@@ -77,4 +88,26 @@ func (r *Running) Close() error {
 		err = r.Server.Close() // already closed by Shutdown: its result
 	}
 	return err
+}
+
+// trackSilent keeps the set of connections that have not sent a request.
+func (r *Running) trackSilent(c net.Conn, state http.ConnState) {
+	r.silentMu.Lock()
+	defer r.silentMu.Unlock()
+	if state == http.StateNew {
+		r.silent[c] = struct{}{}
+	} else {
+		delete(r.silent, c)
+	}
+}
+
+// closeSilent closes the connections that have not sent a request: nothing
+// is under way on them.
+func (r *Running) closeSilent() {
+	r.silentMu.Lock()
+	defer r.silentMu.Unlock()
+	for c := range r.silent {
+		_ = c.Close()
+		delete(r.silent, c)
+	}
 }
