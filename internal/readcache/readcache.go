@@ -238,47 +238,53 @@ func (c *Cache) withPluginInfo(ctx context.Context, k collKey, rec *client.Recor
 	key := pluginKey{k.project, rec.Plugin}
 	for {
 		c.mu.Lock()
+		wait := c.stateOf(k).directDone
 		e := c.plugins[key]
-		if e == nil || c.expired(e) {
-			if d := c.stateOf(k).directDone; d != nil && !isClosed(d) {
-				c.mu.Unlock()
-				select {
-				case <-d:
-				case <-ctx.Done():
-					return nil, ctx.Err()
-				}
-				continue
-			}
+		switch {
+		case e != nil && !c.expired(e):
+			wait = e.ready
+		case wait != nil && !isClosed(wait):
+			// The direct read may show the plugin.
+		default:
 			e = &pluginInfo{ready: make(chan struct{})}
 			c.plugins[key] = e
 			c.mu.Unlock()
-			got, err := c.api.Get(ctx, k.project, k.coll, rec.ID)
-			c.mu.Lock()
-			if err != nil {
-				delete(c.plugins, key) // the next read of the plugin tries again
-				close(e.ready)
-			} else {
-				c.settle(e, got)
-			}
-			c.mu.Unlock()
-			return got, err
+			return c.fetchPluginInfo(ctx, k, key, e, rec.ID)
 		}
 		c.mu.Unlock()
 		select {
-		case <-e.ready:
+		case <-wait:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-		if e.ok {
+		if e != nil && e.ok {
 			out := *rec
 			if e.info != nil {
 				out.PluginInfo = e.info
 			}
 			return &out, nil
 		}
+		// The direct read has returned, or the plugin's GET failed: look again.
 	}
 }
 
+// fetchPluginInfo reads record id by GET for the plugin_info of entry e,
+// which it settles, or drops when the GET fails so that the next read of
+// the plugin tries again.
+func (c *Cache) fetchPluginInfo(ctx context.Context, k collKey, key pluginKey, e *pluginInfo, id int64) (*client.Record, error) {
+	rec, err := c.api.Get(ctx, k.project, k.coll, id)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		delete(c.plugins, key)
+		close(e.ready)
+		return nil, err
+	}
+	c.settle(e, rec)
+	return rec, nil
+}
+
+// isClosed reports whether ch is closed, without waiting.
 func isClosed(ch chan struct{}) bool {
 	select {
 	case <-ch:
