@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -21,6 +22,7 @@ var (
 	_ resource.ResourceWithConfigure   = (*orderResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*orderResource)(nil)
 	_ resource.ResourceWithImportState = (*orderResource)(nil)
+	_ resource.ResourceWithIdentity    = (*orderResource)(nil)
 )
 
 // configIDsPath is the order resource's list of config ids.
@@ -43,6 +45,19 @@ func NewOrderResource(k Kind) func() resource.Resource {
 // Schema implements resource.Resource.
 func (r *orderResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = orderResourceSchema(ctx, r.kind)
+}
+
+// IdentitySchema implements resource.ResourceWithIdentity.
+func (r *orderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = orderIdentitySchema()
+}
+
+// setOrderIdentity stores the order's identity when Terraform supports it.
+func setOrderIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, project types.String) diag.Diagnostics {
+	if identity == nil {
+		return nil
+	}
+	return identity.Set(ctx, orderIdentityModel{ProjectID: project})
 }
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id
@@ -100,6 +115,7 @@ func (r *orderResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setOrderIdentity(ctx, resp.Identity, plan.ProjectID)...)
 }
 
 // Update applies the configured sequence.
@@ -114,6 +130,7 @@ func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setOrderIdentity(ctx, resp.Identity, plan.ProjectID)...)
 }
 
 // write brings the service to plan's sequence and sets plan's orders (and
@@ -242,6 +259,7 @@ func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	var state orderModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
+	resp.Diagnostics.Append(setOrderIdentity(ctx, resp.Identity, state.ProjectID)...)
 	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, defaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
@@ -270,10 +288,24 @@ func (r *orderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ 
 }
 
 // ImportState implements resource.ResourceWithImportState: the import ID is
-// the project id (or "@current"). Read then fills in the sequence.
+// the project id (or "@current"); on Terraform 1.12+ the identity names the
+// project, or leaves it to the provider's. Read then fills in the sequence.
 func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	project := req.ID
-	if !framework.ValidProjectID(project) {
+	if project == "" && req.Identity != nil {
+		var ident orderIdentityModel
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		var defaultProject string
+		if meta := r.Meta(); meta != nil {
+			defaultProject = meta.ProjectID
+		}
+		if project = identityProject(ident.ProjectID, defaultProject, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	} else if !framework.ValidProjectID(project) {
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf(
 			`The import ID of the order resource is the project id (e.g. 1) or "@current", got %q.`, req.ID))
 		return
@@ -286,4 +318,5 @@ func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStat
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, framework.ProjectIDPath, m.ProjectID)...)
+	resp.Diagnostics.Append(setOrderIdentity(ctx, resp.Identity, m.ProjectID)...)
 }

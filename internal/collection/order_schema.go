@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -23,6 +24,24 @@ type orderModel struct {
 	ConfigIDs types.List     `tfsdk:"config_ids"`
 	Orders    types.Map      `tfsdk:"orders"`
 	Timeouts  timeouts.Value `tfsdk:"timeouts"`
+}
+
+// orderIdentityModel is the order resource's identity (Terraform 1.12+).
+type orderIdentityModel struct {
+	ProjectID types.String `tfsdk:"project_id"`
+}
+
+// orderIdentitySchema is the order resource's identity: its project, as
+// there is one order per collection and project.
+func orderIdentitySchema() identityschema.Schema {
+	return identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"project_id": identityschema.StringAttribute{
+				OptionalForImport: true,
+				Description:       `Project whose configs are ordered: a project id or "@current". Defaults to the provider's project_id on import.`,
+			},
+		},
+	}
 }
 
 // orderResourceSchema is the schema of the order resource of kind k.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -40,18 +41,8 @@ func (r *recordResource) ImportState(ctx context.Context, req resource.ImportSta
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		project, id = ident.ProjectID.ValueString(), ident.ID.ValueInt64()
-		if project == "" {
-			project = defaultProject
-		}
-		switch {
-		case project == "":
-			resp.Diagnostics.AddAttributeError(framework.ProjectIDPath, "Missing project_id",
-				"The identity has no project_id and the provider has none either: set one of them.")
-		case !framework.ValidProjectID(project):
-			resp.Diagnostics.AddAttributeError(framework.ProjectIDPath, "Invalid project_id",
-				fmt.Sprintf(`project_id must be a positive integer or "@current", got %q.`, project))
-		case id <= 0:
+		project, id = identityProject(ident.ProjectID, defaultProject, &resp.Diagnostics), ident.ID.ValueInt64()
+		if !resp.Diagnostics.HasError() && id <= 0 {
 			resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid id",
 				fmt.Sprintf("id must be a positive integer, got %d.", id))
 		}
@@ -85,4 +76,22 @@ func parseImportID(importID, defaultProject string) (string, int64, error) {
 			importID, importIDFormat)
 	}
 	return project, id, nil
+}
+
+// identityProject is the project an import identity names: its project_id,
+// or the provider's when it has none.
+func identityProject(projectID types.String, defaultProject string, diags *diag.Diagnostics) string {
+	project := projectID.ValueString()
+	if project == "" {
+		project = defaultProject
+	}
+	switch {
+	case project == "":
+		diags.AddAttributeError(framework.ProjectIDPath, "Missing project_id",
+			"The identity has no project_id and the provider has none either: set one of them.")
+	case !framework.ValidProjectID(project):
+		diags.AddAttributeError(framework.ProjectIDPath, "Invalid project_id",
+			fmt.Sprintf(`project_id must be a positive integer or "@current", got %q.`, project))
+	}
+	return project
 }
