@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -50,14 +49,6 @@ func (r *orderResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 // IdentitySchema implements resource.ResourceWithIdentity.
 func (r *orderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = orderIdentitySchema()
-}
-
-// setOrderIdentity stores the order's identity when Terraform supports it.
-func setOrderIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, project types.String) diag.Diagnostics {
-	if identity == nil {
-		return nil
-	}
-	return identity.Set(ctx, orderIdentityModel{ProjectID: project})
 }
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id
@@ -115,7 +106,7 @@ func (r *orderResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(setOrderIdentity(ctx, resp.Identity, plan.ProjectID)...)
+	resp.Diagnostics.Append(storeIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: plan.ProjectID})...)
 }
 
 // Update applies the configured sequence.
@@ -130,7 +121,7 @@ func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(setOrderIdentity(ctx, resp.Identity, plan.ProjectID)...)
+	resp.Diagnostics.Append(storeIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: plan.ProjectID})...)
 }
 
 // write brings the service to plan's sequence and sets plan's orders (and
@@ -259,7 +250,7 @@ func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	var state orderModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
-	resp.Diagnostics.Append(setOrderIdentity(ctx, resp.Identity, state.ProjectID)...)
+	resp.Diagnostics.Append(storeIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: state.ProjectID})...)
 	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, defaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
@@ -318,5 +309,5 @@ func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStat
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, framework.ProjectIDPath, m.ProjectID)...)
-	resp.Diagnostics.Append(setOrderIdentity(ctx, resp.Identity, m.ProjectID)...)
+	resp.Diagnostics.Append(storeIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: m.ProjectID})...)
 }

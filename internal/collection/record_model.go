@@ -190,8 +190,14 @@ func optionalString(configured, planned types.String) client.Opt[string] {
 
 // setIdentity stores the record's identity when Terraform supports it.
 func setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, m *recordModel) diag.Diagnostics {
+	return storeIdentity(ctx, identity, recordIdentityModel{ProjectID: m.ProjectID, ID: m.ID})
+}
+
+// storeIdentity stores a resource's identity model v when Terraform
+// supports identities (1.12+: the framework then hands a non-nil identity).
+func storeIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any) diag.Diagnostics {
 	if identity == nil {
 		return nil
 	}
-	return identity.Set(ctx, recordIdentityModel{ProjectID: m.ProjectID, ID: m.ID})
+	return identity.Set(ctx, v)
 }
