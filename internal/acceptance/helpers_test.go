@@ -2,8 +2,10 @@ package acceptance
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 	"time"
 
@@ -86,4 +88,25 @@ func checkConverged(t *testing.T, state map[string]int64, host string, n int) {
 	if len(state) != n || len(api) != n {
 		t.Errorf("%d configs in the state and %d active on the API, want %d and %d", len(state), len(api), n, n)
 	}
+}
+
+// jobCase is a public job of a seeded plugin of one kind (see the local
+// API's README).
+type jobCase struct {
+	kind        string
+	plugin      int64
+	jobType     string
+	payloadHCL  string
+	payloadJSON string
+}
+
+var jobCases = []jobCase{
+	{kind: "transformation", plugin: 2, jobType: "Reprocess", payloadHCL: `{ since = "2024-01-01" }`, payloadJSON: `{"since":"2024-01-01"}`},
+	{kind: "import_app", plugin: 3, jobType: "Backfill", payloadHCL: `{ days = 7, dry_run = true }`, payloadJSON: `{"days":7,"dry_run":true}`},
+}
+
+// sameJSON reports whether two JSON texts hold the same value.
+func sameJSON(a json.RawMessage, b string) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal([]byte(b), &y) == nil && reflect.DeepEqual(x, y)
 }

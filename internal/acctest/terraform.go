@@ -14,10 +14,12 @@ import (
 )
 
 // Some tests need Terraform as users run it: a provider binary in its own
-// process (to kill an apply part-way) and Terraform's own log (to look for
-// the API key in it). They drive the terraform binary on PATH in a working
-// directory of their own, with the provider built once per test binary and
-// installed from a filesystem mirror, as `make demo` does.
+// process (to kill an apply part-way), Terraform's own log (to look for the
+// API key in it), and commands terraform-plugin-testing has no step for
+// (apply -invoke, query -generate-config-out). They drive the binary the run
+// uses (TerraformBinary) in a working directory of their own, with the
+// provider built once per test binary and installed from a filesystem
+// mirror, as `make demo` does.
 
 // mirrorVersion is the version the provider is installed under.
 const mirrorVersion = "0.1.0"
@@ -71,6 +73,7 @@ func RemoveProviderMirror() {
 type Terraform struct {
 	t   testing.TB
 	Dir string
+	bin string
 	env []string
 }
 
@@ -86,8 +89,9 @@ func NewTerraform(t testing.TB, config string, env map[string]string) *Terraform
 	if IsLive() {
 		t.Skip("needs the local API")
 	}
-	if _, err := exec.LookPath("terraform"); err != nil {
-		t.Skip("needs terraform on PATH")
+	bin, err := exec.LookPath(TerraformBinary())
+	if err != nil {
+		t.Fatalf("no terraform binary to run: %v", err)
 	}
 	mirror, err := providerMirror()
 	if err != nil {
@@ -109,7 +113,7 @@ func NewTerraform(t testing.TB, config string, env map[string]string) *Terraform
 	if err := os.Mkdir(work, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	tf := &Terraform{t: t, Dir: work}
+	tf := &Terraform{t: t, Dir: work, bin: bin}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(name, "POSTHOG_") || strings.HasPrefix(name, "TF_LOG") || name == "TF_CLI_CONFIG_FILE" ||
@@ -135,7 +139,7 @@ func (tf *Terraform) WriteConfig(config string) {
 	writeFile(tf.t, filepath.Join(tf.Dir, "main.tf"), `terraform {
   required_providers {
     pipeline = {
-      source = "pipelinecfg/pipeline"
+      source = "registry.terraform.io/pipelinecfg/pipeline"
     }
   }
 }
@@ -145,7 +149,7 @@ func (tf *Terraform) WriteConfig(config string) {
 // Command returns terraform with args, ready to start in the working
 // directory with extra environment variables (KEY=VALUE).
 func (tf *Terraform) Command(ctx context.Context, extraEnv []string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "terraform", args...) //nolint:gosec // G204: the test's own terraform command
+	cmd := exec.CommandContext(ctx, tf.bin, args...) //nolint:gosec // G204: the test's own terraform command
 	cmd.Dir = tf.Dir
 	cmd.Env = append(append([]string{}, tf.env...), extraEnv...)
 	return cmd
@@ -162,8 +166,8 @@ func (tf *Terraform) RunEnv(extraEnv []string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// StateIDs returns the ids of the resources in the local state, by
-// address.
+// StateIDs returns the config ids of the resources in the local state, by
+// address; resources whose id is not a number (an order's) are left out.
 func (tf *Terraform) StateIDs() map[string]int64 {
 	tf.t.Helper()
 	b, err := os.ReadFile(filepath.Join(tf.Dir, "terraform.tfstate"))
@@ -180,7 +184,7 @@ func (tf *Terraform) StateIDs() map[string]int64 {
 			Instances        []struct {
 				IndexKey   any `json:"index_key"`
 				Attributes struct {
-					ID int64 `json:"id"`
+					ID any `json:"id"`
 				} `json:"attributes"`
 			} `json:"instances"`
 		} `json:"resources"`
@@ -198,7 +202,9 @@ func (tf *Terraform) StateIDs() map[string]int64 {
 			if in.IndexKey != nil {
 				addr += fmt.Sprintf("[%v]", in.IndexKey)
 			}
-			ids[addr] = in.Attributes.ID
+			if id, ok := in.Attributes.ID.(float64); ok {
+				ids[addr] = int64(id)
+			}
 		}
 	}
 	return ids

@@ -45,8 +45,10 @@ func TestAccConfigList(t *testing.T) {
 						tc.resource("b", "  plugin = "+itoa(tc.plugins[1])+"\n  enabled = true"),
 				},
 				{
+					// A query step adds its list blocks to the previous
+					// step's configuration, which configures the provider.
 					Query: true,
-					Config: providerBlock + fmt.Sprintf(`
+					Config: fmt.Sprintf(`
 list %q "all" {
   provider         = pipeline
   include_resource = true

@@ -1,0 +1,145 @@
+package acceptance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// TestAccImport_byIdentity imports configs and their order with `import`
+// blocks that name each resource by its identity (Terraform 1.12+): the
+// config resources by project_id and id (one with project_id left to the
+// provider), the order resource by project_id. The apply imports all of
+// them and writes nothing on the service; the state holds the API's ids and
+// the identities; the next plan is empty.
+func TestAccImport_byIdentity(t *testing.T) {
+	for _, k := range collection.Kinds() {
+		t.Run(k.Name, func(t *testing.T) {
+			t.Parallel()
+			acctest.SkipWithoutIdentityImport(t)
+			host, local := acctest.IsolatedAPI(t, nil)
+			api := acctest.ClientFor(t, host, localapi.KeyFull)
+			plugin := map[string]int64{"transformation": 2, "import_app": 4}[k.Name]
+			ctx := context.Background()
+			var ids []int64
+			for i, name := range []string{"first", "second"} {
+				rec, err := api.Create(ctx, "1", k.Collection, client.RecordInput{
+					Plugin: client.Some(plugin), Order: client.Some(int64(i + 1)), Enabled: client.Some(true), Name: client.Some(name),
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, rec.ID)
+			}
+
+			configType := "pipeline_" + k.Name + "_config"
+			orderType := "pipeline_" + k.Name + "_order"
+			tf := acctest.NewTerraform(t, fmt.Sprintf(`provider "pipeline" {
+  host       = %[1]q
+  api_key    = %[2]q
+  project_id = "1"
+}
+
+import {
+  to       = %[3]s.first
+  identity = { project_id = "1", id = %[5]d }
+}
+
+import {
+  to       = %[3]s.second
+  identity = { id = %[6]d }
+}
+
+import {
+  to       = %[4]s.all
+  identity = { project_id = "1" }
+}
+
+resource %[3]q "first" {
+  plugin  = %[7]d
+  enabled = true
+  order   = 1
+  name    = "first"
+}
+
+resource %[3]q "second" {
+  plugin  = %[7]d
+  enabled = true
+  order   = 2
+  name    = "second"
+}
+
+resource %[4]q "all" {
+  config_ids = [%[3]s.first.id, %[3]s.second.id]
+}
+`, host, localapi.KeyWrite, configType, orderType, ids[0], ids[1], plugin), nil)
+
+			local.ResetCounters()
+			out, err := tf.Run("apply", "-auto-approve", "-no-color")
+			if err != nil {
+				t.Fatalf("apply: %v\n%s", err, out)
+			}
+			if !strings.Contains(out, "3 imported, 0 added, 0 changed, 0 destroyed") {
+				t.Errorf("apply did not import exactly the three resources:\n%s", out)
+			}
+			c := local.Counters()
+			if writes := c["create"] + c["update"] + c["delete"] + c["rearrange"]; writes != 0 {
+				t.Errorf("importing made %d writes on the service, want none: %v", writes, c)
+			}
+			state := tf.StateIDs()
+			if state[configType+".first"] != ids[0] || state[configType+".second"] != ids[1] {
+				t.Errorf("the state holds %v, want first=%d second=%d", state, ids[0], ids[1])
+			}
+			identities := stateIdentities(t, tf.Dir)
+			for addr, want := range map[string]string{
+				configType + ".first":  fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[0]),
+				configType + ".second": fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[1]),
+				orderType + ".all":     `{"project_id":"1"}`,
+			} {
+				if !sameJSON(identities[addr], want) {
+					t.Errorf("%s has the identity %s in state, want %s", addr, identities[addr], want)
+				}
+			}
+			if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
+				t.Errorf("the plan after the import is not empty: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// stateIdentities returns the identity of each resource in the working
+// directory's state, by address.
+func stateIdentities(t *testing.T, dir string) map[string]json.RawMessage {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Type, Name string
+			Instances  []struct {
+				Identity json.RawMessage `json:"identity"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]json.RawMessage{}
+	for _, r := range st.Resources {
+		for _, in := range r.Instances {
+			out[r.Type+"."+r.Name] = in.Identity
+		}
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package acceptance
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// TestAccInvoke_runJob runs `terraform apply -invoke` on the run-job action
+// of each kind (Terraform 1.14+): the local API records the job exactly
+// once, with its payload; invoked with a scoped key, the action fails with
+// the documented error and runs nothing.
+func TestAccInvoke_runJob(t *testing.T) {
+	for _, jc := range jobCases {
+		t.Run(jc.kind, func(t *testing.T) {
+			t.Parallel()
+			acctest.SkipBelowTerraform(t, "1.14.0")
+			host, local := acctest.IsolatedAPI(t, nil)
+			configType := "pipeline_" + jc.kind + "_config"
+			actionAddr := "action.pipeline_" + jc.kind + "_run_job.run"
+			tf := acctest.NewTerraform(t, fmt.Sprintf(`variable "api_key" {
+  type      = string
+  sensitive = true
+}
+
+provider "pipeline" {
+  host       = %[1]q
+  api_key    = var.api_key
+  project_id = "1"
+}
+
+resource %[2]q "test" {
+  plugin = %[3]d
+}
+
+action "pipeline_%[4]s_run_job" "run" {
+  config {
+    config_id = %[2]s.test.id
+    job_type  = %[5]q
+    payload   = jsonencode(%[6]s)
+  }
+}
+`, host, configType, jc.plugin, jc.kind, jc.jobType, jc.payloadHCL), nil)
+			full := []string{"TF_VAR_api_key=" + localapi.KeyFull}
+
+			if out, err := tf.RunEnv(full, "apply", "-auto-approve", "-no-color"); err != nil {
+				t.Fatalf("apply: %v\n%s", err, out)
+			}
+			if runs := local.Jobs(); len(runs) != 0 {
+				t.Fatalf("the apply ran %d jobs; an action runs only when invoked or triggered", len(runs))
+			}
+			configID := tf.StateIDs()[configType+".test"]
+
+			out, err := tf.RunEnv(full, "apply", "-invoke="+actionAddr, "-auto-approve", "-no-color")
+			if err != nil {
+				t.Fatalf("apply -invoke: %v\n%s", err, out)
+			}
+			runs := local.Jobs()
+			if len(runs) != 1 {
+				t.Fatalf("the local API ran %d jobs, want exactly 1: %+v\n%s", len(runs), runs, out)
+			}
+			if r := runs[0]; r.ConfigID != configID || r.Type != jc.jobType || r.Operation != "start" || !sameJSON(r.Payload, jc.payloadJSON) {
+				t.Errorf("job %+v (payload %s), want %s on config %d with %s", r, r.Payload, jc.jobType, configID, jc.payloadJSON)
+			}
+			if !strings.Contains(out, "The service accepted job") {
+				t.Errorf("apply -invoke did not show the action's progress:\n%s", out)
+			}
+
+			out, err = tf.RunEnv([]string{"TF_VAR_api_key=" + localapi.KeyWrite}, "apply", "-invoke="+actionAddr, "-auto-approve", "-no-color")
+			if err == nil {
+				t.Fatalf("apply -invoke with a scoped key succeeded:\n%s", out)
+			}
+			flat := strings.Join(strings.Fields(out), " ")
+			for _, want := range []string{"This action does not support Personal API Key access", "legacy personal API key without scopes"} {
+				if !strings.Contains(flat, want) {
+					t.Errorf("the refusal does not say %q:\n%s", want, out)
+				}
+			}
+			if runs := local.Jobs(); len(runs) != 1 {
+				t.Errorf("after the refused invoke the local API holds %d jobs, want still 1", len(runs))
+			}
+		})
+	}
+}
