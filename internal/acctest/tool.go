@@ -1,6 +1,7 @@
 package acctest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -65,6 +66,11 @@ func CurrentTool(t testing.TB) Tool {
 		var v struct {
 			Version string `json:"terraform_version"`
 		}
+		// OpenTofu prints warnings about its CLI configuration on stdout,
+		// before the JSON.
+		if i := bytes.IndexByte(out, '{'); i > 0 {
+			out = out[i:]
+		}
 		if toolErr = json.Unmarshal(out, &v); toolErr != nil {
 			return
 		}
@@ -73,7 +79,7 @@ func CurrentTool(t testing.TB) Tool {
 			return
 		}
 		text, _ := exec.CommandContext(context.Background(), TerraformBinary(), "version").Output() //nolint:gosec // G204: the run's own binary
-		tool.OpenTofu = strings.HasPrefix(string(text), "OpenTofu")
+		tool.OpenTofu = strings.Contains(string(text), "OpenTofu v")
 	})
 	if toolErr != nil {
 		t.Fatalf("asking %s for its version: %v", TerraformBinary(), toolErr)
@@ -94,8 +100,10 @@ func SkipBelowTerraform(t testing.TB, minimum string) {
 }
 
 // SkipWithoutIdentityImport skips a test of import blocks by identity when
-// the run's tool has none: Terraform before 1.12, and OpenTofu.
+// the run's tool has none: Terraform and OpenTofu before 1.12.
 func SkipWithoutIdentityImport(t testing.TB) {
 	t.Helper()
-	SkipBelowTerraform(t, "1.12.0")
+	if tl := CurrentTool(t); tl.Version.LessThan(version.Must(version.NewVersion("1.12.0"))) {
+		t.Skipf("needs Terraform or OpenTofu 1.12 or later; this run uses %s", tl)
+	}
 }

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# make test: the checks, then the tests once per tool we claim to support.
+#
+#   1. every test (unit and acceptance, TF_ACC=1) with the oldest Terraform
+#      we support: the terraform on PATH (1.11);
+#   2. the acceptance tests (TestAcc*) with the newest Terraform that builds
+#      here, and
+#   3. with OpenTofu; both built from their Go modules by scripts/tfbin.sh
+#      (cached; the first build takes minutes, and runs in the background
+#      while the checks and the first run go on).
+#
+# Then testmatrix prints which versions ran what, and fails when a test was
+# skipped in every run (a version-gated feature that no run exercised).
+# TEST_TOOLS="newest tofu" chooses the extra runs ("" for none).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+timeout=${TEST_TIMEOUT:-18m}
+tools=${TEST_TOOLS-newest tofu}
+
+# A CLI configuration file that does not exist makes every command warn,
+# and OpenTofu warns on stdout, in the way of version -json.
+if [[ -n ${TF_CLI_CONFIG_FILE:-} && ! -e $TF_CLI_CONFIG_FILE ]]; then
+  unset TF_CLI_CONFIG_FILE
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pipeline-test.XXXXXX")
+builder=
+cleanup() {
+  [[ -n $builder ]] && kill "$builder" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The extra binaries, built one after the other in the background.
+declare -A bins=()
+if [[ -n $tools ]]; then
+  (
+    for t in $tools; do
+      case $t in
+      newest) scripts/tfbin.sh terraform >"$work/bin-newest" ;;
+      tofu) scripts/tfbin.sh tofu >"$work/bin-tofu" ;;
+      *) echo "test.sh: unknown tool $t" >&2; exit 2 ;;
+      esac
+    done
+  ) 2>"$work/build.log" &
+  builder=$!
+fi
+
+make --no-print-directory checks
+
+go build -o "$work/testmatrix" ./scripts/testmatrix
+oldest=$(command -v terraform)
+# run LABEL BIN ARGS...: go test with the tool BIN, reported as it goes.
+run() {
+  local label=$1 bin=$2
+  shift 2
+  TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin go test -count=1 -json -timeout "$timeout" "$@" 2>&1 |
+    "$work/testmatrix" stream -label "$label" -tool "$bin" -out "$work/run-$label.json"
+}
+
+status=0
+run oldest "$oldest" ./... || status=1
+if [[ -n $builder ]]; then
+  if ! wait "$builder"; then
+    cat "$work/build.log" >&2
+    echo "test.sh: building the other tools failed" >&2
+    exit 1
+  fi
+  builder=
+  grep -h '^tfbin: built' "$work/build.log" || true
+fi
+runs=("$work/run-oldest.json")
+for t in $tools; do
+  if [[ $t == tofu ]]; then
+    # terraform-plugin-testing reattaches the in-process provider under this
+    # address; OpenTofu resolves an unqualified provider to its own registry.
+    export TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_ACC_PROVIDER_NAMESPACE=hashicorp
+  fi
+  run "$t" "$(cat "$work/bin-$t")" -run '^TestAcc' ./... || status=1
+  runs+=("$work/run-$t.json")
+done
+"$work/testmatrix" check "${runs[@]}" || status=1
+exit $status

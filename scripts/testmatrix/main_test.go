@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeRun writes a stream file as `testmatrix stream` leaves it.
+func writeRun(t *testing.T, label string, events ...string) string {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), label+".json")
+	content := `{"label":"` + label + `","tool":"terraform","version":"Terraform v1.0.0"}` + "\n" + strings.Join(events, "\n") + "\n"
+	if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+const (
+	passA  = `{"Action":"pass","Package":"p","Test":"TestA"}`
+	skipB  = `{"Action":"skip","Package":"p","Test":"TestB"}`
+	passB  = `{"Action":"pass","Package":"p","Test":"TestB"}`
+	outB   = `{"Action":"output","Package":"p","Test":"TestB","Output":"    b_test.go:9: needs Terraform 1.14.0 or later\n"}`
+	noJSON = `# a build error line`
+)
+
+func TestCheck(t *testing.T) {
+	t.Setenv("POSTHOG_HOST", "")
+	oldest := writeRun(t, "oldest", passA, noJSON, outB, skipB)
+	newest := writeRun(t, "newest", passB)
+	if err := check([]string{oldest, newest}); err != nil {
+		t.Errorf("a test skipped in one run and passed in another: %v", err)
+	}
+	err := check([]string{oldest})
+	if err == nil || !strings.Contains(err.Error(), "1 test(s) skipped in every run") {
+		t.Errorf("a test skipped in the only run: got %v, want the suite to fail", err)
+	}
+}
+
+func TestReadRunSkipReason(t *testing.T) {
+	r, err := readRun(writeRun(t, "oldest", outB, skipB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.skipMsg["p TestB"]; got != "b_test.go:9: needs Terraform 1.14.0 or later" {
+		t.Errorf("skip reason %q", got)
+	}
+	if r.outcome["p TestB"] != "skip" || r.Version != "Terraform v1.0.0" {
+		t.Errorf("run %+v", r)
+	}
+}
