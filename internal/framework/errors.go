@@ -39,7 +39,7 @@ func AddAPIError(diags *diag.Diagnostics, summary string, err error, attrPath At
 func DescribeError(err error) string {
 	var thrErr *client.ThrottledError
 	if errors.As(err, &thrErr) {
-		return err.Error() + "\n\n" + throttledHint(thrErr.Until)
+		return err.Error() + "\n\n" + throttledHint(thrErr.Until, thrErr.Wait)
 	}
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
@@ -68,16 +68,17 @@ func DescribeError(err error) string {
 		b.WriteString("\n\nThe API key lacks the scope this operation needs (plugin:read to read, " +
 			"plugin:write to change) or access to the project.")
 	case http.StatusTooManyRequests:
-		b.WriteString("\n\n" + throttledHint(time.Now().Add(time.Duration(apiErr.RetryAfter)*time.Second)))
+		wait := time.Duration(apiErr.RetryAfter) * time.Second
+		b.WriteString("\n\n" + throttledHint(time.Now().Add(wait), wait))
 	}
 	return b.String()
 }
 
 // throttledHint says what to do when the service throttles the key for
 // longer than an operation may wait.
-func throttledHint(until time.Time) string {
-	return "Run again after " + until.UTC().Format("2006-01-02 15:04:05 UTC") + ", or let the operation wait that long " +
-		"with the resource's timeouts block (for example create = \"30m\"): the service's hourly limit asks for " +
-		"waits of many minutes. If other jobs or people use the same API key, give this run a key of its own, or " +
+func throttledHint(until time.Time, wait time.Duration) string {
+	return "Run again after " + until.UTC().Format("2006-01-02 15:04:05 UTC") + ", or give the operation more than " +
+		wait.Round(time.Second).String() + " with the resource's timeouts block (the service's hourly limit asks for " +
+		"waits of up to an hour). If other jobs or people use the same API key, give this run a key of its own, or " +
 		"lower requests_per_minute in each of them so that together they stay under the service's limit."
 }

@@ -59,7 +59,7 @@ func TestAddAPIError(t *testing.T) {
 				Until: time.Date(2026, 3, 1, 12, 34, 56, 0, time.UTC), Left: 9 * time.Minute,
 				Err: &client.APIError{Method: "POST", Path: "/x/", Status: 429}}),
 			wantDetail: []string{"POST /x/", "again in 14m0s, at 2026-03-01 12:34:56 UTC", "9m0s left",
-				"Run again after 2026-03-01 12:34:56 UTC", "timeouts block", "a key of its own"},
+				"Run again after 2026-03-01 12:34:56 UTC", "more than 14m0s with the resource's timeouts block", "a key of its own"},
 		},
 		"timeout": {
 			err:        fmt.Errorf("GET /x/: %w", context.DeadlineExceeded),
