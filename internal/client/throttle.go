@@ -162,13 +162,13 @@ func (t *throttle) wait(ctx context.Context, deadline time.Time, onPace func(tim
 			return err
 		}
 		t.mu.Lock()
-		paused := t.clock.Now().Before(t.resumeAt)
+		paused := t.clock.Now().Before(t.resumeAt) || t.pace != pace
 		t.mu.Unlock()
 		if !paused {
 			return nil
 		}
 		// A pause began while this request waited for its turn: it waits
-		// for the gate and queues again at the new pace.
+		// for the gate, if still closed, and queues again at the new pace.
 	}
 }
 

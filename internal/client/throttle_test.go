@@ -396,3 +396,31 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+func TestThrottleWaiterQueuesAgainAfterAPause(t *testing.T) {
+	clk := newFakeClock(false)    // time moves only when the test moves it
+	l := newTestThrottle(60, clk) // burst 3, then one every 1.05s
+	for range 3 {
+		if err := paceWait(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A waiter queued at the old pace; a short pause begins and ends
+	// while it sleeps. It must queue again in the new, slower bucket, not
+	// go out on its old turn.
+	clk.mu.Lock()
+	clk.onSleep = func() { l.throttled(clk.Now(), 0, true) }
+	clk.mu.Unlock()
+	if err := paceWait(l); err != nil {
+		t.Fatal(err)
+	}
+	if s := clk.Sleeps(); len(s) != 1 {
+		t.Fatalf("want one wait for the old turn, got %v", s)
+	}
+	if tokens := l.pace.TokensAt(clk.Now()); tokens > 0.01 {
+		t.Fatalf("the waiter went out on its old turn: the new bucket still holds %.2f tokens", tokens)
+	}
+	if got := perMinute(l); !near(got, 28.5) {
+		t.Fatalf("pace %.2f, want 28.5", got)
+	}
+}
