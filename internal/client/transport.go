@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -149,7 +150,7 @@ func (t *attemptTransport) observe(ctx context.Context, st *callState, sentAt ti
 		p, began := t.throttle.throttled(sentAt, retryAfter, ok)
 		if began {
 			tflog.Warn(ctx, p.describe(st.method, st.path), map[string]any{
-				"wait_ms": durationMS(p.wait), "requests_per_minute": p.perMinute,
+				"wait_ms": durationMS(p.wait), "requests_per_minute": math.Round(p.perMinute),
 			})
 		}
 	case resp.StatusCode < 500:
