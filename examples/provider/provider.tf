@@ -16,5 +16,5 @@ provider "pipeline" {
   # Optional tuning; these are the defaults.
   max_retries         = 5
   request_timeout     = "30s"
-  requests_per_minute = 400 # stays under the service's 480 per minute and key
+  requests_per_minute = 400 # under the service's 480 per minute and key; slower when it throttles
 }

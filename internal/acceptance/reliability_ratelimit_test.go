@@ -10,52 +10,67 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 )
 
-// TestAccReliability_clientRateLimit: an apply of more creates than the
-// service allows per minute sees no 429 at all when requests_per_minute is
-// under the service's limit: the provider waits instead, and says so in
-// the log. (A minute's limit cannot be exceeded in less than a minute, so
-// this test takes a little over one.)
-func TestAccReliability_clientRateLimit(t *testing.T) {
+// rateLimitedConfigs are 70 configs of both kinds, nearly twice what the
+// service below allows in a minute.
+const rateLimitedConfigs = 70
+
+// TestAccReliability_rateLimitConverges: against a service that allows 40
+// requests a minute per key, one apply of 70 configs with the default
+// settings (provider and Terraform's parallelism) succeeds: the provider
+// waits when throttled, for as long as the service asks, instead of giving
+// up. The API then holds exactly the 70 configs of the state, none twice,
+// and the next plan, under the same limit, is empty. Every pause is logged
+// once. (A minute's limit cannot be passed in less than a minute, so this
+// test takes a little over one.)
+func TestAccReliability_rateLimitConverges(t *testing.T) {
 	t.Parallel()
-	const serviceLimit, providerLimit = 60, 59
-	const configs = serviceLimit + 2
+	const serviceLimit = 40
 	host, local := acctest.IsolatedAPI(t, nil)
 	local.SetRateLimit(serviceLimit)
 
 	tf := acctest.NewTerraform(t, fmt.Sprintf(`provider "pipeline" {
-  host                = %q
-  api_key             = %q
-  project_id          = "1"
-  requests_per_minute = %d
-  max_retries         = 0 # a 429 would fail the apply
+  host       = %q
+  api_key    = %q
+  project_id = "1"
 }
 
-resource "pipeline_transformation_config" "many" {
+resource "pipeline_transformation_config" "t" {
   count  = %d
-  plugin = 1
-  name   = "config ${count.index}"
+  plugin = 1 + count.index %% 2
+  name   = "transformation ${count.index}"
 }
-`, host, acctest.KeyWrite, providerLimit, configs), nil)
+
+resource "pipeline_import_app_config" "i" {
+  count   = %d
+  plugin  = 3 + count.index %% 2
+  name    = "import ${count.index}"
+  enabled = true
+}
+`, host, acctest.KeyWrite, rateLimitedConfigs/2, rateLimitedConfigs-rateLimitedConfigs/2), nil)
 
 	log := filepath.Join(t.TempDir(), "terraform.log")
-	out, err := tf.RunEnv([]string{"TF_LOG=INFO", "TF_LOG_PATH=" + log}, "apply", "-auto-approve", "-no-color")
+	out, err := tf.RunEnv([]string{"TF_LOG_PROVIDER=WARN", "TF_LOG_PATH=" + log}, "apply", "-auto-approve", "-no-color")
 	if err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}
 	c := local.Counters()
-	if c["throttled"] != 0 {
-		t.Errorf("the service throttled %d requests, want none", c["throttled"])
-	}
-	if c["create"] != configs || len(activeIDs(t, host)) != configs {
-		t.Errorf("%d creates, %d active configs; want %d", c["create"], len(activeIDs(t, host)), configs)
-	}
+	checkConverged(t, tf.StateIDs(), host, rateLimitedConfigs)
 	b, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	waits := regexp.MustCompile(`rate limit: waiting [0-9.]+m?s before POST /api/projects/1/pipeline_transformation_configs/`).FindAll(b, -1)
-	if len(waits) == 0 {
-		t.Errorf("no rate-limit wait in the log")
+	pauses := int64(len(regexp.MustCompile(`\[WARN\].*every request of this client pauses for [0-9]+s`).FindAll(b, -1)))
+	t.Logf("apply: %d requests, %d creates, %d throttled, %d pauses logged", c["total"], c["create"], c["throttled"], pauses)
+	if c["throttled"] == 0 {
+		t.Fatal("the service never throttled the apply: the test proves nothing")
 	}
-	t.Logf("%d requests, %d rate-limit waits logged", c["total"], len(waits))
+	if pauses == 0 || pauses > c["throttled"] {
+		t.Errorf("%d pauses logged for %d throttled requests: want one line per pause, and every pause began with a 429", pauses, c["throttled"])
+	}
+
+	local.ResetCounters()
+	if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
+		t.Fatalf("the plan after the apply is not empty: %v\n%s", err, out)
+	}
+	t.Logf("plan: %d requests, %d throttled", local.Counters()["total"], local.Counters()["throttled"])
 }

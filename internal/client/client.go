@@ -2,13 +2,16 @@
 // pipeline config API, and nothing of Terraform.
 //
 // One Client is shared by every resource of a Terraform run and is safe for
-// concurrent use. It retries what is safe to retry: 429 for any method
-// (honouring Retry-After up to RetryWaitMax); 502, 503, 504 and transport
-// errors for GET, PATCH and DELETE; POST (create, job) only when the request
-// provably never reached the service, so a record is never created twice;
-// 500 never. It keeps under a client-side rate limit, decodes the service's
-// error envelope into *APIError (other failures are *TransportError) and
-// logs each HTTP attempt through tflog without the API key.
+// concurrent use. It retries what is safe to retry: 429 for any method,
+// until the caller's deadline, after the Retry-After it asks for; 502, 503,
+// 504 and transport errors for GET, PATCH and DELETE; POST (create, job)
+// only when the request provably never reached the service, so a record is
+// never created twice; 500 never. A 429 pauses every request of the client
+// and slows its pace, which grows back while requests succeed, never above
+// the configured requests per minute. It decodes the service's error
+// envelope into *APIError (other failures are *TransportError, and
+// *ThrottledError when the service throttles past the deadline) and logs
+// each HTTP attempt through tflog without the API key.
 package client
 
 import (
@@ -28,8 +31,9 @@ const (
 	DefaultPageSize     = 100
 )
 
-// DefaultMaxRetries is the recommended Config.MaxRetries. It is not applied
-// to a zero MaxRetries, which means no retry.
+// DefaultMaxRetries is the provider's default max_retries. New does not
+// apply it to a zero MaxRetries, which means no retry of a 5xx or a
+// transport error.
 const DefaultMaxRetries = 5
 
 // Config configures a Client.
@@ -41,19 +45,23 @@ type Config struct {
 	APIKey string
 	// UserAgent is sent on every request; DefaultUserAgent when empty.
 	UserAgent string
-	// MaxRetries bounds the retries of one request after its first attempt
-	// (0 or negative = no retry; DefaultMaxRetries is a sane value).
+	// MaxRetries bounds the retries of one request after a 502, 503, 504
+	// or a transport error (0 or negative = no such retry). A 429 is not
+	// counted: it is retried until ctx's deadline.
 	MaxRetries int
-	// RetryWaitMin and RetryWaitMax bound the backoff between retries;
-	// RetryWaitMax also caps a server's Retry-After. Zero means
-	// DefaultRetryWaitMin / DefaultRetryWaitMax.
+	// RetryWaitMin and RetryWaitMax bound the backoff between those
+	// retries; RetryWaitMax also caps such an answer's Retry-After. A 429's
+	// Retry-After is always waited in full. Zero means DefaultRetryWaitMin /
+	// DefaultRetryWaitMax.
 	RetryWaitMin time.Duration
 	RetryWaitMax time.Duration
 	// RequestTimeout bounds one HTTP attempt, reading the body included
 	// (0 = none; the caller's ctx still applies).
 	RequestTimeout time.Duration
-	// RequestsPerMinute is a client-side rate limit over every HTTP attempt,
-	// retries included (0 = unlimited). No 60-second window sees more.
+	// RequestsPerMinute is the client's pace over every HTTP attempt,
+	// retries included, and the most it returns to after the service
+	// throttled it: no 60-second window sees more. 0 = no pace (a 429 still
+	// pauses every request until its Retry-After).
 	RequestsPerMinute int
 	// PageSize is the limit ListAll asks for per page; DefaultPageSize
 	// when 0.
@@ -76,6 +84,7 @@ type Client struct {
 	pageSize   int
 	http       *http.Client
 	clock      *serviceClock
+	throttle   *throttle
 }
 
 // New validates cfg and returns a client. Its errors are *ConfigError
@@ -124,10 +133,8 @@ func newClient(cfg Config, clk clock) (*Client, error) {
 		next = defaultTransport()
 	}
 	c.clock = &serviceClock{}
-	rt := &attemptTransport{next: next, timeout: cfg.RequestTimeout, clock: c.clock}
-	if cfg.RequestsPerMinute > 0 {
-		rt.limiter = newLimiter(cfg.RequestsPerMinute, clk)
-	}
+	c.throttle = newThrottle(cfg.RequestsPerMinute, c.waitMin, c.waitMax, clk)
+	rt := &attemptTransport{next: next, timeout: cfg.RequestTimeout, clock: c.clock, throttle: c.throttle}
 	c.http = &http.Client{Transport: rt, CheckRedirect: checkRedirect}
 	return c, nil
 }
@@ -137,8 +144,8 @@ func newClient(cfg Config, clk clock) (*Client, error) {
 // creates under way; it carries no credentials.
 func (c *Client) Host() string { return c.base }
 
-// MaxRetries returns how often one request is retried after its first
-// attempt (Config.MaxRetries, at least 0).
+// MaxRetries returns how often one request is retried after a 5xx or a
+// transport error (Config.MaxRetries, at least 0).
 func (c *Client) MaxRetries() int { return c.maxRetries }
 
 // CheckHost reports whether raw is a usable host setting: an absolute http(s)

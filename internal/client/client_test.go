@@ -72,8 +72,8 @@ func TestDefaults(t *testing.T) {
 		c.pageSize != DefaultPageSize {
 		t.Fatalf("defaults: %+v", c)
 	}
-	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.limiter != nil || rt.timeout != 0 {
-		t.Fatal("no rate limit and no timeout by default")
+	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.throttle.pace != nil || rt.timeout != 0 {
+		t.Fatal("no pace and no timeout by default")
 	}
 
 	c, err = New(Config{Host: "https://x", APIKey: testKey, MaxRetries: -3, RetryWaitMin: time.Second, RetryWaitMax: time.Millisecond,
@@ -84,7 +84,7 @@ func TestDefaults(t *testing.T) {
 	if c.maxRetries != 0 || c.waitMax != time.Second {
 		t.Fatalf("negative MaxRetries means none, like 0; RetryWaitMax is at least RetryWaitMin: %+v", c)
 	}
-	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.limiter == nil || rt.timeout != time.Minute {
-		t.Fatal("rate limit and timeout set")
+	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.throttle.pace == nil || rt.timeout != time.Minute {
+		t.Fatal("pace and timeout set")
 	}
 }

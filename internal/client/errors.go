@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // APIError is an error answer of the service. Type, Code, Detail and Attr
@@ -75,6 +76,48 @@ func (e *TransportError) Error() string {
 // Unwrap returns the cause.
 func (e *TransportError) Unwrap() error { return e.Err }
 
+// ThrottledError is a request the client stopped sending because the
+// service throttles the API key (429) until after the caller's deadline: it
+// fails at once instead of waiting in vain. Err is the 429 answer when this
+// request got one; nil when it was held back by a pause another request's
+// 429 began. errors.As finds the *APIError through it, and IsThrottled is
+// true either way.
+type ThrottledError struct {
+	Method string
+	Path   string
+	// Until is when the service accepts requests of the key again, Wait how
+	// long that was when the client gave up, Left how much time the
+	// deadline left then.
+	Until time.Time
+	Wait  time.Duration
+	Left  time.Duration
+	// Attempts is how many HTTP attempts were made.
+	Attempts int
+	// MaybeSent is true when an earlier attempt may have reached the
+	// service (a reset before the 429, for a request safe to repeat).
+	MaybeSent bool
+	Err       *APIError
+}
+
+// Error names the request, the wait and when it ends, and the time left.
+func (e *ThrottledError) Error() string {
+	what := "it was not sent"
+	if e.Err != nil {
+		what = "it was not sent again"
+	}
+	return fmt.Sprintf("%s %s: the service throttles this API key (429 Too Many Requests) and accepts requests again in %s, at %s, "+
+		"after this operation's time limit (%s left): %s",
+		e.Method, e.Path, roundWait(e.Wait), e.Until.UTC().Format("2006-01-02 15:04:05 UTC"), roundWait(max(0, e.Left)), what)
+}
+
+// Unwrap returns the 429 answer, if this request got one.
+func (e *ThrottledError) Unwrap() error {
+	if e.Err == nil {
+		return nil
+	}
+	return e.Err
+}
+
 // ConfigError is an invalid Config given to New. Field is the provider
 // setting it is about ("host" or "api_key").
 type ConfigError struct {
@@ -113,9 +156,11 @@ func IsForbidden(err error) bool { return StatusOf(err) == http.StatusForbidden 
 // IsUnauthorized reports whether err is a 401 answer (missing or bad key).
 func IsUnauthorized(err error) bool { return StatusOf(err) == http.StatusUnauthorized }
 
-// IsThrottled reports whether err is a 429 answer (still throttled after
-// the retries).
-func IsThrottled(err error) bool { return StatusOf(err) == http.StatusTooManyRequests }
+// IsThrottled reports whether err is a 429 answer or a *ThrottledError.
+func IsThrottled(err error) bool {
+	var thrErr *ThrottledError
+	return StatusOf(err) == http.StatusTooManyRequests || errors.As(err, &thrErr)
+}
 
 // IsServerError reports whether err is a 5xx answer. The live service
 // answers 500 to a DELETE of an unknown id and to a bad rearrange key.
@@ -131,6 +176,10 @@ func MayHaveApplied(err error) bool {
 	var tErr *TransportError
 	if errors.As(err, &tErr) {
 		return tErr.MaybeSent
+	}
+	var thrErr *ThrottledError
+	if errors.As(err, &thrErr) {
+		return thrErr.MaybeSent
 	}
 	return IsServerError(err)
 }

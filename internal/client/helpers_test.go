@@ -116,6 +116,8 @@ type fakeClock struct {
 	now     time.Time
 	advance bool
 	sleeps  []time.Duration
+	// onSleep, when set, runs once, during the next Sleep.
+	onSleep func()
 }
 
 func newFakeClock(advance bool) *fakeClock {
@@ -133,10 +135,15 @@ func (f *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 		return err
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.sleeps = append(f.sleeps, d)
 	if f.advance {
 		f.now = f.now.Add(d)
+	}
+	hook := f.onSleep
+	f.onSleep = nil
+	f.mu.Unlock()
+	if hook != nil {
+		hook()
 	}
 	return nil
 }

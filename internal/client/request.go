@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"time"
@@ -42,7 +43,7 @@ type apiResponse struct {
 // *TransportError.
 func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	ctx = maskKey(ctx, c.apiKey)
-	st := &callState{method: r.method, path: r.path}
+	st := &callState{method: r.method, path: r.path, start: c.throttle.now()}
 	ctx = withCallState(ctx, st)
 
 	var raw any // an untyped nil keeps GETs free of an empty chunked body
@@ -83,16 +84,24 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		Logger:       tflogAdapter{ctx: ctx},
 		RetryWaitMin: c.waitMin,
 		RetryWaitMax: c.waitMax,
-		RetryMax:     c.maxRetries,
-		CheckRetry:   retryPolicy(r.method),
-		Backoff: func(lo, hi time.Duration, n int, resp *http.Response) time.Duration {
-			d := backoff(lo, hi, n, resp)
+		// The retry policy decides alone: a 429 is retried until the
+		// deadline, anything else at most c.maxRetries times.
+		RetryMax:   math.MaxInt32,
+		CheckRetry: c.retryPolicy(st),
+		Backoff: func(lo, hi time.Duration, _ int, resp *http.Response) time.Duration {
+			if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
+				// The throttle holds every request until the pause ends;
+				// the pause itself is logged once, as a warning.
+				tflog.Debug(ctx, fmt.Sprintf("retrying %s %s after 429 once the pause ends", r.method, r.path))
+				return 0
+			}
+			d := backoff(lo, hi, st.failures-1, resp)
 			why := "a transport error"
 			if resp != nil {
 				why = resp.Status
 			}
 			tflog.Info(ctx, fmt.Sprintf("retrying %s %s in %s after %s (retry %d of %d)",
-				r.method, r.path, d.Round(time.Millisecond), why, n+1, c.maxRetries))
+				r.method, r.path, d.Round(time.Millisecond), why, st.failures, c.maxRetries))
 			return d
 		},
 		// Hand back the last answer or error as it is, not retryablehttp's
@@ -105,6 +114,10 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		defer resp.Body.Close() // read whole below, or given up on
 	}
 	if err != nil {
+		var thrErr *ThrottledError
+		if errors.As(err, &thrErr) { // held back by a pause that ends too late
+			return nil, st.throttledError(thrErr, nil)
+		}
 		// An answer that came before ctx ended or its body broke means the
 		// request arrived; only a 4xx proves it was not applied.
 		if resp != nil && (resp.StatusCode < 400 || resp.StatusCode > 499) {
@@ -119,7 +132,11 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, newAPIError(r.method, r.path, resp, body, int(st.attempts.Load()), c.apiKey)
+		apiErr := newAPIError(r.method, r.path, resp, body, int(st.attempts.Load()), c.apiKey)
+		if st.throttledPast != nil && resp.StatusCode == http.StatusTooManyRequests {
+			return nil, st.throttledError(st.throttledPast, apiErr)
+		}
+		return nil, apiErr
 	}
 	return &apiResponse{status: resp.StatusCode, header: resp.Header, body: body}, nil
 }

@@ -17,12 +17,17 @@ import (
 
 // The retry policy in one place:
 //
-//   - 429 is retried for every method: the service refused the request
-//     without doing anything. Its Retry-After is honoured, capped at
-//     RetryWaitMax.
+//   - 429 is retried for every method, until the call's deadline: the
+//     service refused the request without doing anything. It pauses every
+//     request of the client until its Retry-After and slows the client's
+//     pace (throttle.go). It does not count against MaxRetries. When the
+//     pause ends after the deadline, the call fails at once with a
+//     *ThrottledError that says when the service accepts requests again.
 //   - 502, 503, 504 and transport errors are retried for GET, PATCH and
 //     DELETE, which are safe to repeat here (PATCH sets values; DELETE of a
-//     deleted record only disables it again).
+//     deleted record only disables it again), at most MaxRetries times,
+//     waiting an exponential backoff between RetryWaitMin and RetryWaitMax
+//     (a Retry-After of such an answer is capped at RetryWaitMax).
 //   - POST (create, job) is retried on a transport error only when the
 //     request provably never reached the service: the dial failed
 //     (connection refused, DNS failure, dial timeout). A 5xx, a reset or a
@@ -32,23 +37,41 @@ import (
 //     answer (DELETE of an unknown id, a bad rearrange key).
 //   - A cancelled or expired ctx stops everything at once.
 
-// retryPolicy returns the CheckRetry for one request of the given method.
-func retryPolicy(method string) retryablehttp.CheckRetry {
+// maxThrottleWaitWithoutDeadline bounds how long a call whose ctx has no
+// deadline waits for the service's throttling, counted from its start: the
+// default read timeout of a resource.
+const maxThrottleWaitWithoutDeadline = 5 * time.Minute
+
+// retryPolicy returns the CheckRetry of one call.
+func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return false, ctxErr
 		}
 		if err != nil {
-			return retryableTransportError(method, err), nil
+			return retryableTransportError(st.method, err) && st.failed(c.maxRetries), nil
 		}
 		switch resp.StatusCode {
 		case http.StatusTooManyRequests:
-			return true, nil
+			return c.retryThrottled(ctx, st), nil
 		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			return repeatable(method), nil
+			return repeatable(st.method) && st.failed(c.maxRetries), nil
 		}
 		return false, nil
 	}
+}
+
+// retryThrottled decides on a 429 (already recorded by the throttle):
+// retry once the pause ends, unless it ends after the call's deadline.
+func (c *Client) retryThrottled(ctx context.Context, st *callState) bool {
+	until := c.throttle.resumeTime()
+	deadline := st.deadline(ctx)
+	if !until.After(deadline) {
+		return true
+	}
+	now := c.throttle.now()
+	st.throttledPast = &ThrottledError{Until: until, Wait: until.Sub(now), Left: deadline.Sub(now)}
+	return false
 }
 
 // repeatable reports whether a request of method may be sent again after
@@ -97,11 +120,18 @@ func permanentTransportError(err error) bool {
 	case errors.Is(err, errTooManyRedirects), errors.Is(err, errInsecureRedirect):
 		return true
 	}
+	// Waits that would end after the deadline: trying again changes nothing.
+	var thrErr *ThrottledError
+	var paceErr *paceError
+	if errors.As(err, &thrErr) || errors.As(err, &paceErr) {
+		return true
+	}
 	return strings.Contains(err.Error(), "unsupported protocol scheme")
 }
 
-// backoff returns the wait before retry number attempt+1: the server's
-// Retry-After when it sent one, else an exponential backoff from lo with a
+// backoff returns the wait before retry number attempt+1 of a 5xx or a
+// transport error (and the pause of a 429 without Retry-After): the
+// server's Retry-After when it sent one, else an exponential backoff from lo with a
 // little jitter (so that Terraform's parallel operations that failed
 // together do not retry in lockstep); always within [lo, hi].
 func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {

@@ -121,14 +121,35 @@ func TestRetriesExhaustedReturnLastAPIError(t *testing.T) {
 	}
 }
 
-func TestZeroMaxRetriesMeansNoRetry(t *testing.T) {
+func TestZeroMaxRetriesMeansNoRetryOf5xx(t *testing.T) {
 	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "slow down", ""))
+		writeJSON(w, http.StatusServiceUnavailable, envelope("server_error", "x", "busy", ""))
 	})
 	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 0 })
 	err := call(context.Background(), c, http.MethodGet)
-	if !IsThrottled(err) || srv.count() != 1 {
-		t.Fatalf("want one throttled attempt, got %d attempts, err %v", srv.count(), err)
+	if StatusOf(err) != http.StatusServiceUnavailable || srv.count() != 1 {
+		t.Fatalf("want one 503 attempt, got %d attempts, err %v", srv.count(), err)
+	}
+}
+
+func Test429IsNotCountedAgainstMaxRetries(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		switch {
+		case n < 4:
+			w.Header().Set("Retry-After", "0")
+			writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "slow down", ""))
+		case n == 4:
+			writeJSON(w, http.StatusServiceUnavailable, envelope("server_error", "x", "busy", ""))
+		default:
+			success(w, r)
+		}
+	})
+	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 1 })
+	if err := call(context.Background(), c, http.MethodGet); err != nil {
+		t.Fatalf("four 429s and one 503 with max_retries 1: want success, got %v", err)
+	}
+	if srv.count() != 6 {
+		t.Fatalf("want 6 attempts, got %d", srv.count())
 	}
 }
 
@@ -348,38 +369,93 @@ func TestBackoffWithoutRetryAfterGrowsAndIsCapped(t *testing.T) {
 	}
 }
 
-func TestRetryAfterIsCappedEndToEnd(t *testing.T) {
-	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		if n == 0 {
-			w.Header().Set("Retry-After", "3600")
-			writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "Request was throttled.", ""))
-			return
-		}
-		success(w, r)
-	})
-	c := newTestClient(t, srv.URL, func(c *Config) { c.RetryWaitMax = 20 * time.Millisecond })
-	start := time.Now()
-	if err := call(context.Background(), c, http.MethodPost); err != nil {
-		t.Fatal(err)
+// TestRetryAfterByStatus: a 503's Retry-After is capped at RetryWaitMax,
+// a 429's is waited in full (RetryWaitMax no longer shortens what the
+// service asks for, which would hammer a service that throttles).
+func TestRetryAfterByStatus(t *testing.T) {
+	tests := []struct {
+		status     int
+		retryAfter string
+		method     string
+		// the retry comes within [atLeast, atMost] of the first answer.
+		atLeast, atMost time.Duration
+	}{
+		{http.StatusServiceUnavailable, "3600", http.MethodGet, 0, 2 * time.Second},
+		{http.StatusTooManyRequests, "1", http.MethodPost, 990 * time.Millisecond, 10 * time.Second},
 	}
-	if el := time.Since(start); el > 2*time.Second {
-		t.Fatalf("Retry-After should be capped at RetryWaitMax, waited %s", el)
-	}
-	if srv.count() != 2 {
-		t.Fatalf("want 2 attempts, got %d", srv.count())
+	for _, tt := range tests {
+		t.Run(http.StatusText(tt.status), func(t *testing.T) {
+			srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+				if n == 0 {
+					w.Header().Set("Retry-After", tt.retryAfter)
+					writeJSON(w, tt.status, envelope("error", "x", "first answer", ""))
+					return
+				}
+				success(w, r)
+			})
+			c := newTestClient(t, srv.URL, func(c *Config) { c.RetryWaitMax = 20 * time.Millisecond })
+			start := time.Now()
+			if err := call(context.Background(), c, tt.method); err != nil {
+				t.Fatal(err)
+			}
+			if el := time.Since(start); el < tt.atLeast || el > tt.atMost {
+				t.Fatalf("Retry-After %s: the retry came after %s, want within [%s, %s]", tt.retryAfter, el, tt.atLeast, tt.atMost)
+			}
+			if srv.count() != 2 {
+				t.Fatalf("want 2 attempts, got %d", srv.count())
+			}
+		})
 	}
 }
 
-func TestThrottledErrorCarriesRetryAfter(t *testing.T) {
+func TestRetryAfterPastDeadlineFailsAtOnce(t *testing.T) {
 	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Retry-After", "12")
-		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "Request was throttled. Expected available in 12 seconds.", ""))
+		w.Header().Set("Retry-After", "840")
+		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "Request was throttled. Expected available in 840 seconds.", ""))
 	})
-	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 0 })
+	c := newTestClient(t, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Create(ctx, "1", Transformations, RecordInput{Plugin: Some[int64](7), Order: Some[int64](1)})
+	if el := time.Since(start); el > time.Second {
+		t.Fatalf("want a failure at once, took %s", el)
+	}
+	var thrErr *ThrottledError
+	if !errors.As(err, &thrErr) || thrErr.Err == nil || thrErr.Err.RetryAfter != 840 || thrErr.Attempts != 1 {
+		t.Fatalf("want a ThrottledError carrying the 429, got %#v", err)
+	}
+	for _, want := range []string{"POST /api/projects/1/pipeline_transformation_configs/", "429", "again in 14m0s, at ", "time limit (10m0s left)", "not sent again"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error should say %q: %v", want, err)
+		}
+	}
+	if !IsThrottled(err) || StatusOf(err) != 429 || MayHaveApplied(err) || srv.count() != 1 {
+		t.Fatalf("a throttled create did nothing: IsThrottled %v, status %d, MayHaveApplied %v, %d attempts",
+			IsThrottled(err), StatusOf(err), MayHaveApplied(err), srv.count())
+	}
+
+	// The pause holds every request of the client: one that would wait
+	// past its own deadline is not sent at all, and fails at once too.
+	_, err = c.Get(ctx, "1", Transformations, 42)
+	if !errors.As(err, &thrErr) || thrErr.Err != nil || !IsThrottled(err) || srv.count() != 1 {
+		t.Fatalf("want a ThrottledError without sending, got %v (%d attempts)", err, srv.count())
+	}
+	if !strings.Contains(err.Error(), "it was not sent") {
+		t.Fatalf("the error should say the request was not sent: %v", err)
+	}
+}
+
+func TestRetryAfterWithoutDeadlineIsBounded(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "3600")
+		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "wait", ""))
+	})
+	c := newTestClient(t, srv.URL)
 	err := call(context.Background(), c, http.MethodGet)
-	var apiErr *APIError
-	if !errors.As(err, &apiErr) || apiErr.RetryAfter != 12 || !IsThrottled(err) {
-		t.Fatalf("want a throttled error with RetryAfter 12, got %#v", err)
+	var thrErr *ThrottledError
+	if !errors.As(err, &thrErr) || thrErr.Left > maxThrottleWaitWithoutDeadline || srv.count() != 1 {
+		t.Fatalf("a call without deadline waits at most %s: got %v", maxThrottleWaitWithoutDeadline, err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -16,11 +17,19 @@ import (
 type callState struct {
 	method string
 	path   string
-	// attempts counts HTTP attempts that passed the rate limiter.
+	// start is when the call began, on the throttle's clock.
+	start time.Time
+	// attempts counts HTTP attempts that passed the throttle.
 	attempts atomic.Int32
 	// maybeSent is set once an attempt failed in a way that does not prove
 	// the request stayed on this side.
 	maybeSent atomic.Bool
+	// failures counts the 5xx answers and transport errors that were
+	// retried or gave up (not 429s); the retry policy's, on the call's
+	// goroutine.
+	failures int
+	// throttledPast is set when a 429's pause ends after the deadline.
+	throttledPast *ThrottledError
 }
 
 type callStateKey struct{}
@@ -34,14 +43,41 @@ func callStateFrom(ctx context.Context) *callState {
 	return st
 }
 
+// failed counts one retryable failure and reports whether MaxRetries
+// allows a retry for it.
+func (st *callState) failed(maxRetries int) bool {
+	st.failures++
+	return st.failures <= maxRetries
+}
+
+// deadline is when the call stops waiting for the service's throttling:
+// ctx's deadline, or maxThrottleWaitWithoutDeadline after the call began.
+func (st *callState) deadline(ctx context.Context) time.Time {
+	if d, ok := ctx.Deadline(); ok {
+		return d
+	}
+	return st.start.Add(maxThrottleWaitWithoutDeadline)
+}
+
+// throttledError completes a *ThrottledError with what the call knows.
+func (st *callState) throttledError(e *ThrottledError, answer *APIError) *ThrottledError {
+	out := *e
+	out.Method, out.Path = st.method, st.path
+	out.Attempts = int(st.attempts.Load())
+	out.MaybeSent = st.maybeSent.Load()
+	out.Err = answer
+	return &out
+}
+
 // attemptTransport wraps the real transport and sees every HTTP attempt,
-// retries and redirects included: it applies the rate limit, the
-// per-attempt timeout and the per-attempt log lines.
+// retries and redirects included: it passes each through the throttle,
+// tells the throttle about 429s and other answers, and applies the
+// per-attempt timeout and log lines.
 type attemptTransport struct {
-	next    http.RoundTripper
-	timeout time.Duration
-	limiter *limiter // nil: unlimited
-	clock   *serviceClock
+	next     http.RoundTripper
+	timeout  time.Duration
+	throttle *throttle
+	clock    *serviceClock
 }
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -54,14 +90,16 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		st = &callState{method: req.Method, path: req.URL.RequestURI()}
 	}
 
-	if t.limiter != nil {
-		err := t.limiter.wait(ctx, func(d time.Duration) {
-			tflog.Info(ctx, fmt.Sprintf("rate limit: waiting %s before %s %s", d.Round(time.Millisecond), st.method, st.path))
-		})
-		if err != nil {
-			return nil, err
-		}
+	if st.start.IsZero() { // not one of ours
+		st.start = t.throttle.now()
 	}
+	err := t.throttle.wait(ctx, st.deadline(ctx), func(d time.Duration) {
+		tflog.Debug(ctx, fmt.Sprintf("rate limit: waiting %s before %s %s", d.Round(time.Millisecond), st.method, st.path))
+	})
+	if err != nil {
+		return nil, err // nothing was sent
+	}
+	sentAt := t.throttle.now()
 	attempt := st.attempts.Add(1)
 	tflog.Debug(ctx, "API request", map[string]any{"method": req.Method, "path": req.URL.RequestURI(), "attempt": attempt})
 
@@ -92,6 +130,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if t.clock != nil {
 		t.clock.observe(start, start.Add(elapsed), resp.Header.Get("Date"))
 	}
+	t.observe(ctx, st, sentAt, resp)
 	if cancel != nil {
 		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 	}
@@ -100,6 +139,23 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		"status": resp.StatusCode, "duration_ms": durationMS(elapsed),
 	})
 	return resp, nil
+}
+
+// observe tells the throttle how the service answered a request sent at
+// sentAt, and logs a pause that began.
+func (t *attemptTransport) observe(ctx context.Context, st *callState, sentAt time.Time, resp *http.Response) {
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		retryAfter, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		p, began := t.throttle.throttled(sentAt, retryAfter, ok)
+		if began {
+			tflog.Warn(ctx, p.describe(st.method, st.path), map[string]any{
+				"wait_ms": durationMS(p.wait), "requests_per_minute": math.Round(p.perMinute),
+			})
+		}
+	case resp.StatusCode < 500:
+		t.throttle.answered(sentAt)
+	}
 }
 
 // cancelOnClose releases an attempt's timeout once its body is closed.

@@ -227,3 +227,49 @@ func (tc kindCase) outOfBand(t *testing.T, id *int64, change func(ctx context.Co
 		}
 	}
 }
+
+// activeConfigs returns the ids of the active configs of project 1 in
+// every collection.
+func activeConfigs(api *client.Client) (map[int64]bool, error) {
+	ids := map[int64]bool{}
+	for _, k := range collection.Kinds() {
+		recs, err := api.ListAll(context.Background(), "1", k.Collection)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			if !r.Deleted {
+				ids[r.ID] = true
+			}
+		}
+	}
+	return ids, nil
+}
+
+// checkStateMatchesAPI checks that the state and project 1 on the API hold
+// the same n configs: no duplicate, no orphan.
+func checkStateMatchesAPI(api *client.Client, n int) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		inState := map[int64]bool{}
+		for _, rs := range s.RootModule().Resources {
+			var id int64
+			if _, err := fmt.Sscan(rs.Primary.ID, &id); err != nil {
+				return fmt.Errorf("%s: id %q", rs.Type, rs.Primary.ID)
+			}
+			inState[id] = true
+		}
+		onAPI, err := activeConfigs(api)
+		if err != nil {
+			return err
+		}
+		if len(inState) != n || len(onAPI) != n {
+			return fmt.Errorf("%d configs in the state, %d active on the API; want %d and %d", len(inState), len(onAPI), n, n)
+		}
+		for id := range onAPI {
+			if !inState[id] {
+				return fmt.Errorf("config %d is active on the API but not in the state (orphan or duplicate)", id)
+			}
+		}
+		return nil
+	}
+}

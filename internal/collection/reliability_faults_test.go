@@ -1,7 +1,6 @@
 package collection_test
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
@@ -74,25 +72,11 @@ func TestAccReliability_faults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	active := func() (map[int64]bool, error) {
-		ids := map[int64]bool{}
-		for _, k := range collection.Kinds() {
-			recs, err := api.ListAll(context.Background(), "1", k.Collection)
-			if err != nil {
-				return nil, err
-			}
-			for _, r := range recs {
-				if !r.Deleted {
-					ids[r.ID] = true
-				}
-			}
-		}
-		return ids, nil
-	}
 
-	// Retries enough for a 25% fault rate. retry_wait_max caps the waits,
-	// the Retry-After of 1s included, so that the run stays short (the
-	// client's tests show Retry-After honoured).
+	// Retries enough for a 15% rate of 5xx and resets (429s are retried
+	// until the deadline anyway). retry_wait_max caps their backoff, so
+	// that the run stays short; each 429 still pauses every request for its
+	// Retry-After of 1s.
 	provider := fmt.Sprintf(`provider "pipeline" {
   host           = %q
   api_key        = %q
@@ -109,32 +93,10 @@ func TestAccReliability_faults(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: provider + faultyConfigs,
-			Check: func(s *terraform.State) error {
-				inState := map[int64]bool{}
-				for _, rs := range s.RootModule().Resources {
-					var id int64
-					if _, err := fmt.Sscan(rs.Primary.ID, &id); err != nil {
-						return fmt.Errorf("%s: id %q", rs.Type, rs.Primary.ID)
-					}
-					inState[id] = true
-				}
-				onAPI, err := active()
-				if err != nil {
-					return err
-				}
-				if len(inState) != 100 || len(onAPI) != 100 {
-					return fmt.Errorf("%d configs in the state, %d active on the API; want 100 and 100", len(inState), len(onAPI))
-				}
-				for id := range onAPI {
-					if !inState[id] {
-						return fmt.Errorf("config %d is active on the API but not in the state (orphan or duplicate)", id)
-					}
-				}
-				return nil
-			},
+			Check:  checkStateMatchesAPI(api, 100),
 		}},
 		CheckDestroy: func(*terraform.State) error {
-			onAPI, err := active()
+			onAPI, err := activeConfigs(api)
 			if err != nil {
 				return err
 			}

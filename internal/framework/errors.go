@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -36,6 +37,10 @@ func AddAPIError(diags *diag.Diagnostics, summary string, err error, attrPath At
 // DescribeError renders err for a diagnostic's detail: what was called, the
 // status, and what the service said, with a hint for the usual causes.
 func DescribeError(err error) string {
+	var thrErr *client.ThrottledError
+	if errors.As(err, &thrErr) {
+		return err.Error() + "\n\n" + throttledHint(thrErr.Until, thrErr.Wait)
+	}
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -63,8 +68,17 @@ func DescribeError(err error) string {
 		b.WriteString("\n\nThe API key lacks the scope this operation needs (plugin:read to read, " +
 			"plugin:write to change) or access to the project.")
 	case http.StatusTooManyRequests:
-		b.WriteString("\n\nThe service kept throttling after the retries: lower the provider's " +
-			"requests_per_minute or raise max_retries.")
+		wait := time.Duration(apiErr.RetryAfter) * time.Second
+		b.WriteString("\n\n" + throttledHint(time.Now().Add(wait), wait))
 	}
 	return b.String()
+}
+
+// throttledHint says what to do when the service throttles the key for
+// longer than an operation may wait.
+func throttledHint(until time.Time, wait time.Duration) string {
+	return "Run again after " + until.UTC().Format("2006-01-02 15:04:05 UTC") + ", or give the operation more than " +
+		wait.Round(time.Second).String() + " with the resource's timeouts block (the service's hourly limit asks for " +
+		"waits of up to an hour). If other jobs or people use the same API key, give this run a key of its own, or " +
+		"lower requests_per_minute in each of them so that together they stay under the service's limit."
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -50,8 +51,15 @@ func TestAddAPIError(t *testing.T) {
 			wantDetail: []string{"401 Unauthorized", "api_key (or POSTHOG_API_KEY)"},
 		},
 		"throttled": {
-			err:        &client.APIError{Method: "GET", Path: "/x/", Status: 429},
-			wantDetail: []string{"429 Too Many Requests", "requests_per_minute"},
+			err:        &client.APIError{Method: "GET", Path: "/x/", Status: 429, RetryAfter: 30},
+			wantDetail: []string{"429 Too Many Requests", "Run again after", "timeouts"},
+		},
+		"throttled past the time limit": {
+			err: fmt.Errorf("creating: %w", &client.ThrottledError{Method: "POST", Path: "/x/", Wait: 14 * time.Minute,
+				Until: time.Date(2026, 3, 1, 12, 34, 56, 0, time.UTC), Left: 9 * time.Minute,
+				Err: &client.APIError{Method: "POST", Path: "/x/", Status: 429}}),
+			wantDetail: []string{"POST /x/", "again in 14m0s, at 2026-03-01 12:34:56 UTC", "9m0s left",
+				"Run again after 2026-03-01 12:34:56 UTC", "more than 14m0s with the resource's timeouts block", "a key of its own"},
 		},
 		"timeout": {
 			err:        fmt.Errorf("GET /x/: %w", context.DeadlineExceeded),

@@ -61,14 +61,21 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		s.SetFaults(f)
 		w.WriteHeader(http.StatusNoContent)
 	case path == "rate-limit" && r.Method == http.MethodPut:
+		// A limit left out of the document is left as it is.
 		var doc struct {
-			PerMinute int `json:"per_minute"`
+			PerMinute *int `json:"per_minute"`
+			PerHour   *int `json:"per_hour"`
 		}
 		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&doc); err != nil {
 			writeError(w, errParse("JSON parse error - "+err.Error()))
 			return
 		}
-		s.SetRateLimit(doc.PerMinute)
+		if doc.PerMinute != nil {
+			s.SetRateLimit(*doc.PerMinute)
+		}
+		if doc.PerHour != nil {
+			s.SetHourlyRateLimit(*doc.PerHour)
+		}
 		w.WriteHeader(http.StatusNoContent)
 	default:
 		writeError(w, errRecordNotFound())

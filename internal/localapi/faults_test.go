@@ -132,6 +132,42 @@ func TestRateLimit(t *testing.T) {
 	a.do(http.MethodGet, path(1, tr), write, nil).want(t, 200)
 }
 
+// TestHourlyRateLimit: the sustained limit beside the burst one, as the
+// live service's two throttles: each counts what it lets through (also a
+// request the other refuses), and a 429 asks for the longest wait.
+func TestHourlyRateLimit(t *testing.T) {
+	a := newAPI(t, localapi.Options{RateLimitPerMinute: 2, RateLimitPerHour: 3})
+	retryAfter := func(r *response) int {
+		t.Helper()
+		secs, err := strconv.Atoi(r.header.Get("Retry-After"))
+		if err != nil {
+			t.Fatalf("Retry-After %q", r.header.Get("Retry-After"))
+		}
+		r.wantError(t, 429, "throttled_error", "throttled", fmt.Sprintf("Request was throttled. Expected available in %d seconds.", secs), "")
+		return secs
+	}
+	a.do(http.MethodGet, path(1, tr), write, nil).want(t, 200)
+	a.do(http.MethodGet, path(1, tr), write, nil).want(t, 200)
+	// Third: the minute refuses; the hour lets it through and counts it.
+	if secs := retryAfter(a.do(http.MethodGet, path(1, tr), write, nil)); secs < 1 || secs > 60 {
+		t.Fatalf("the minute's limit: Retry-After %d", secs)
+	}
+	// Fourth: both refuse, the hour's wait is the longer.
+	if secs := retryAfter(a.do(http.MethodGet, path(1, tr), write, nil)); secs < 3540 || secs > 3600 {
+		t.Fatalf("the hour's limit: Retry-After %d, want about 3600", secs)
+	}
+	a.srv.SetRateLimit(0)
+	if secs := retryAfter(a.do(http.MethodGet, path(1, tr), write, nil)); secs < 3540 {
+		t.Fatalf("the hour's limit alone: Retry-After %d", secs)
+	}
+	a.do(http.MethodGet, path(1, tr), full, nil).want(t, 200) // per key
+	if c := a.srv.Counters(); c["throttled"] != 3 {
+		t.Errorf("counters %v", c)
+	}
+	a.srv.SetHourlyRateLimit(0)
+	a.do(http.MethodGet, path(1, tr), write, nil).want(t, 200)
+}
+
 func TestCounters(t *testing.T) {
 	a := newAPI(t, localapi.Options{})
 	rec := a.create(1, tr, full, map[string]any{"plugin": 2, "order": 1, "enabled": true})
@@ -189,6 +225,16 @@ func TestDebugRoutes(t *testing.T) {
 	a.do("PUT", "/_localapi/rate-limit", "", `{"per_minute": 1}`).want(t, 204)
 	a.do("GET", path(1, tr), full, nil).want(t, 200)
 	a.do("GET", path(1, tr), full, nil).want(t, 429)
+	// per_hour beside it; a limit left out stays as it is.
+	a.do("PUT", "/_localapi/rate-limit", "", `{"per_minute": 0, "per_hour": 1}`).want(t, 204)
+	a.do("GET", path(1, tr), full, nil).want(t, 200)
+	if r := a.do("GET", path(1, tr), full, nil).want(t, 429); r.header.Get("Retry-After") != "3600" {
+		t.Errorf("the hour's limit: Retry-After %q, want 3600", r.header.Get("Retry-After"))
+	}
+	a.do("PUT", "/_localapi/rate-limit", "", `{"per_minute": 5}`).want(t, 204)
+	a.do("GET", path(1, tr), full, nil).want(t, 429)
+	a.do("PUT", "/_localapi/rate-limit", "", `{"per_hour": 0}`).want(t, 204)
+	a.do("GET", path(1, tr), full, nil).want(t, 200)
 	a.do("POST", "/_localapi/counters/reset", "", nil).want(t, 204)
 	if c := a.srv.Counters(); c["total"] != 0 {
 		t.Errorf("counters after reset %v", c)

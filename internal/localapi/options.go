@@ -19,8 +19,13 @@ type Options struct {
 	Projects []int64
 
 	// RateLimitPerMinute, when positive, throttles each key to that many
-	// requests in any sliding minute (429 with Retry-After).
+	// requests in any sliding minute (429 with Retry-After): the live
+	// service's burst limit (480).
 	RateLimitPerMinute int
+	// RateLimitPerHour, when positive, throttles each key to that many
+	// requests in any sliding hour: the live service's sustained limit
+	// (4800). Its Retry-After can be many minutes.
+	RateLimitPerHour int
 	// Faults injects failures; see Faults. Change it later with SetFaults.
 	Faults Faults
 

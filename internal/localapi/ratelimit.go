@@ -7,7 +7,8 @@ import (
 )
 
 // rateLimiter allows each key limit requests in any sliding window, like
-// the live service's per-key throttle (a log of recent request times).
+// one of the live service's per-key throttles (a log of recent request
+// times, as DRF keeps it).
 type rateLimiter struct {
 	limit  int
 	window time.Duration
@@ -15,14 +16,25 @@ type rateLimiter struct {
 	hits   map[string][]time.Time
 }
 
-// SetRateLimit changes the per-key limit of requests per minute of a
-// running server; 0 turns rate limiting off. Counts start afresh.
-func (s *Server) SetRateLimit(perMinute int) {
-	if perMinute <= 0 {
-		s.limiter.Store(nil)
-		return
+func newRateLimiter(limit int, window time.Duration) *rateLimiter {
+	if limit <= 0 {
+		return nil
 	}
-	s.limiter.Store(&rateLimiter{limit: perMinute, window: time.Minute, hits: map[string][]time.Time{}})
+	return &rateLimiter{limit: limit, window: window, hits: map[string][]time.Time{}}
+}
+
+// SetRateLimit changes the per-key limit of requests per minute (the live
+// service's burst limit) of a running server; 0 turns it off. Its counts
+// start afresh.
+func (s *Server) SetRateLimit(perMinute int) {
+	s.minuteLimiter.Store(newRateLimiter(perMinute, time.Minute))
+}
+
+// SetHourlyRateLimit changes the per-key limit of requests per hour (the
+// live service's sustained limit) of a running server; 0 turns it off. Its
+// counts start afresh.
+func (s *Server) SetHourlyRateLimit(perHour int) {
+	s.hourLimiter.Store(newRateLimiter(perHour, time.Hour))
 }
 
 // allow records a request by key at now, or says how long until one more
@@ -44,14 +56,24 @@ func (l *rateLimiter) allow(key string, now time.Time) (time.Duration, bool) {
 	return 0, true
 }
 
-// throttle applies the rate limit to an authenticated, permitted request.
+// throttle applies the rate limits to an authenticated, permitted request.
+// As DRF does with a view's throttles, every limit is asked: each one that
+// allows the request counts it, also when another refuses it, and the
+// answer asks for the longest wait of those that refuse.
 func (s *Server) throttle(k *key) *apiError {
-	l := s.limiter.Load()
-	if l == nil {
-		return nil
+	now := time.Now()
+	var wait time.Duration
+	refused := false
+	for _, l := range []*rateLimiter{s.minuteLimiter.Load(), s.hourLimiter.Load()} {
+		if l == nil {
+			continue
+		}
+		if w, ok := l.allow(k.Key, now); !ok {
+			refused = true
+			wait = max(wait, w)
+		}
 	}
-	wait, ok := l.allow(k.Key, time.Now())
-	if ok {
+	if !refused {
 		return nil
 	}
 	s.counters.add(counterThrottled)

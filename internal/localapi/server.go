@@ -39,9 +39,11 @@ type Server struct {
 	log         *slog.Logger
 	debugRoutes bool
 
-	faults   atomic.Pointer[faultState]
-	limiter  atomic.Pointer[rateLimiter]
-	counters *counters
+	faults atomic.Pointer[faultState]
+	// The per-key limits per minute (burst) and per hour (sustained).
+	minuteLimiter atomic.Pointer[rateLimiter]
+	hourLimiter   atomic.Pointer[rateLimiter]
+	counters      *counters
 
 	closeOnce sync.Once
 	closeErr  error
@@ -98,6 +100,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.SetFaults(opts.Faults)
 	s.SetRateLimit(opts.RateLimitPerMinute)
+	s.SetHourlyRateLimit(opts.RateLimitPerHour)
 	return s, nil
 }
 

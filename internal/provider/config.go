@@ -35,12 +35,16 @@ const (
 	envProjectID = "POSTHOG_PROJECT_ID"
 
 	defaultHost              = "https://us.posthog.com"
-	defaultMaxRetries        = 5
 	maxMaxRetries            = 20
 	defaultRequestTimeout    = 30 * time.Second
 	defaultRequestsPerMinute = 400 // under the live service's 480 per minute and key
-	retryWaitMin             = 500 * time.Millisecond
-	defaultRetryWaitMax      = 30 * time.Second // also caps a server's Retry-After
+)
+
+// The retry defaults are the client's.
+const (
+	defaultMaxRetries   = client.DefaultMaxRetries
+	retryWaitMin        = client.DefaultRetryWaitMin
+	defaultRetryWaitMax = client.DefaultRetryWaitMax
 )
 
 var (
@@ -124,8 +128,8 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 	if !cfg.MaxRetries.IsNull() {
 		maxRetries = cfg.MaxRetries.ValueInt64()
 	}
-	// retry_wait_max bounds every wait between attempts; the shortest wait
-	// never exceeds it.
+	// retry_wait_max bounds the backoff between retries of a 5xx or a
+	// network error; the shortest wait never exceeds it.
 	waitMax := defaultRetryWaitMax
 	if !cfg.RetryWaitMax.IsNull() {
 		// The attribute validator has already refused malformed durations.

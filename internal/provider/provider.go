@@ -75,33 +75,37 @@ func (p *pipelineProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			},
 			attrMaxRetries: schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: "How often one request is retried after a throttled (429) or unavailable " +
-					"(502/503/504) answer or a network error; a create is only retried when it provably " +
-					"did not reach the service. Defaults to `" + itoa(defaultMaxRetries) + "`.",
+				MarkdownDescription: "How often one request is retried after an unavailable answer (502/503/504) " +
+					"or a network error; a create is only retried when it provably did not reach the service. " +
+					"A throttled answer (429) is not counted: it is retried after the wait it asks for until " +
+					"the operation's time limit. Defaults to `" + itoa(defaultMaxRetries) + "`.",
 				Validators: []validator.Int64{int64validator.Between(0, maxMaxRetries)},
 			},
 			attrRequestTimeout: schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Time limit of one HTTP attempt, as a Go duration (`30s`, `2m`). " +
 					"Defaults to `" + defaultRequestTimeout.String() + "`. The `timeouts` block of a " +
-					"resource bounds a whole operation, retries included.",
+					"resource bounds a whole operation, retries and waits for the service's rate limit included.",
 				Validators: []validator.String{durationValidator{}},
 			},
 			attrRequestsPerMinute: schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: "Client-side rate limit for all requests of this provider instance, so " +
-					"that large plans stay under the service's per-key limit (480 requests/minute on the " +
-					"live service) instead of collecting 429s. `0` turns it off. Defaults to `" +
-					itoa(defaultRequestsPerMinute) + "`.",
+				MarkdownDescription: "Most requests per minute of this provider instance, under the service's " +
+					"per-key limit (480 requests/minute on the live service). When the service throttles " +
+					"anyway (a key shared with other jobs, a lower limit on a self-hosted instance), every " +
+					"request waits for the time the service asks and the pace halves, then grows back while " +
+					"requests succeed, never above this value. `0` sends requests unpaced (a throttled " +
+					"answer still pauses them). Defaults to `" + itoa(defaultRequestsPerMinute) + "`.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
 			attrRetryWaitMax: schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Longest wait before a retry, as a Go duration (`30s`, `500ms`). It also " +
-					"caps the wait a throttled answer asks for in its `Retry-After`: a shorter cap retries " +
-					"sooner than the service asks, which only makes sense against a test instance. Waits " +
-					"grow from `" + retryWaitMin.String() + "` (or this value, if smaller) with each retry. " +
-					"Defaults to `" + defaultRetryWaitMax.String() + "`.",
+				MarkdownDescription: "Longest wait before retrying an unavailable answer (502/503/504) or a " +
+					"network error, as a Go duration (`30s`, `500ms`); it also caps such an answer's " +
+					"`Retry-After`. Waits grow from `" + retryWaitMin.String() + "` (or this value, if " +
+					"smaller) with each retry. A throttled answer (429) always waits the full `Retry-After` " +
+					"the service asks for, so that the provider never retries early against a service that " +
+					"throttles. Defaults to `" + defaultRetryWaitMax.String() + "`.",
 				Validators: []validator.String{durationValidator{}},
 			},
 			attrAllowInsecureHTTP: schema.BoolAttribute{

@@ -47,6 +47,9 @@ type options struct {
 	rpm        string // requests_per_minute for the timed phases; "" = the provider's default
 	planRepeat int
 	rateLimit  int
+	// scenario is "phases" (the timed phases beside the floors) or
+	// "ratelimit" (one apply against a rate-limited API; ratelimit.go).
+	scenario string
 	// profile makes each provider process write a CPU profile beside its
 	// rusage (a provider built with the benchprofile tag).
 	profile bool
@@ -61,12 +64,19 @@ func runMain() error {
 	flag.IntVar(&o.planRepeat, "plan-repeat", 3, "no-change plans to time (the median is reported)")
 	flag.IntVar(&o.rateLimit, "rate-limit", 480, "per-minute limit the local API enforces for the rate-limited plan")
 	flag.BoolVar(&o.profile, "profile", false, "have the provider (built with -tags benchprofile) write CPU profiles")
+	flag.StringVar(&o.scenario, "scenario", "phases", `"phases" (beside the floors) or "ratelimit" (one apply against an API limited to -rate-limit per minute)`)
 	flag.Parse()
 	if o.url == "" || o.work == "" || o.n < 2 {
 		return errors.New("need -url, -work and -n >= 2")
 	}
 	b := &bench{options: o, api: o.url}
-	return b.run(context.Background())
+	switch o.scenario {
+	case "phases":
+		return b.run(context.Background())
+	case "ratelimit":
+		return b.runRateLimit(context.Background(), os.Stdout)
+	}
+	return fmt.Errorf("unknown -scenario %q", o.scenario)
 }
 
 type bench struct {
@@ -237,9 +247,14 @@ func (b *bench) rateLimitedPlan(ctx context.Context) error {
 // terraform runs one terraform command in dir and returns its times.
 // rusageDir, when set, collects the provider processes' rusage.
 func (b *bench) terraform(ctx context.Context, dir, rusageDir string, args ...string) (run, error) {
+	return b.terraformEnv(ctx, dir, rusageDir, nil, args...)
+}
+
+// terraformEnv is terraform with extra environment variables (KEY=VALUE).
+func (b *bench) terraformEnv(ctx context.Context, dir, rusageDir string, env []string, args ...string) (run, error) {
 	argv := append([]string{"-chdir=" + dir}, append(args, "-no-color")...)
 	cmd := exec.CommandContext(ctx, "terraform", argv...) //nolint:gosec // terraform with the benchmark's own arguments
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), env...)
 	if rusageDir != "" {
 		if err := os.MkdirAll(rusageDir, 0o750); err != nil {
 			return run{}, err
@@ -403,12 +418,6 @@ func (b *bench) targets(w io.Writer) {
 		peak = max(peak, r.usage.peakRSSKiB)
 	}
 	budget := int64(math.Ceil(float64(b.n)/100)) + 5
-	check := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "**not met**"
-	}
 	fmt.Fprintln(w, "\n| target | measured | |")
 	fmt.Fprintln(w, "| --- | --- | --- |")
 	fmt.Fprintf(w, "| no-change plan ≤ ceil(N/100)+5 = %d requests | %d | %s |\n", budget, plan.counters["total"], check(plan.counters["total"] <= budget))
@@ -419,6 +428,14 @@ func (b *bench) targets(w io.Writer) {
 	fmt.Fprintf(w, "| apply: exactly N = %d creates | %d | %s |\n", b.n, apply.counters["create"], check(apply.counters["create"] == int64(b.n)))
 	fmt.Fprintf(w, "| plan at %d/min: zero 429s | %d | %s |\n", b.rateLimit, limited.counters["throttled"], check(limited.counters["throttled"] == 0))
 	fmt.Fprintf(w, "| provider peak RSS ≤ 100 MiB | %.1f MiB | %s |\n", float64(peak)/1024, check(peak <= 100*1024))
+}
+
+// check renders whether a target is met.
+func check(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "**not met**"
 }
 
 // loadAverage is the 1, 5 and 15 minute load average: other work on the

@@ -44,6 +44,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		db          = fs.String("db", "", "SQLite `FILE` that keeps data across restarts (default: in memory)")
 		plugins     = fs.String("plugins", "", "JSON `FILE` replacing the seeded plugin catalog")
 		rateLimit   = fs.Int("rate-limit", 0, "per-key requests per minute before 429 (0: off)")
+		rateHour    = fs.Int("rate-limit-hour", 0, "per-key requests per hour before 429 (0: off)")
 		f429        = fs.Float64("fault-429", 0, "share (0..1) of requests answered 429")
 		f502        = fs.Float64("fault-502", 0, "share (0..1) of requests answered 502")
 		f503        = fs.Float64("fault-503", 0, "share (0..1) of requests answered 503")
@@ -64,6 +65,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Addr:               *addr,
 		DBPath:             *db,
 		RateLimitPerMinute: *rateLimit,
+		RateLimitPerHour:   *rateHour,
 		Faults:             localapi.Faults{Rate429: *f429, Rate502: *f502, Rate503: *f503, ResetRate: *fReset, Latency: *latency, Seed: *seed},
 		DebugRoutes:        *debugRoutes,
 	}
