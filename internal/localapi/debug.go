@@ -8,8 +8,9 @@ import (
 )
 
 // Debug routes (Options.DebugRoutes, command flag -debug-routes) let a test
-// or a user read counters and job runs of a running command, and change its
-// test switches. They need no key and are never faulted or throttled.
+// or a user read counters, job runs and hog functions of a running command,
+// and change its test switches and generation. They need no key and are
+// never faulted or throttled.
 const debugPrefix = "/_localapi/"
 
 func isDebugPath(p string) bool { return strings.HasPrefix(p+"/", debugPrefix) }
@@ -22,6 +23,10 @@ type faultsDoc struct {
 	ResetRate float64 `json:"reset_rate"`
 	Latency   string  `json:"latency"`
 	Seed      uint64  `json:"seed"`
+}
+
+type generationDoc struct {
+	Generation int `json:"generation"`
 }
 
 func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
@@ -37,6 +42,32 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 	case path == "jobs" && r.Method == http.MethodDelete:
 		if err := s.ResetJobs(); err != nil {
 			writeError(w, errServer())
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	case path == "hog-functions" && r.Method == http.MethodGet:
+		hfs := s.HogFunctions()
+		for i := range hfs {
+			// No secret over HTTP: inputs as the API shows them.
+			hfs[i].Inputs = hfs[i].maskedInputs(s.catalog.get(hfs[i].Plugin))
+		}
+		writeJSON(w, http.StatusOK, hfs)
+	case path == "hog-functions" && r.Method == http.MethodDelete:
+		if err := s.ResetHogFunctions(); err != nil {
+			writeError(w, errServer())
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	case path == "generation" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, generationDoc{Generation: s.Generation()})
+	case path == "generation" && r.Method == http.MethodPut:
+		var doc generationDoc
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&doc); err != nil {
+			writeError(w, errParse("JSON parse error - "+err.Error()))
+			return
+		}
+		if err := s.SetGeneration(doc.Generation); err != nil {
+			writeError(w, errInvalid(err.Error(), "generation"))
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
