@@ -10,6 +10,7 @@ func TestPyRepr(t *testing.T) {
 	for in, want := range map[string]string{
 		`"x"`: `'x'`, `"it's"`: `"it's"`, `"a'b\"c"`: `'a\'b"c'`, `"tab\there"`: `'tab\there'`, `"back\\slash"`: `'back\\slash'`,
 		`5`: `5`, `1.5`: `1.5`, `true`: `True`, `false`: `False`, `null`: `None`,
+		`[1, "a", null]`: `[1, 'a', None]`, `{"b": [true], "a": {}}`: `{'a': {}, 'b': [True]}`, `[]`: `[]`,
 	} {
 		v, err := decodeJSON([]byte(in))
 		if err != nil {
@@ -17,6 +18,18 @@ func TestPyRepr(t *testing.T) {
 		}
 		if got := pyRepr(v); got != want {
 			t.Errorf("pyRepr(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestPyStr(t *testing.T) {
+	for in, want := range map[string]string{`"x"`: `x`, `"it's"`: `it's`, `""`: ``, `2`: `2`, `false`: `False`, `["x"]`: `['x']`} {
+		v, err := decodeJSON([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pyStr(v); got != want {
+			t.Errorf("pyStr(%s) = %s, want %s", in, got, want)
 		}
 	}
 }
