@@ -61,6 +61,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
+	if *generation == 0 {
+		// Options read 0 as 1; a flag set to 0 is a mistake.
+		return errors.New("-generation 0: want 1, 2 or 3")
+	}
 	opts := localapi.Options{
 		Addr:               *addr,
 		DBPath:             *db,
