@@ -40,11 +40,7 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 	case path == "jobs" && r.Method == http.MethodGet:
 		writeJSON(w, http.StatusOK, s.Jobs())
 	case path == "jobs" && r.Method == http.MethodDelete:
-		if err := s.ResetJobs(); err != nil {
-			writeError(w, errServer())
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
+		answerReset(w, s.ResetJobs())
 	case path == "hog-functions" && r.Method == http.MethodGet:
 		hfs := s.HogFunctions()
 		for i := range hfs {
@@ -53,17 +49,12 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, hfs)
 	case path == "hog-functions" && r.Method == http.MethodDelete:
-		if err := s.ResetHogFunctions(); err != nil {
-			writeError(w, errServer())
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
+		answerReset(w, s.ResetHogFunctions())
 	case path == "generation" && r.Method == http.MethodGet:
 		writeJSON(w, http.StatusOK, generationDoc{Generation: s.Generation()})
 	case path == "generation" && r.Method == http.MethodPut:
 		var doc generationDoc
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&doc); err != nil {
-			writeError(w, errParse("JSON parse error - "+err.Error()))
+		if !readDebugBody(w, r, &doc) {
 			return
 		}
 		if err := s.SetGeneration(doc.Generation); err != nil {
@@ -76,8 +67,7 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, faultsDoc{f.Rate429, f.Rate502, f.Rate503, f.ResetRate, f.Latency.String(), f.Seed})
 	case path == "faults" && r.Method == http.MethodPut:
 		var doc faultsDoc
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&doc); err != nil {
-			writeError(w, errParse("JSON parse error - "+err.Error()))
+		if !readDebugBody(w, r, &doc) {
 			return
 		}
 		f := Faults{Rate429: doc.Rate429, Rate502: doc.Rate502, Rate503: doc.Rate503, ResetRate: doc.ResetRate, Seed: doc.Seed}
@@ -95,8 +85,7 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		var doc struct {
 			PerMinute int `json:"per_minute"`
 		}
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&doc); err != nil {
-			writeError(w, errParse("JSON parse error - "+err.Error()))
+		if !readDebugBody(w, r, &doc) {
 			return
 		}
 		s.SetRateLimit(doc.PerMinute)
@@ -104,4 +93,23 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, errRecordNotFound())
 	}
+}
+
+// readDebugBody decodes a debug route's JSON body into v, or answers 400.
+func readDebugBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(v); err != nil {
+		writeError(w, errParse("JSON parse error - "+err.Error()))
+		return false
+	}
+	return true
+}
+
+// answerReset answers a DELETE that forgot recorded data: 204, or 500 when
+// the store failed.
+func answerReset(w http.ResponseWriter, err error) {
+	if err != nil {
+		writeError(w, errServer())
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -82,7 +82,8 @@ func TestParsePlugins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(plugins) != 2 || plugins[0].Collections()[0] != TransformationConfigs || plugins[1].Collections()[0] != ImportAppConfigs {
+	if len(plugins) != 2 || plugins[0].Collections()[0] != TransformationConfigs || plugins[1].Collections()[0] != ImportAppConfigs ||
+		!plugins[0].HasMigrator || plugins[1].HasMigrator {
 		t.Errorf("plugins %+v", plugins)
 	}
 	if _, err := newCatalog(plugins); err != nil {
@@ -102,5 +103,21 @@ func TestParsePlugins(t *testing.T) {
 	}
 	if got := DefaultPlugins(); len(got) != 4 || got[0].ID != 1 || got[3].ID != 4 {
 		t.Errorf("DefaultPlugins ids changed")
+	}
+	// A transformation and an import app with a migrator, one of each without.
+	migrators := map[string][2]int{}
+	for _, p := range DefaultPlugins() {
+		n := migrators[p.Collections()[0]]
+		if p.HasMigrator {
+			n[0]++
+		} else {
+			n[1]++
+		}
+		migrators[p.Collections()[0]] = n
+	}
+	for _, coll := range []string{TransformationConfigs, ImportAppConfigs} {
+		if n := migrators[coll]; n[0] == 0 || n[1] == 0 {
+			t.Errorf("%s: %d plugins with a migrator, %d without; want some of each", coll, n[0], n[1])
+		}
 	}
 }

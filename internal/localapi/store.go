@@ -380,25 +380,26 @@ func (st *store) list(ctx context.Context, kind listKind, team, limit, offset in
 	if count == 0 || offset >= count {
 		return nil, count, nil
 	}
-	rows, err := st.page[kind].QueryContext(ctx, team, limit, offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	recs, err := scanRecords(rows)
+	recs, err := queryAll(ctx, st.page[kind], scanRecord, team, limit, offset)
 	return recs, count, err
 }
 
-func scanRecords(rows *sql.Rows) ([]*record, error) {
+// queryAll runs stmt with args and scans every row with scan.
+func queryAll[T any](ctx context.Context, stmt *sql.Stmt, scan func(scanner) (T, error), args ...any) ([]T, error) {
+	rows, err := stmt.QueryContext(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
 	defer rows.Close()
-	var recs []*record
+	out := []T{}
 	for rows.Next() {
-		rec, err := scanRecord(rows)
+		v, err := scan(rows)
 		if err != nil {
 			return nil, err
 		}
-		recs = append(recs, rec)
+		out = append(out, v)
 	}
-	return recs, rows.Err()
+	return out, rows.Err()
 }
 
 // reorder sets new orders on enabled records of the project in one
@@ -408,11 +409,8 @@ func scanRecords(rows *sql.Rows) ([]*record, error) {
 func (st *store) reorder(ctx context.Context, team int64, decide func(map[int64]*record) (map[int64]int64, error), log changeLog) ([]*record, error) {
 	var recs []*record
 	err := st.write(ctx, func(tx *storeTx) error {
-		rows, err := st.enabled.QueryContext(tx.ctx, team)
-		if err != nil {
-			return err
-		}
-		if recs, err = scanRecords(rows); err != nil {
+		var err error
+		if recs, err = queryAll(tx.ctx, st.enabled, scanRecord, team); err != nil {
 			return err
 		}
 		byID := make(map[int64]*record, len(recs))
@@ -458,23 +456,16 @@ func (st *store) addJob(ctx context.Context, j JobRun) error {
 func (st *store) jobRuns(ctx context.Context) ([]JobRun, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	rows, err := st.jobs.QueryContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	runs := []JobRun{}
-	for rows.Next() {
-		var j JobRun
-		var payload string
-		var at int64
-		if err := rows.Scan(&j.ConfigID, &j.Project, &j.Type, &payload, &j.Operation, &at); err != nil {
-			return nil, err
-		}
-		j.Payload, j.At = json.RawMessage(payload), time.UnixMicro(at).UTC()
-		runs = append(runs, j)
-	}
-	return runs, rows.Err()
+	return queryAll(ctx, st.jobs, scanJobRun)
+}
+
+func scanJobRun(row scanner) (JobRun, error) {
+	var j JobRun
+	var payload string
+	var at int64
+	err := row.Scan(&j.ConfigID, &j.Project, &j.Type, &payload, &j.Operation, &at)
+	j.Payload, j.At = json.RawMessage(payload), time.UnixMicro(at).UTC()
+	return j, err
 }
 
 func (st *store) resetJobs(ctx context.Context) error {

@@ -28,21 +28,15 @@ func (st *store) activityPage(ctx context.Context, team, configID, limit, offset
 	if err := st.activityCount.QueryRowContext(ctx, team, configID).Scan(&count); err != nil {
 		return nil, 0, err
 	}
-	rows, err := st.activityRows.QueryContext(ctx, team, configID, limit, offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	entries := []Activity{}
-	for rows.Next() {
-		var a Activity
-		var detail string
-		var at int64
-		if err := rows.Scan(&a.ID, &a.Project, &a.ConfigID, &a.Activity, &detail, &at); err != nil {
-			return nil, 0, err
-		}
-		a.Detail, a.At = json.RawMessage(detail), time.UnixMicro(at).UTC()
-		entries = append(entries, a)
-	}
-	return entries, count, rows.Err()
+	entries, err := queryAll(ctx, st.activityRows, scanActivity, team, configID, limit, offset)
+	return entries, count, err
+}
+
+func scanActivity(row scanner) (Activity, error) {
+	var a Activity
+	var detail string
+	var at int64
+	err := row.Scan(&a.ID, &a.Project, &a.ConfigID, &a.Activity, &detail, &at)
+	a.Detail, a.At = json.RawMessage(detail), time.UnixMicro(at).UTC()
+	return a, err
 }

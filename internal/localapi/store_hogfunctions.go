@@ -23,28 +23,21 @@ func (tx *storeTx) addHogFunction(hf *HogFunction) error {
 func (st *store) hogFunctions(ctx context.Context) ([]HogFunction, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	rows, err := st.hogs.QueryContext(ctx)
-	if err != nil {
-		return nil, err
+	return queryAll(ctx, st.hogs, scanHogFunction)
+}
+
+func scanHogFunction(row scanner) (HogFunction, error) {
+	var hf HogFunction
+	var source sql.NullInt64
+	var inputs, filters string
+	var created int64
+	err := row.Scan(&hf.ID, &hf.Project, &hf.Plugin, &hf.Type, &hf.Name, &hf.Description, &hf.Enabled,
+		&hf.TemplateID, &source, &inputs, &filters, &hf.ExecutionOrder, &created)
+	if source.Valid {
+		hf.SourceConfigID = &source.Int64
 	}
-	defer rows.Close()
-	hfs := []HogFunction{}
-	for rows.Next() {
-		var hf HogFunction
-		var source sql.NullInt64
-		var inputs, filters string
-		var created int64
-		if err := rows.Scan(&hf.ID, &hf.Project, &hf.Plugin, &hf.Type, &hf.Name, &hf.Description, &hf.Enabled,
-			&hf.TemplateID, &source, &inputs, &filters, &hf.ExecutionOrder, &created); err != nil {
-			return nil, err
-		}
-		if source.Valid {
-			hf.SourceConfigID = &source.Int64
-		}
-		hf.Inputs, hf.Filters, hf.CreatedAt = json.RawMessage(inputs), json.RawMessage(filters), time.UnixMicro(created).UTC()
-		hfs = append(hfs, hf)
-	}
-	return hfs, rows.Err()
+	hf.Inputs, hf.Filters, hf.CreatedAt = json.RawMessage(inputs), json.RawMessage(filters), time.UnixMicro(created).UTC()
+	return hf, err
 }
 
 func (st *store) resetHogFunctions(ctx context.Context) error {

@@ -18,12 +18,7 @@ import (
 // file and the example plugin catalog, makes requests, and stops it with
 // SIGINT: it must exit 0 and print its counters.
 func TestCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
-	dir := t.TempDir()
-	bin := buildCommand(t, dir)
-	db := filepath.Join(dir, "local.db")
+	bin, db := buildCommand(t)
 	url := startCommand(t, bin, "-db", db, "-plugins", "../../testdata/plugins.json", "-debug-routes", "-print-counters")
 
 	// The -plugins catalog replaced the seeded one.
@@ -50,27 +45,27 @@ func TestCommand(t *testing.T) {
 	url.stop(t)
 }
 
-// buildCommand builds the command into dir.
-func buildCommand(t *testing.T, dir string) string {
+// buildCommand builds the command into a temporary directory and names a
+// database file beside it; -short skips the test.
+func buildCommand(t *testing.T) (bin, db string) {
 	t.Helper()
-	bin := filepath.Join(dir, "localapi")
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	dir := t.TempDir()
+	bin = filepath.Join(dir, "localapi")
 	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".") //nolint:gosec // G204: bin is the test's own temp path
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return bin
+	return bin, filepath.Join(dir, "local.db")
 }
 
 // TestCommandGenerations: a -db file seeded at generation 1 is served by
 // the command restarted with -generation 2 (as a live-mode test does), and
 // with -generation 3.
 func TestCommandGenerations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
-	dir := t.TempDir()
-	bin := buildCommand(t, dir)
-	db := filepath.Join(dir, "local.db")
+	bin, db := buildCommand(t)
 	coll := "/api/projects/1/pipeline_transformation_configs/"
 
 	url := startCommand(t, bin, "-db", db)
