@@ -121,7 +121,7 @@ func TestRateLimit(t *testing.T) {
 	r.wantError(t, 429, "throttled_error", "throttled", fmt.Sprintf("Request was throttled. Expected available in %d seconds.", secs), "")
 	// The throttled create did nothing; other keys are not limited;
 	// 401s are not counted against a key.
-	if got := listIDs(t, a, 1, tr, full); len(got) != 0 {
+	if got := listIDs(t, a, tr); len(got) != 0 {
 		t.Errorf("throttled create stored %v", got)
 	}
 	a.do(http.MethodGet, path(1, tr), "", nil).want(t, 401)

@@ -158,7 +158,7 @@ func TestGeneration2OnAFileOfGeneration1(t *testing.T) {
 	if next := c.create(1, tr, full, map[string]any{"plugin": 1, "order": 1}); id(next) != id(rec)+1 {
 		t.Errorf("next id %d, want %d", id(next), id(rec)+1)
 	}
-	if n := len(listIDs(t, c, 1, tr, full)); n != 2 {
+	if n := len(listIDs(t, c, tr)); n != 2 {
 		t.Errorf("%d configs, want 2", n)
 	}
 }
