@@ -11,7 +11,9 @@ import (
 func (s *Server) list(req *request) *apiError {
 	q := req.r.URL.Query()
 	limit, offset := pageLimit(lastValue(q, "limit")), pageOffset(lastValue(q, "offset"))
-	recs, count, err := s.store.list(req.ctx, req.route.coll.name, req.project, limit, offset)
+	// Generation 2 lists hide deleted configs.
+	kind := listKind{coll: req.route.coll.name, hideDeleted: req.gen >= Generation2}
+	recs, count, err := s.store.list(req.ctx, kind, req.project, limit, offset)
 	if err != nil {
 		return s.internal(req, err)
 	}
@@ -23,18 +25,20 @@ func (s *Server) list(req *request) *apiError {
 	}{Count: count, Results: make([]*recordView, len(recs))}
 	page.Next, page.Previous = pageLinks(req.r, count, limit, offset)
 	for i, rec := range recs {
-		page.Results[i] = rec.view(s.catalog, false)
+		page.Results[i] = rec.view(s.catalog, false, req.gen)
 	}
 	writeJSON(req.w, http.StatusOK, page)
 	return nil
 }
 
+// create stores a config (generation 1) or, from generation 2 on, makes a
+// hog function of it and stores nothing.
 func (s *Server) create(req *request) *apiError {
 	b, e := readBody(req.w, req.r)
 	if e != nil {
 		return e
 	}
-	in, e := parseConfigInput(b, s.catalog, false)
+	in, e := parseConfigInput(b, s.catalog, false, req.gen < Generation2)
 	if e != nil {
 		return e
 	}
@@ -42,10 +46,13 @@ func (s *Server) create(req *request) *apiError {
 	// collection is stored, and then invisible there, as on the live service.
 	rec := &record{Team: req.project, Plugin: *in.plugin, Order: *in.order, Config: json.RawMessage(`{}`)}
 	in.apply(rec, nil, false)
-	if err := s.store.create(req.ctx, rec); err != nil {
+	if req.gen >= Generation2 {
+		return s.createHogFunction(req, rec)
+	}
+	if err := s.store.create(req.ctx, rec, s.logAs(activityCreated)); err != nil {
 		return s.internal(req, err)
 	}
-	writeJSON(req.w, http.StatusCreated, rec.view(s.catalog, true))
+	writeJSON(req.w, http.StatusCreated, rec.view(s.catalog, true, req.gen))
 	return nil
 }
 
@@ -54,7 +61,7 @@ func (s *Server) retrieve(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	writeJSON(req.w, http.StatusOK, rec.view(s.catalog, true))
+	writeJSON(req.w, http.StatusOK, rec.view(s.catalog, true, req.gen))
 	return nil
 }
 
@@ -69,9 +76,9 @@ func (s *Server) update(req *request) *apiError {
 	b, bodyErr := readBody(req.w, req.r)
 	var in *configInput
 	if bodyErr == nil {
-		in, bodyErr = parseConfigInput(b, s.catalog, req.r.Method == http.MethodPatch)
+		in, bodyErr = parseConfigInput(b, s.catalog, req.r.Method == http.MethodPatch, req.gen < Generation2)
 	}
-	rec, e, err := s.store.update(req.ctx, req.project, id, func(rec *record) *apiError {
+	rec, err := s.store.update(req.ctx, req.project, id, func(_ *storeTx, rec *record) error {
 		if !req.route.coll.shows(rec) {
 			return errRecordNotFound()
 		}
@@ -80,16 +87,14 @@ func (s *Server) update(req *request) *apiError {
 		}
 		in.apply(rec, s.catalog.get(rec.Plugin), true)
 		return nil
-	})
+	}, s.logAs(activityUpdated))
 	switch {
 	case err != nil:
-		return s.internal(req, err)
-	case e != nil:
-		return e
+		return s.failed(req, err)
 	case rec == nil:
 		return errRecordNotFound()
 	}
-	writeJSON(req.w, http.StatusOK, rec.view(s.catalog, true))
+	writeJSON(req.w, http.StatusOK, rec.view(s.catalog, true, req.gen))
 	return nil
 }
 
@@ -100,11 +105,14 @@ func (s *Server) delete(req *request) *apiError {
 	if !ok {
 		return errServer()
 	}
-	found, err := s.store.disableRecord(req.ctx, req.project, id)
-	if err != nil {
+	rec, err := s.store.update(req.ctx, req.project, id, func(_ *storeTx, rec *record) error {
+		rec.Enabled = false
+		return nil
+	}, s.logAs(activityDeleted))
+	switch {
+	case err != nil:
 		return s.internal(req, err)
-	}
-	if !found {
+	case rec == nil:
 		return errServer()
 	}
 	req.w.WriteHeader(http.StatusNoContent)

@@ -215,16 +215,17 @@ func TestDeletedForcesDisabled(t *testing.T) {
 			if got["deleted"] != true {
 				t.Errorf("retrieve deleted = %v", got["deleted"])
 			}
-			if !listIDs(t, a, 1, c.name, full)[id(rec)] {
+			if !listIDs(t, a, c.name)[id(rec)] {
 				t.Errorf("list does not include the deleted record")
 			}
 		})
 	}
 }
 
-func listIDs(t *testing.T, a *api, project any, coll, key string) map[int64]bool {
+// listIDs lists the IDs of project 1's configs in coll, on one page.
+func listIDs(t *testing.T, a *api, coll string) map[int64]bool {
 	t.Helper()
-	page := a.do(http.MethodGet, path(project, coll)+"?limit=100000", key, nil).want(t, 200).object(t)
+	page := a.do(http.MethodGet, path(1, coll)+"?limit=100000", full, nil).want(t, 200).object(t)
 	ids := map[int64]bool{}
 	for _, r := range results(t, page) {
 		ids[id(r)] = true

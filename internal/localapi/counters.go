@@ -3,7 +3,7 @@ package localapi
 import "sync/atomic"
 
 // Counter names besides the operations (list, create, retrieve, update,
-// delete, frontend, job, rearrange, other).
+// delete, frontend, job, rearrange, migrate, activity, other).
 const (
 	counterTotal      = "total"
 	counterThrottled  = "throttled"
@@ -14,38 +14,67 @@ const (
 	counterFaultReset = "fault_reset"
 )
 
-var counterNames = []string{
-	opList, opCreate, opRetrieve, opUpdate, opDelete, opFrontend, opJob, opRearrange, opOther,
-	counterTotal, counterThrottled, counterFaulted, counterFault429, counterFault502, counterFault503, counterFaultReset,
+// operationNames are the operations, each counted on its own and per
+// collection.
+var operationNames = []string{
+	opList, opCreate, opRetrieve, opUpdate, opDelete, opFrontend, opJob, opRearrange, opMigrate, opActivity, opOther,
 }
+
+var counterNames = append(operationNames[:len(operationNames):len(operationNames)],
+	counterTotal, counterThrottled, counterFaulted, counterFault429, counterFault502, counterFault503, counterFaultReset,
+)
+
+// collectionCounter names the count of op requests to one collection.
+func collectionCounter(op, coll string) string { return op + ":" + coll }
 
 // counters count requests per operation, lock-free. The set of names is
-// fixed at start, so the map is only ever read.
+// fixed at start, so the maps are only ever read.
 type counters struct {
 	vals map[string]*atomic.Int64
+	// perCollection holds the same counters as vals' per-collection ones,
+	// by collection and operation: no name to build per request.
+	perCollection map[string]map[string]*atomic.Int64
 }
 
-func newCounters() *counters {
-	c := &counters{vals: make(map[string]*atomic.Int64, len(counterNames))}
+func newCounters(collections []string) *counters {
+	c := &counters{
+		vals:          make(map[string]*atomic.Int64, len(counterNames)+len(collections)*len(operationNames)),
+		perCollection: make(map[string]map[string]*atomic.Int64, len(collections)),
+	}
 	for _, n := range counterNames {
 		c.vals[n] = new(atomic.Int64)
+	}
+	for _, coll := range collections {
+		ops := make(map[string]*atomic.Int64, len(operationNames))
+		for _, op := range operationNames {
+			ops[op] = new(atomic.Int64)
+			c.vals[collectionCounter(op, coll)] = ops[op]
+		}
+		c.perCollection[coll] = ops
 	}
 	return c
 }
 
-// request counts one API request of operation op.
-func (c *counters) request(op string) {
+// request counts one API request of operation op, and of op in coll when
+// the path names a collection.
+func (c *counters) request(op string, coll *collection) {
 	c.vals[op].Add(1)
 	c.vals[counterTotal].Add(1)
+	if coll != nil {
+		c.perCollection[coll.name][op].Add(1)
+	}
 }
 
 func (c *counters) add(name string) { c.vals[name].Add(1) }
 
 // Counters returns the request counts: one per operation (list, create,
-// retrieve, update, delete, frontend, job, rearrange, and other for unknown
-// paths and methods), total, throttled (rate limit answers), faulted (every
-// injected fault) and fault_429, fault_502, fault_503, fault_reset. Every
-// request is counted under its operation, faulted or throttled ones too.
+// retrieve, update, delete, frontend, job, rearrange, migrate, activity,
+// and other for unknown paths and methods), the same per collection as
+// "create:pipeline_transformation_configs" and so on, total, throttled
+// (rate limit answers), faulted (every injected fault) and fault_429,
+// fault_502, fault_503, fault_reset. Every request is counted under the
+// operation its path and method name, whether or not the generation serves
+// it, faulted or throttled ones too.
 func (s *Server) Counters() map[string]int64 {
 	out := make(map[string]int64, len(s.counters.vals))
 	for n, v := range s.counters.vals {

@@ -8,8 +8,9 @@ import (
 )
 
 // Debug routes (Options.DebugRoutes, command flag -debug-routes) let a test
-// or a user read counters and job runs of a running command, and change its
-// test switches. They need no key and are never faulted or throttled.
+// or a user read counters, job runs and hog functions of a running command,
+// and change its test switches and generation. They need no key and are
+// never faulted or throttled.
 const debugPrefix = "/_localapi/"
 
 func isDebugPath(p string) bool { return strings.HasPrefix(p+"/", debugPrefix) }
@@ -24,6 +25,10 @@ type faultsDoc struct {
 	Seed      uint64  `json:"seed"`
 }
 
+type generationDoc struct {
+	Generation int `json:"generation"`
+}
+
 func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, debugPrefix), "/")
 	switch {
@@ -35,8 +40,25 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 	case path == "jobs" && r.Method == http.MethodGet:
 		writeJSON(w, http.StatusOK, s.Jobs())
 	case path == "jobs" && r.Method == http.MethodDelete:
-		if err := s.ResetJobs(); err != nil {
-			writeError(w, errServer())
+		answerReset(w, s.ResetJobs())
+	case path == "hog-functions" && r.Method == http.MethodGet:
+		hfs := s.HogFunctions()
+		for i := range hfs {
+			// No secret over HTTP: inputs as the API shows them.
+			hfs[i].Inputs = hfs[i].maskedInputs(s.catalog.get(hfs[i].Plugin))
+		}
+		writeJSON(w, http.StatusOK, hfs)
+	case path == "hog-functions" && r.Method == http.MethodDelete:
+		answerReset(w, s.ResetHogFunctions())
+	case path == "generation" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, generationDoc{Generation: s.Generation()})
+	case path == "generation" && r.Method == http.MethodPut:
+		var doc generationDoc
+		if !readDebugBody(w, r, &doc) {
+			return
+		}
+		if err := s.SetGeneration(doc.Generation); err != nil {
+			writeError(w, errInvalid(err.Error(), "generation"))
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -45,8 +67,7 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, faultsDoc{f.Rate429, f.Rate502, f.Rate503, f.ResetRate, f.Latency.String(), f.Seed})
 	case path == "faults" && r.Method == http.MethodPut:
 		var doc faultsDoc
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&doc); err != nil {
-			writeError(w, errParse("JSON parse error - "+err.Error()))
+		if !readDebugBody(w, r, &doc) {
 			return
 		}
 		f := Faults{Rate429: doc.Rate429, Rate502: doc.Rate502, Rate503: doc.Rate503, ResetRate: doc.ResetRate, Seed: doc.Seed}
@@ -66,8 +87,7 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 			PerMinute *int `json:"per_minute"`
 			PerHour   *int `json:"per_hour"`
 		}
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&doc); err != nil {
-			writeError(w, errParse("JSON parse error - "+err.Error()))
+		if !readDebugBody(w, r, &doc) {
 			return
 		}
 		if doc.PerMinute != nil {
@@ -80,4 +100,23 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, errRecordNotFound())
 	}
+}
+
+// readDebugBody decodes a debug route's JSON body into v, or answers 400.
+func readDebugBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(v); err != nil {
+		writeError(w, errParse("JSON parse error - "+err.Error()))
+		return false
+	}
+	return true
+}
+
+// answerReset answers a DELETE that forgot recorded data: 204, or 500 when
+// the store failed.
+func answerReset(w http.ResponseWriter, err error) {
+	if err != nil {
+		writeError(w, errServer())
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -121,7 +121,7 @@ func TestRateLimit(t *testing.T) {
 	r.wantError(t, 429, "throttled_error", "throttled", fmt.Sprintf("Request was throttled. Expected available in %d seconds.", secs), "")
 	// The throttled create did nothing; other keys are not limited;
 	// 401s are not counted against a key.
-	if got := listIDs(t, a, 1, tr, full); len(got) != 0 {
+	if got := listIDs(t, a, tr); len(got) != 0 {
 		t.Errorf("throttled create stored %v", got)
 	}
 	a.do(http.MethodGet, path(1, tr), "", nil).want(t, 401)
@@ -186,10 +186,32 @@ func TestCounters(t *testing.T) {
 		"create": 2, "list": 3, "retrieve": 1, "update": 1, "frontend": 1, "job": 1, "rearrange": 1, "delete": 1,
 		"other": 1, "total": 12, "throttled": 0, "faulted": 0,
 	}
+	// The same per collection; an unknown path names none.
+	for k, v := range map[string]int64{
+		"create:" + tr: 1, "create:" + ia: 1, "list:" + tr: 2, "list:" + ia: 1, "retrieve:" + tr: 1, "retrieve:" + ia: 0,
+		"update:" + tr: 1, "frontend:" + tr: 1, "job:" + tr: 1, "rearrange:" + tr: 1, "delete:" + tr: 1, "other:" + tr: 0,
+	} {
+		want[k] = v
+	}
 	c := a.srv.Counters()
 	for k, v := range want {
-		if c[k] != v {
-			t.Errorf("counter %s = %d, want %d (all: %v)", k, c[k], v, c)
+		if got, ok := c[k]; !ok || got != v {
+			t.Errorf("counter %s = %d (present %v), want %d (all: %v)", k, got, ok, v, c)
+		}
+	}
+	// Generation 2 counts its creates (which store nothing) the same way,
+	// and requests to routes it lacks under the operation they name.
+	if err := a.srv.SetGeneration(2); err != nil {
+		t.Fatal(err)
+	}
+	a.srv.ResetCounters()
+	a.create(1, ia, full, map[string]any{"plugin": 3, "order": 1})
+	a.do("POST", path(1, tr, id(rec), "job"), full, jobBodies[tr]).want(t, 404)
+	a.do("PUT", path(1, tr), full, nil).want(t, 405)
+	for k, v := range map[string]int64{"create": 1, "create:" + ia: 1, "create:" + tr: 0, "job": 1, "job:" + tr: 1,
+		"other": 1, "other:" + tr: 1, "total": 3} {
+		if got := a.srv.Counters()[k]; got != v {
+			t.Errorf("generation 2: counter %s = %d, want %d", k, got, v)
 		}
 	}
 	a.srv.ResetCounters()
@@ -242,5 +264,30 @@ func TestDebugRoutes(t *testing.T) {
 	a.do("DELETE", "/_localapi/jobs", "", nil).want(t, 204)
 	if len(a.srv.Jobs()) != 0 {
 		t.Errorf("jobs not cleared")
+	}
+
+	// The generation, and the hog functions it makes (secrets masked).
+	a.do("PUT", "/_localapi/rate-limit", "", `{"per_minute": 0}`).want(t, 204)
+	if g := a.do("GET", "/_localapi/generation", "", nil).want(t, 200).object(t); g["generation"] != float64(1) {
+		t.Errorf("generation %v", g)
+	}
+	a.do("PUT", "/_localapi/generation", "", `{"generation": 4}`).want(t, 400)
+	a.do("PUT", "/_localapi/generation", "", `{"generation": 2}`).want(t, 204)
+	if a.srv.Generation() != 2 {
+		t.Errorf("PUT /_localapi/generation did not switch: %d", a.srv.Generation())
+	}
+	a.form(http.MethodPost, path(1, tr), full, map[string]string{"plugin": "1", "order": "1", "config": `{"api_key": "s3cr3t"}`}).want(t, 201)
+	hfs := a.do("GET", "/_localapi/hog-functions", "", nil).want(t, 200).array(t)
+	if len(hfs) != 1 || strings.Contains(fmt.Sprint(hfs), "s3cr3t") {
+		t.Fatalf("hog functions %v", hfs)
+	}
+	hf := as[map[string]any](t, hfs[0])
+	if hf["plugin"] != float64(1) || hf["project"] != float64(1) || hf["source_config_id"] != nil ||
+		!jsonEqual(t, hf["inputs"], `{"api_key": {"secret": true}}`) {
+		t.Errorf("hog function %v", hf)
+	}
+	a.do("DELETE", "/_localapi/hog-functions", "", nil).want(t, 204)
+	if len(a.srv.HogFunctions()) != 0 {
+		t.Errorf("hog functions not cleared")
 	}
 }

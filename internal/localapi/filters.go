@@ -9,7 +9,7 @@ import (
 // parseFilters validates and normalises the filters field the way the live
 // service does: an object or null; only events, actions and
 // filter_test_accounts are kept; every entry of events and actions needs a
-// type and gains "properties": [] when it has none.
+// type, "events" or "actions", and gains "properties": [] when it has none.
 func parseFilters(v any, form bool) (json.RawMessage, *apiError) {
 	if s, isStr := v.(string); form && isStr {
 		// A form carries JSON as text; an empty value is null.
@@ -71,12 +71,8 @@ func filterEntries(raw any, attr string) ([]any, *apiError) {
 		if !ok {
 			return nil, errValidation("not_a_dict", fmt.Sprintf("Expected a dictionary of items but got type %q.", pyType(item)), at)
 		}
-		typ, present := entry["type"]
-		switch {
-		case !present:
-			return nil, errRequired(at + "__type")
-		case typ == nil:
-			return nil, errNullField(at + "__type")
+		if e := checkEntryType(entry, at+"__type"); e != nil {
+			return nil, e
 		}
 		copied := make(map[string]any, len(entry)+1)
 		for k, v := range entry {
@@ -90,4 +86,25 @@ func filterEntries(raw any, attr string) ([]any, *apiError) {
 		out[i] = copied
 	}
 	return out, nil
+}
+
+// entryTypes are the values an entry's type may take, in either list (the
+// notes: one of events or actions).
+var entryTypes = map[string]bool{"events": true, "actions": true}
+
+// checkEntryType checks an entry's type as DRF's ChoiceField does: present,
+// not null, and one of entryTypes (only strings can be); the detail quotes
+// Python's str() of the value.
+func checkEntryType(entry map[string]any, attr string) *apiError {
+	typ, present := entry["type"]
+	switch {
+	case !present:
+		return errRequired(attr)
+	case typ == nil:
+		return errNullField(attr)
+	}
+	if s, isStr := typ.(string); isStr && entryTypes[s] {
+		return nil
+	}
+	return errValidation("invalid_choice", `"`+pyStr(typ)+`" is not a valid choice.`, attr)
 }

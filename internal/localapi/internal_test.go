@@ -10,6 +10,7 @@ func TestPyRepr(t *testing.T) {
 	for in, want := range map[string]string{
 		`"x"`: `'x'`, `"it's"`: `"it's"`, `"a'b\"c"`: `'a\'b"c'`, `"tab\there"`: `'tab\there'`, `"back\\slash"`: `'back\\slash'`,
 		`5`: `5`, `1.5`: `1.5`, `true`: `True`, `false`: `False`, `null`: `None`,
+		`[1, "a", null]`: `[1, 'a', None]`, `{"b": [true], "a": {}}`: `{'a': {}, 'b': [True]}`, `[]`: `[]`,
 	} {
 		v, err := decodeJSON([]byte(in))
 		if err != nil {
@@ -17,6 +18,18 @@ func TestPyRepr(t *testing.T) {
 		}
 		if got := pyRepr(v); got != want {
 			t.Errorf("pyRepr(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestPyStr(t *testing.T) {
+	for in, want := range map[string]string{`"x"`: `x`, `"it's"`: `it's`, `""`: ``, `2`: `2`, `false`: `False`, `["x"]`: `['x']`} {
+		v, err := decodeJSON([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pyStr(v); got != want {
+			t.Errorf("pyStr(%s) = %s, want %s", in, got, want)
 		}
 	}
 }
@@ -69,7 +82,8 @@ func TestParsePlugins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(plugins) != 2 || plugins[0].Collections()[0] != TransformationConfigs || plugins[1].Collections()[0] != ImportAppConfigs {
+	if len(plugins) != 2 || plugins[0].Collections()[0] != TransformationConfigs || plugins[1].Collections()[0] != ImportAppConfigs ||
+		!plugins[0].HasMigrator || plugins[1].HasMigrator {
 		t.Errorf("plugins %+v", plugins)
 	}
 	if _, err := newCatalog(plugins); err != nil {
@@ -89,5 +103,21 @@ func TestParsePlugins(t *testing.T) {
 	}
 	if got := DefaultPlugins(); len(got) != 4 || got[0].ID != 1 || got[3].ID != 4 {
 		t.Errorf("DefaultPlugins ids changed")
+	}
+	// A transformation and an import app with a migrator, one of each without.
+	migrators := map[string][2]int{}
+	for _, p := range DefaultPlugins() {
+		n := migrators[p.Collections()[0]]
+		if p.HasMigrator {
+			n[0]++
+		} else {
+			n[1]++
+		}
+		migrators[p.Collections()[0]] = n
+	}
+	for _, coll := range []string{TransformationConfigs, ImportAppConfigs} {
+		if n := migrators[coll]; n[0] == 0 || n[1] == 0 {
+			t.Errorf("%s: %d plugins with a migrator, %d without; want some of each", coll, n[0], n[1])
+		}
 	}
 }

@@ -3,11 +3,9 @@ package localapi
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -143,47 +141,4 @@ func validateJob(plugin *catalogEntry, spec *jobSpec) (string, *apiError) {
 		}
 	}
 	return name, nil
-}
-
-// pyRepr writes a decoded JSON scalar as Python's repr() would.
-func pyRepr(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "None"
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	case json.Number:
-		return string(x)
-	case string:
-		quote := "'"
-		if strings.Contains(x, "'") && !strings.Contains(x, `"`) {
-			quote = `"`
-		}
-		var sb strings.Builder
-		sb.WriteString(quote)
-		for _, r := range x {
-			switch {
-			case r == '\\':
-				sb.WriteString(`\\`)
-			case string(r) == quote:
-				sb.WriteString(`\` + quote)
-			case r == '\n':
-				sb.WriteString(`\n`)
-			case r == '\r':
-				sb.WriteString(`\r`)
-			case r == '\t':
-				sb.WriteString(`\t`)
-			case r < 0x20 || r == 0x7f:
-				fmt.Fprintf(&sb, `\x%02x`, r)
-			default:
-				sb.WriteRune(r)
-			}
-		}
-		sb.WriteString(quote)
-		return sb.String()
-	}
-	return fmt.Sprint(v)
 }

@@ -17,6 +17,9 @@ type Options struct {
 	Keys []APIKey
 	// Projects replaces the seeded project IDs (1 and 2) when non-nil.
 	Projects []int64
+	// Generation is the service generation to behave as: 1 (the zero value
+	// too), 2 or 3; see Generation1. Change it later with SetGeneration.
+	Generation int
 
 	// RateLimitPerMinute, when positive, throttles each key to that many
 	// requests in any sliding minute (429 with Retry-After): the live

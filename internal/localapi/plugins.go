@@ -26,6 +26,11 @@ type Plugin struct {
 	// Frontend is the JavaScript served by the frontend action; empty means
 	// the plugin has none and the action answers the live "no frontend" stub.
 	Frontend string `json:"frontend,omitempty"`
+	// HasMigrator says the service can turn the plugin's configs into hog
+	// functions (PostHog has a hog function template for it). From
+	// generation 2 on, only such plugins can be created (as a hog function)
+	// or migrated. It is not part of plugin_info.
+	HasMigrator bool `json:"has_migrator,omitempty"`
 }
 
 // Capabilities decides which collection shows a plugin's configs.

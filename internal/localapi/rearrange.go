@@ -9,7 +9,8 @@ import (
 )
 
 // rearrange applies {"orders": {"<config id>": <order>}} to the project's
-// enabled configs, across both collections, in one transaction. Unknown,
+// enabled configs, across both collections, in one transaction (each moved
+// config's activity log says so). Unknown,
 // disabled or foreign ids are ignored; a key that is not an integer (or an
 // order the column cannot hold) is a 500 and changes nothing. The answer is
 // a bare array of every enabled config of the project.
@@ -22,7 +23,7 @@ func (s *Server) rearrange(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	recs, e, err := s.store.reorder(req.ctx, req.project, func(enabled map[int64]*record) (map[int64]int64, *apiError) {
+	recs, err := s.store.reorder(req.ctx, req.project, func(enabled map[int64]*record) (map[int64]int64, error) {
 		out := map[int64]int64{}
 		for k, v := range orders {
 			id, ok := pyIntKey(k)
@@ -39,16 +40,13 @@ func (s *Server) rearrange(req *request) *apiError {
 			out[id.Int64()] = n
 		}
 		return out, nil
-	})
-	switch {
-	case err != nil:
-		return s.internal(req, err)
-	case e != nil:
-		return e
+	}, s.logAs(activityUpdated))
+	if err != nil {
+		return s.failed(req, err)
 	}
 	views := make([]*recordView, len(recs))
 	for i, rec := range recs {
-		views[i] = rec.view(s.catalog, false)
+		views[i] = rec.view(s.catalog, false, req.gen)
 	}
 	writeJSON(req.w, http.StatusOK, views)
 	return nil

@@ -28,7 +28,9 @@ type record struct {
 // recordView is a record as the live service answers it, fields in the live
 // order.
 type recordView struct {
-	ID              int64           `json:"id"`
+	// ID, CreatedAt and UpdatedAt are null in the answer to a generation 2
+	// create, which stores nothing.
+	ID              *int64          `json:"id"`
 	Plugin          int64           `json:"plugin"`
 	Enabled         bool            `json:"enabled"`
 	Order           int64           `json:"order"`
@@ -37,12 +39,14 @@ type recordView struct {
 	TeamID          int64           `json:"team_id"`
 	PluginInfo      json.RawMessage `json:"plugin_info"`
 	DeliveryRate24h *float64        `json:"delivery_rate_24h"`
-	CreatedAt       string          `json:"created_at"`
-	UpdatedAt       string          `json:"updated_at"`
+	CreatedAt       *string         `json:"created_at"`
+	UpdatedAt       *string         `json:"updated_at"`
 	Name            *string         `json:"name"`
 	Description     *string         `json:"description"`
 	Deleted         bool            `json:"deleted"`
-	Filters         json.RawMessage `json:"filters"`
+	// Filters is left out from generation 2 on; at generation 1 it points
+	// at the value, null included.
+	Filters *json.RawMessage `json:"filters,omitempty"`
 }
 
 // secretMask replaces the value of a secret config key in every answer.
@@ -50,31 +54,29 @@ const secretMask = "**************** POSTHOG SECRET FIELD ****************"
 
 var secretMaskJSON = json.RawMessage(`"` + secretMask + `"`)
 
-// view renders rec. withInfo is false in list pages and the rearrange
-// array, where the live service sends plugin_info null.
-func (rec *record) view(cat *catalog, withInfo bool) *recordView {
+// view renders rec as generation gen answers it. withInfo is false in list
+// pages and the rearrange array, where the live service sends plugin_info
+// null. A record without an ID is one a generation 2 create did not save.
+func (rec *record) view(cat *catalog, withInfo bool, gen int) *recordView {
 	v := &recordView{
-		ID:          rec.ID,
 		Plugin:      rec.Plugin,
 		Enabled:     rec.Enabled,
 		Order:       rec.Order,
 		Config:      rec.Config,
 		TeamID:      rec.Team,
-		CreatedAt:   formatTime(rec.CreatedAt),
-		UpdatedAt:   formatTime(rec.UpdatedAt),
 		Name:        rec.Name,
 		Description: rec.Description,
 		Deleted:     rec.Deleted,
-		Filters:     rec.Filters,
+	}
+	if rec.ID != 0 {
+		created, updated := formatTime(rec.CreatedAt), formatTime(rec.UpdatedAt)
+		v.ID, v.CreatedAt, v.UpdatedAt = &rec.ID, &created, &updated
+	}
+	if gen < Generation2 {
+		v.Filters = &rec.Filters
 	}
 	if p := cat.get(rec.Plugin); p != nil {
-		// An empty or null name/description reads back as the plugin's.
-		if v.Name == nil || *v.Name == "" {
-			v.Name = &p.Name
-		}
-		if v.Description == nil || *v.Description == "" {
-			v.Description = &p.Description
-		}
+		v.Name, v.Description = rec.shownName(p), rec.shownDescription(p)
 		v.Config = maskSecrets(rec.Config, p.secrets)
 		if withInfo {
 			v.PluginInfo = p.info
@@ -84,6 +86,23 @@ func (rec *record) view(cat *catalog, withInfo bool) *recordView {
 		v.Config = json.RawMessage(`{}`)
 	}
 	return v
+}
+
+// shownName is the name answers show: the record's, or its plugin's when
+// the record's is empty or null.
+func (rec *record) shownName(p *catalogEntry) *string {
+	if rec.Name == nil || *rec.Name == "" {
+		return &p.Name
+	}
+	return rec.Name
+}
+
+// shownDescription falls back to the plugin's as shownName does.
+func (rec *record) shownDescription(p *catalogEntry) *string {
+	if rec.Description == nil || *rec.Description == "" {
+		return &p.Description
+	}
+	return rec.Description
 }
 
 // maskSecrets hides secret values that are set (truthy, as the live check

@@ -15,6 +15,8 @@ const (
 	opFrontend  = "frontend"
 	opJob       = "job"
 	opRearrange = "rearrange"
+	opMigrate   = "migrate"
+	opActivity  = "activity"
 	// opOther is a request no operation serves: an unknown path or a
 	// method the path does not allow.
 	opOther = "other"
@@ -29,11 +31,14 @@ const (
 	routeFrontend
 	routeJob
 	routeRearrange
+	routeMigrate
+	routeActivity
 )
 
 // route is a parsed request path:
-// /api/projects/:project_id/<collection>/[rearrange/ | :id/[frontend/ | job/]]
-// with the trailing slash optional, as on the live service.
+// /api/projects/:project_id/<collection>/[rearrange/ | :id/[frontend/ | job/
+// | migrate/ | activity/]] with the trailing slash optional, as on the live
+// service. Which of them a generation serves is servedIn's business.
 type route struct {
 	kind    routeKind
 	project string // raw path segment: an integer or @current
@@ -65,6 +70,10 @@ func (s *Server) parseRoute(path string) route {
 		rt.kind, rt.id = routeFrontend, parts[4]
 	case parts[5] == "job":
 		rt.kind, rt.id = routeJob, parts[4]
+	case parts[5] == "migrate":
+		rt.kind, rt.id = routeMigrate, parts[4]
+	case parts[5] == "activity":
+		rt.kind, rt.id = routeActivity, parts[4]
 	default:
 		return route{}
 	}
@@ -92,6 +101,10 @@ func (rt route) operation(method string) (op string, allowed bool) {
 		return opJob, true
 	case rt.kind == routeRearrange && method == http.MethodPatch:
 		return opRearrange, true
+	case rt.kind == routeMigrate && method == http.MethodPost:
+		return opMigrate, true
+	case rt.kind == routeActivity && get:
+		return opActivity, true
 	}
 	return opOther, false
 }

@@ -25,7 +25,9 @@ func DefaultKeys() []APIKey {
 func DefaultProjects() []int64 { return []int64{1, 2} }
 
 // DefaultPlugins returns the seeded catalog. Its IDs are fixed: other
-// packages' tests rely on them.
+// packages' tests rely on them. GeoIP (transformation) and S3 Import
+// (import app) have a migrator; Property Filter and BigQuery Import have
+// none, so generation 2 refuses to create or migrate their configs.
 func DefaultPlugins() []Plugin {
 	return []Plugin{
 		{
@@ -35,6 +37,7 @@ func DefaultPlugins() []Plugin {
 			URL:          "https://github.com/PostHog/posthog-plugin-geoip",
 			PluginType:   "repository",
 			Tag:          "v1.4.0",
+			HasMigrator:  true,
 			Capabilities: Capabilities{Methods: []string{"processEvent"}},
 			ConfigSchema: []ConfigField{
 				{Key: "api_key", Name: "Lookup API key", Type: "string", Secret: true},
@@ -66,6 +69,7 @@ func DefaultPlugins() []Plugin {
 			URL:          "https://github.com/PostHog/s3-import-plugin",
 			PluginType:   "repository",
 			Tag:          "v0.3.1",
+			HasMigrator:  true,
 			Capabilities: Capabilities{Methods: []string{"setupPlugin"}, ScheduledTasks: []string{"runEveryHour"}, Jobs: []string{"Backfill"}},
 			ConfigSchema: []ConfigField{
 				{Key: "bucket", Name: "Bucket", Type: "string"},

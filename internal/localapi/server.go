@@ -44,6 +44,7 @@ type Server struct {
 	minuteLimiter atomic.Pointer[rateLimiter]
 	hourLimiter   atomic.Pointer[rateLimiter]
 	counters      *counters
+	generation    atomic.Int32
 
 	closeOnce sync.Once
 	closeErr  error
@@ -67,14 +68,22 @@ func New(opts Options) (*Server, error) {
 	if keys == nil {
 		keys = DefaultKeys()
 	}
+	gen := opts.Generation
+	if gen == 0 {
+		gen = Generation1
+	}
+	if err := checkGeneration(gen); err != nil {
+		return nil, fmt.Errorf("localapi: %w", err)
+	}
 	s := &Server{
 		catalog:     cat,
 		keys:        newKeys(keys, projects),
 		projects:    map[int64]bool{},
 		log:         opts.Logger,
 		debugRoutes: opts.DebugRoutes,
-		counters:    newCounters(),
+		counters:    newCounters([]string{TransformationConfigs, ImportAppConfigs}),
 	}
+	s.generation.Store(int32(gen)) //nolint:gosec // G115: checked to be 1..3
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -118,11 +127,15 @@ type request struct {
 	route   route
 	key     *key
 	project int64
+	// gen is the generation the request is served as, read once when it
+	// arrived.
+	gen int
 }
 
 // ServeHTTP serves the API. The order of checks follows the live service:
-// faults (a proxy's), path, authentication, project, permissions, rate
-// limit, method, then the operation itself.
+// faults (a proxy's), path (a route the generation lacks is an unknown
+// path), authentication, project, permissions, rate limit, method, then the
+// operation itself.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.debugRoutes && isDebugPath(r.URL.Path) {
 		s.serveDebug(w, r)
@@ -130,7 +143,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rt := s.parseRoute(r.URL.Path)
 	op, allowed := rt.operation(r.Method)
-	s.counters.request(op)
+	s.counters.request(op, rt.coll)
 	if s.injectFault(w, r) {
 		return
 	}
@@ -143,13 +156,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, errServer())
 		}
 	}()
-	if e := s.serve(w, r, rt, op, allowed); e != nil {
+	if e := s.serve(w, r, rt, op, allowed, s.Generation()); e != nil {
 		writeError(w, e)
 	}
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op string, allowed bool) *apiError {
-	if rt.kind == routeNone {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op string, allowed bool, gen int) *apiError {
+	if !rt.servedIn(gen) {
 		return errRecordNotFound()
 	}
 	k, e := s.authenticate(r)
@@ -170,7 +183,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 	if !allowed {
 		return errMethodNotAllowed(r.Method)
 	}
-	req := &request{w: w, r: r, ctx: r.Context(), route: rt, key: k, project: project}
+	req := &request{w: w, r: r, ctx: r.Context(), route: rt, key: k, project: project, gen: gen}
 	switch op {
 	case opList:
 		return s.list(req)
@@ -188,6 +201,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 		return s.job(req)
 	case opRearrange:
 		return s.rearrange(req)
+	case opMigrate:
+		return s.migrate(req)
+	case opActivity:
+		return s.activity(req)
 	}
 	return errRecordNotFound()
 }
@@ -196,6 +213,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 func (s *Server) internal(req *request, err error) *apiError {
 	s.log.Error("request failed", "method", req.r.Method, "path", req.r.URL.Path, "err", err)
 	return errServer()
+}
+
+// failed answers a write's error: its own *apiError when it refused, else
+// the live 500 envelope.
+func (s *Server) failed(req *request, err error) *apiError {
+	var e *apiError
+	if errors.As(err, &e) {
+		return e
+	}
+	return s.internal(req, err)
 }
 
 // recordID reads the :id path segment.

@@ -14,21 +14,33 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite driver: no cgo
 )
 
-// store keeps configs and job runs in SQLite. It holds a single connection
-// behind a mutex: that serialises every read-modify-write (no lost update),
-// makes an in-memory database work (each connection of ":memory:" would be
-// a database of its own), and is fast enough: a statement takes
-// microseconds, the HTTP round trip around it much longer.
+// store keeps configs, job runs, hog functions and the activity log in
+// SQLite. It holds a single connection behind a mutex: that serialises
+// every read-modify-write (no lost update), makes an in-memory database work
+// (each connection of ":memory:" would be a database of its own), and is
+// fast enough: a statement takes microseconds, the HTTP round trip around
+// it much longer.
 type store struct {
 	mu   sync.Mutex
 	db   *sql.DB
 	conn *sql.Conn
 
-	insert, get, save, disable, enabled, setOrder *sql.Stmt
-	insertJob, jobs, clearJobs                    *sql.Stmt
-	// page and count are per collection: the collection is a fixed set of
-	// plugin IDs, written into the statement.
-	page, count map[string]*sql.Stmt
+	insert, get, save, enabled, setOrder *sql.Stmt
+	insertJob, jobs, clearJobs           *sql.Stmt
+	insertHog, hogs, clearHogs           *sql.Stmt
+	insertActivity, activityRows         *sql.Stmt
+	activityCount                        *sql.Stmt
+	// page and count are per collection and per generation's idea of a
+	// list: the collection is a fixed set of plugin IDs, written into the
+	// statement.
+	page, count map[listKind]*sql.Stmt
+}
+
+// listKind is what a list shows: a collection's configs, deleted ones
+// included (generation 1) or not (generation 2).
+type listKind struct {
+	coll        string
+	hideDeleted bool
 }
 
 const recordColumns = `id, team_id, plugin_id, enabled, ord, name, description, deleted, filters, config, created_at, updated_at`
@@ -58,6 +70,32 @@ CREATE TABLE IF NOT EXISTS job_runs (
 	operation TEXT NOT NULL,
 	at        INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS hog_functions (
+	seq              INTEGER PRIMARY KEY AUTOINCREMENT,
+	id               TEXT NOT NULL UNIQUE,
+	team_id          INTEGER NOT NULL,
+	plugin_id        INTEGER NOT NULL,
+	type             TEXT NOT NULL,
+	name             TEXT NOT NULL,
+	description      TEXT NOT NULL,
+	enabled          INTEGER NOT NULL,
+	template_id      TEXT NOT NULL,
+	source_config_id INTEGER,
+	inputs           TEXT NOT NULL,
+	filters          TEXT NOT NULL,
+	execution_order  INTEGER NOT NULL,
+	created_at       INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS activity_log (
+	seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+	id         TEXT NOT NULL UNIQUE,
+	team_id    INTEGER NOT NULL,
+	config_id  INTEGER NOT NULL,
+	activity   TEXT NOT NULL,
+	detail     TEXT NOT NULL,
+	created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS activity_log_config ON activity_log (team_id, config_id, seq);
 `
 
 // openStore opens (and creates) the database; path "" is in memory.
@@ -79,7 +117,7 @@ func openStore(path string, collections map[string][]int64) (*store, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), db.Close())
 	}
-	st := &store{db: db, conn: conn, page: map[string]*sql.Stmt{}, count: map[string]*sql.Stmt{}}
+	st := &store{db: db, conn: conn, page: map[listKind]*sql.Stmt{}, count: map[listKind]*sql.Stmt{}}
 	if err := st.init(ctx, path != "", collections); err != nil {
 		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), st.close())
 	}
@@ -119,12 +157,17 @@ func (st *store) init(ctx context.Context, file bool, collections map[string][]i
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.get, `SELECT ` + recordColumns + ` FROM plugin_configs WHERE id = ? AND team_id = ?`},
 		{&st.save, `UPDATE plugin_configs SET enabled = ?, ord = ?, name = ?, description = ?, deleted = ?, filters = ?, config = ?, updated_at = ? WHERE id = ?`},
-		{&st.disable, `UPDATE plugin_configs SET enabled = 0, updated_at = ? WHERE id = ? AND team_id = ?`},
 		{&st.enabled, `SELECT ` + recordColumns + ` FROM plugin_configs WHERE team_id = ? AND enabled = 1 ORDER BY ord, plugin_id, id`},
 		{&st.setOrder, `UPDATE plugin_configs SET ord = ?, updated_at = ? WHERE id = ?`},
 		{&st.insertJob, `INSERT INTO job_runs (config_id, team_id, type, payload, operation, at) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&st.jobs, `SELECT config_id, team_id, type, payload, operation, at FROM job_runs ORDER BY id`},
 		{&st.clearJobs, `DELETE FROM job_runs`},
+		{&st.insertHog, `INSERT INTO hog_functions (` + hogColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.hogs, `SELECT ` + hogColumns + ` FROM hog_functions ORDER BY seq`},
+		{&st.clearHogs, `DELETE FROM hog_functions`},
+		{&st.insertActivity, `INSERT INTO activity_log (` + activityColumns + `) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&st.activityRows, `SELECT ` + activityColumns + ` FROM activity_log WHERE team_id = ? AND config_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?`},
+		{&st.activityCount, `SELECT count(*) FROM activity_log WHERE team_id = ? AND config_id = ?`},
 	}
 	for _, s := range stmts {
 		if err := prep(s.dst, s.q); err != nil {
@@ -132,15 +175,21 @@ func (st *store) init(ctx context.Context, file bool, collections map[string][]i
 		}
 	}
 	for name, ids := range collections {
-		in := pluginIn(ids)
-		var page, count *sql.Stmt
-		if err := prep(&page, `SELECT `+recordColumns+` FROM plugin_configs WHERE team_id = ? AND `+in+` ORDER BY ord, plugin_id, id LIMIT ? OFFSET ?`); err != nil {
-			return err
+		for _, hide := range []bool{false, true} {
+			where := ` WHERE team_id = ? AND ` + pluginIn(ids)
+			if hide {
+				where += ` AND deleted = 0`
+			}
+			var page, count *sql.Stmt
+			if err := prep(&page, `SELECT `+recordColumns+` FROM plugin_configs`+where+` ORDER BY ord, plugin_id, id LIMIT ? OFFSET ?`); err != nil {
+				return err
+			}
+			if err := prep(&count, `SELECT count(*) FROM plugin_configs`+where); err != nil {
+				return err
+			}
+			kind := listKind{coll: name, hideDeleted: hide}
+			st.page[kind], st.count[kind] = page, count
 		}
-		if err := prep(&count, `SELECT count(*) FROM plugin_configs WHERE team_id = ? AND `+in); err != nil {
-			return err
-		}
-		st.page[name], st.count[name] = page, count
 	}
 	return nil
 }
@@ -209,18 +258,57 @@ func nullJSON(raw json.RawMessage) any {
 
 func nowMicros() int64 { return time.Now().UnixMicro() }
 
-// create stores rec and sets its ID and timestamps.
-func (st *store) create(ctx context.Context, rec *record) error {
+// write runs fn in one transaction under the store's lock. Once begun, a
+// write runs to its end even if the client goes away. An error from fn (an
+// *apiError included) rolls everything back and is returned as it is.
+func (st *store) write(ctx context.Context, fn func(tx *storeTx) error) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	ctx = context.WithoutCancel(ctx)
+	if _, err := st.conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return err
+	}
+	if err := fn(&storeTx{st: st, ctx: ctx}); err != nil {
+		if _, rbErr := st.conn.ExecContext(ctx, "ROLLBACK"); rbErr != nil {
+			return errors.Join(err, rbErr)
+		}
+		return err
+	}
+	if _, err := st.conn.ExecContext(ctx, "COMMIT"); err != nil {
+		_, _ = st.conn.ExecContext(ctx, "ROLLBACK")
+		return err
+	}
+	return nil
+}
+
+// storeTx is the store inside a write: its methods run in the write's
+// transaction.
+type storeTx struct {
+	st  *store
+	ctx context.Context
+}
+
+// insert stores rec and sets its ID and timestamps.
+func (tx *storeTx) insert(rec *record) error {
 	rec.CreatedAt = nowMicros()
 	rec.UpdatedAt = rec.CreatedAt
-	res, err := st.insert.ExecContext(context.WithoutCancel(ctx), rec.Team, rec.Plugin, rec.Enabled, rec.Order, nullString(rec.Name),
+	res, err := tx.st.insert.ExecContext(tx.ctx, rec.Team, rec.Plugin, rec.Enabled, rec.Order, nullString(rec.Name),
 		nullString(rec.Description), rec.Deleted, nullJSON(rec.Filters), string(rec.Config), rec.CreatedAt, rec.UpdatedAt)
 	if err != nil {
 		return err
 	}
 	rec.ID, err = res.LastInsertId()
+	return err
+}
+
+// find returns the project's record id, or nil.
+func (tx *storeTx) find(team, id int64) (*record, error) { return tx.st.findLocked(tx.ctx, team, id) }
+
+// save writes rec's changeable fields and moves updated_at on.
+func (tx *storeTx) save(rec *record) error {
+	rec.UpdatedAt = max(nowMicros(), rec.UpdatedAt)
+	_, err := tx.st.save.ExecContext(tx.ctx, rec.Enabled, rec.Order, nullString(rec.Name), nullString(rec.Description),
+		rec.Deleted, nullJSON(rec.Filters), string(rec.Config), rec.UpdatedAt, rec.ID)
 	return err
 }
 
@@ -239,126 +327,122 @@ func (st *store) findLocked(ctx context.Context, team, id int64) (*record, error
 	return rec, err
 }
 
-// update applies change to the project's record id and saves it, all under
-// the store's lock so that concurrent updates never lose one another. A nil
-// record means there is none; change may refuse with an apiError.
-func (st *store) update(ctx context.Context, team, id int64, change func(*record) *apiError) (*record, *apiError, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	ctx = context.WithoutCancel(ctx) // a write, once begun, is finished
-	rec, err := st.findLocked(ctx, team, id)
-	if err != nil || rec == nil {
-		return nil, nil, err
-	}
-	if e := change(rec); e != nil {
-		return nil, e, nil
-	}
-	rec.UpdatedAt = max(nowMicros(), rec.UpdatedAt)
-	_, err = st.save.ExecContext(ctx, rec.Enabled, rec.Order, nullString(rec.Name), nullString(rec.Description),
-		rec.Deleted, nullJSON(rec.Filters), string(rec.Config), rec.UpdatedAt, rec.ID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return rec, nil, nil
+// changeLog makes the activity entry of a write from the record before
+// (nil for a create) and after it; nil logs nothing.
+type changeLog func(before, after *record) (*Activity, error)
+
+// create stores rec and logs it, in one transaction.
+func (st *store) create(ctx context.Context, rec *record, log changeLog) error {
+	return st.write(ctx, func(tx *storeTx) error {
+		if err := tx.insert(rec); err != nil {
+			return err
+		}
+		return tx.log(log(nil, rec))
+	})
 }
 
-// disableRecord sets enabled=false on the project's record id, whatever its
-// collection; it reports whether the record exists.
-func (st *store) disableRecord(ctx context.Context, team, id int64) (bool, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	res, err := st.disable.ExecContext(context.WithoutCancel(ctx), nowMicros(), id, team)
+// update loads the project's record id, lets change edit it (and write
+// more in the same transaction), saves it and logs the change: all or
+// nothing, and never a lost update. It returns nil when there is no such
+// record; an *apiError from change is returned as it is.
+func (st *store) update(ctx context.Context, team, id int64, change func(tx *storeTx, rec *record) error, log changeLog) (*record, error) {
+	var saved *record
+	err := st.write(ctx, func(tx *storeTx) error {
+		rec, err := tx.find(team, id)
+		if err != nil || rec == nil {
+			return err
+		}
+		before := *rec
+		if err := change(tx, rec); err != nil {
+			return err
+		}
+		if err := tx.save(rec); err != nil {
+			return err
+		}
+		saved = rec
+		return tx.log(log(&before, rec))
+	})
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	n, err := res.RowsAffected()
-	return n > 0, err
+	return saved, nil
 }
 
 // list returns one page of the project's records in a collection and the
 // collection's total count, read together.
-func (st *store) list(ctx context.Context, coll string, team, limit, offset int64) ([]*record, int64, error) {
+func (st *store) list(ctx context.Context, kind listKind, team, limit, offset int64) ([]*record, int64, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	var count int64
-	if err := st.count[coll].QueryRowContext(ctx, team).Scan(&count); err != nil {
+	if err := st.count[kind].QueryRowContext(ctx, team).Scan(&count); err != nil {
 		return nil, 0, err
 	}
 	if count == 0 || offset >= count {
 		return nil, count, nil
 	}
-	rows, err := st.page[coll].QueryContext(ctx, team, limit, offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	recs, err := scanRecords(rows)
+	recs, err := queryAll(ctx, st.page[kind], scanRecord, team, limit, offset)
 	return recs, count, err
 }
 
-func scanRecords(rows *sql.Rows) ([]*record, error) {
+// queryAll runs stmt with args and scans every row with scan.
+func queryAll[T any](ctx context.Context, stmt *sql.Stmt, scan func(scanner) (T, error), args ...any) ([]T, error) {
+	rows, err := stmt.QueryContext(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
 	defer rows.Close()
-	var recs []*record
+	out := []T{}
 	for rows.Next() {
-		rec, err := scanRecord(rows)
+		v, err := scan(rows)
 		if err != nil {
 			return nil, err
 		}
-		recs = append(recs, rec)
+		out = append(out, v)
 	}
-	return recs, rows.Err()
+	return out, rows.Err()
 }
 
 // reorder sets new orders on enabled records of the project in one
-// transaction and returns every enabled record of the project. decide gets
-// the enabled records by ID and returns the orders to write, or an error
-// that rolls everything back.
-func (st *store) reorder(ctx context.Context, team int64, decide func(map[int64]*record) (map[int64]int64, *apiError)) ([]*record, *apiError, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	// Once begun, a rearrange runs to its end even if the client goes away.
-	ctx = context.WithoutCancel(ctx)
-	if _, err := st.conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return nil, nil, err
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			_, _ = st.conn.ExecContext(ctx, "ROLLBACK")
+// transaction, logs each record it moves, and returns every enabled record
+// of the project. decide gets the enabled records by ID and returns the
+// orders to write, or an error (an *apiError) that rolls everything back.
+func (st *store) reorder(ctx context.Context, team int64, decide func(map[int64]*record) (map[int64]int64, error), log changeLog) ([]*record, error) {
+	var recs []*record
+	err := st.write(ctx, func(tx *storeTx) error {
+		var err error
+		if recs, err = queryAll(tx.ctx, st.enabled, scanRecord, team); err != nil {
+			return err
 		}
-	}()
-	rows, err := st.enabled.QueryContext(ctx, team)
+		byID := make(map[int64]*record, len(recs))
+		for _, r := range recs {
+			byID[r.ID] = r
+		}
+		orders, err := decide(byID)
+		if err != nil {
+			return err
+		}
+		now := nowMicros()
+		for id, ord := range orders {
+			rec := byID[id]
+			if rec == nil || rec.Order == ord {
+				continue
+			}
+			before := *rec
+			rec.Order, rec.UpdatedAt = ord, max(now, rec.UpdatedAt)
+			if _, err := st.setOrder.ExecContext(tx.ctx, ord, rec.UpdatedAt, id); err != nil {
+				return err
+			}
+			if err := tx.log(log(&before, rec)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	recs, err := scanRecords(rows)
-	if err != nil {
-		return nil, nil, err
-	}
-	byID := make(map[int64]*record, len(recs))
-	for _, r := range recs {
-		byID[r.ID] = r
-	}
-	orders, e := decide(byID)
-	if e != nil {
-		return nil, e, nil
-	}
-	now := nowMicros()
-	for id, ord := range orders {
-		rec := byID[id]
-		if rec == nil || rec.Order == ord {
-			continue
-		}
-		rec.Order, rec.UpdatedAt = ord, max(now, rec.UpdatedAt)
-		if _, err := st.setOrder.ExecContext(ctx, ord, rec.UpdatedAt, id); err != nil {
-			return nil, nil, err
-		}
-	}
-	if _, err := st.conn.ExecContext(ctx, "COMMIT"); err != nil {
-		return nil, nil, err
-	}
-	committed = true
 	sortRecords(recs)
-	return recs, nil, nil
+	return recs, nil
 }
 
 // addJob records a job run.
@@ -372,23 +456,16 @@ func (st *store) addJob(ctx context.Context, j JobRun) error {
 func (st *store) jobRuns(ctx context.Context) ([]JobRun, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	rows, err := st.jobs.QueryContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	runs := []JobRun{}
-	for rows.Next() {
-		var j JobRun
-		var payload string
-		var at int64
-		if err := rows.Scan(&j.ConfigID, &j.Project, &j.Type, &payload, &j.Operation, &at); err != nil {
-			return nil, err
-		}
-		j.Payload, j.At = json.RawMessage(payload), time.UnixMicro(at).UTC()
-		runs = append(runs, j)
-	}
-	return runs, rows.Err()
+	return queryAll(ctx, st.jobs, scanJobRun)
+}
+
+func scanJobRun(row scanner) (JobRun, error) {
+	var j JobRun
+	var payload string
+	var at int64
+	err := row.Scan(&j.ConfigID, &j.Project, &j.Type, &payload, &j.Operation, &at)
+	j.Payload, j.At = json.RawMessage(payload), time.UnixMicro(at).UTC()
+	return j, err
 }
 
 func (st *store) resetJobs(ctx context.Context) error {

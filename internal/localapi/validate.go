@@ -40,7 +40,9 @@ type optional[T any] struct {
 
 // parseConfigInput validates a create (partial false) or update body. Fields
 // are checked in the live serializer's order and the first error wins.
-func parseConfigInput(b *body, cat *catalog, partial bool) (*configInput, *apiError) {
+// Without hasFilters (generation 2 on, where the record has no such field)
+// a filters field is ignored, as DRF ignores unknown fields.
+func parseConfigInput(b *body, cat *catalog, partial, hasFilters bool) (*configInput, *apiError) {
 	var obj map[string]any
 	if !b.isForm() {
 		var e *apiError
@@ -101,7 +103,7 @@ func parseConfigInput(b *body, cat *catalog, partial bool) (*configInput, *apiEr
 		in.deleted = &x
 	}
 
-	if v, ok := b.field(obj, "filters"); ok {
+	if v, ok := b.field(obj, "filters"); ok && hasFilters {
 		raw, e := parseFilters(v, form)
 		if e != nil {
 			return nil, e

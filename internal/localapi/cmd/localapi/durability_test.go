@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,17 +18,8 @@ import (
 // acknowledged: each create answered 201 is there, and each config shows
 // at least the last order an update of it was answered 200 for.
 func TestDurability_SIGKILL(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
 	t.Parallel()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "localapi")
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".") //nolint:gosec // G204: the test's own build
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	db := filepath.Join(dir, "local.db")
+	bin, db := buildCommand(t)
 	srv := startCommand(t, bin, "-db", db)
 
 	// Writers: each creates configs and then raises the order of its last

@@ -43,6 +43,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		addr        = fs.String("addr", "127.0.0.1:8010", "`HOST:PORT` to listen on; port 0 picks a free one")
 		db          = fs.String("db", "", "SQLite `FILE` that keeps data across restarts (default: in memory)")
 		plugins     = fs.String("plugins", "", "JSON `FILE` replacing the seeded plugin catalog")
+		generation  = fs.Int("generation", localapi.Generation1, "service generation `N` to behave as: 1, 2 (creates make hog functions) or 3 (no collections)")
 		rateLimit   = fs.Int("rate-limit", 0, "per-key requests per minute before 429 (0: off)")
 		rateHour    = fs.Int("rate-limit-hour", 0, "per-key requests per hour before 429 (0: off)")
 		f429        = fs.Float64("fault-429", 0, "share (0..1) of requests answered 429")
@@ -51,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fReset      = fs.Float64("fault-reset", 0, "share (0..1) of connections reset without an answer")
 		latency     = fs.Duration("latency", 0, "latency added to every request (e.g. 50ms)")
 		seed        = fs.Uint64("fault-seed", 0, "seed for the fault draws (0: random)")
-		debugRoutes = fs.Bool("debug-routes", false, "serve /_localapi/counters, /_localapi/jobs and /_localapi/faults")
+		debugRoutes = fs.Bool("debug-routes", false, "serve /_localapi/counters, jobs, hog-functions, faults, rate-limit and generation")
 		printCount  = fs.Bool("print-counters", false, "print the request counters on exit")
 		verbose     = fs.Bool("v", false, "log server-side errors to stderr")
 	)
@@ -61,9 +62,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
+	if *generation == 0 {
+		// Options read 0 as 1; a flag set to 0 is a mistake.
+		return errors.New("-generation 0: want 1, 2 or 3")
+	}
 	opts := localapi.Options{
 		Addr:               *addr,
 		DBPath:             *db,
+		Generation:         *generation,
 		RateLimitPerMinute: *rateLimit,
 		RateLimitPerHour:   *rateHour,
 		Faults:             localapi.Faults{Rate429: *f429, Rate502: *f502, Rate503: *f503, ResetRate: *fReset, Latency: *latency, Seed: *seed},
@@ -112,6 +118,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 }
 
 func printSeed(w io.Writer, opts localapi.Options) {
+	fmt.Fprintf(w, "generation %d\n", opts.Generation)
 	fmt.Fprintln(w, "keys:")
 	for _, k := range localapi.DefaultKeys() {
 		scopes := "legacy, no scopes: every action"
@@ -134,6 +141,9 @@ func printSeed(w io.Writer, opts localapi.Options) {
 		fmt.Fprintf(w, "  %3d %-20s %s", p.ID, p.Name, strings.Join(kinds, ", "))
 		if len(jobs) > 0 {
 			fmt.Fprintf(w, "; jobs %q", jobs)
+		}
+		if p.HasMigrator {
+			fmt.Fprint(w, "; migrator")
 		}
 		fmt.Fprintln(w)
 	}

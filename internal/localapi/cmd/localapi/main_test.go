@@ -18,16 +18,7 @@ import (
 // file and the example plugin catalog, makes requests, and stops it with
 // SIGINT: it must exit 0 and print its counters.
 func TestCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the command")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "localapi")
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".") //nolint:gosec // G204: bin is the test's own temp path
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	db := filepath.Join(dir, "local.db")
+	bin, db := buildCommand(t)
 	url := startCommand(t, bin, "-db", db, "-plugins", "../../testdata/plugins.json", "-debug-routes", "-print-counters")
 
 	// The -plugins catalog replaced the seeded one.
@@ -50,6 +41,66 @@ func TestCommand(t *testing.T) {
 	url = startCommand(t, bin, "-db", db, "-plugins", "../../testdata/plugins.json")
 	if status, body = request(t, "GET", url.base+"/api/projects/1/pipeline_import_apps_configs/1/", ""); status != 200 {
 		t.Fatalf("after restart: %d %s", status, body)
+	}
+	url.stop(t)
+}
+
+// buildCommand builds the command into a temporary directory and names a
+// database file beside it; -short skips the test.
+func buildCommand(t *testing.T) (bin, db string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	dir := t.TempDir()
+	bin = filepath.Join(dir, "localapi")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".") //nolint:gosec // G204: bin is the test's own temp path
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin, filepath.Join(dir, "local.db")
+}
+
+// TestCommandGenerations: a -db file seeded at generation 1 is served by
+// the command restarted with -generation 2 (as a live-mode test does), and
+// with -generation 3.
+func TestCommandGenerations(t *testing.T) {
+	bin, db := buildCommand(t)
+	coll := "/api/projects/1/pipeline_transformation_configs/"
+
+	url := startCommand(t, bin, "-db", db)
+	status, body := request(t, "POST", url.base+coll, `{"plugin": 1, "order": 1, "filters": {"events": [{"type": "events"}]}}`)
+	if status != 201 || !strings.Contains(body, `"id":1,`) || !strings.Contains(body, `"filters":`) {
+		t.Fatalf("create at generation 1: %d %s", status, body)
+	}
+	if out := url.stop(t); !strings.Contains(out, "generation 1\n") {
+		t.Errorf("stdout does not name generation 1:\n%s", out)
+	}
+
+	url = startCommand(t, bin, "-db", db, "-generation", "2", "-debug-routes")
+	if status, body = request(t, "GET", url.base+coll+"1/", ""); status != 200 || strings.Contains(body, `"filters"`) {
+		t.Errorf("retrieve at generation 2: %d %s", status, body)
+	}
+	if status, body = request(t, "POST", url.base+coll, `{"plugin": 1, "order": 2}`); status != 201 || !strings.Contains(body, `"id":null`) {
+		t.Errorf("create at generation 2: %d %s", status, body)
+	}
+	if status, body = request(t, "GET", url.base+"/_localapi/hog-functions", ""); status != 200 || strings.Count(body, `"template_id"`) != 1 {
+		t.Errorf("hog functions: %d %s", status, body)
+	}
+	if status, body = request(t, "POST", url.base+coll+"1/job/", `{"job": {"type": "x"}}`); status != 404 {
+		t.Errorf("job at generation 2: %d %s", status, body)
+	}
+	if status, body = request(t, "POST", url.base+coll+"1/migrate/", ""); status != 200 || !strings.Contains(body, `"type":"transformation"`) {
+		t.Errorf("migrate: %d %s", status, body)
+	}
+	if status, body = request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"generation":2}` {
+		t.Errorf("generation route: %d %s", status, body)
+	}
+	url.stop(t)
+
+	url = startCommand(t, bin, "-db", db, "-generation", "3")
+	if status, body = request(t, "GET", url.base+coll, ""); status != 404 || !strings.Contains(body, `"code":"not_found"`) {
+		t.Errorf("list at generation 3: %d %s", status, body)
 	}
 	url.stop(t)
 }
@@ -151,7 +202,8 @@ func request(t *testing.T, method, url, body string) (int, string) {
 
 func TestRunRejectsBadFlags(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	for _, args := range [][]string{{"-nope"}, {"extra"}, {"-plugins", "/does/not/exist.json"}, {"-addr", "256.0.0.1:x"}} {
+	for _, args := range [][]string{{"-nope"}, {"extra"}, {"-plugins", "/does/not/exist.json"}, {"-addr", "256.0.0.1:x"},
+		{"-generation", "0"}, {"-generation", "4"}, {"-generation", "-1"}, {"-generation", "two"}} {
 		if err := run(args, &stdout, &stderr); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
