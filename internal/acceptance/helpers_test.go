@@ -2,10 +2,8 @@ package acceptance
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"testing"
 	"time"
 
@@ -103,10 +101,4 @@ type jobCase struct {
 var jobCases = []jobCase{
 	{kind: "transformation", plugin: 2, jobType: "Reprocess", payloadHCL: `{ since = "2024-01-01" }`, payloadJSON: `{"since":"2024-01-01"}`},
 	{kind: "import_app", plugin: 3, jobType: "Backfill", payloadHCL: `{ days = 7, dry_run = true }`, payloadJSON: `{"days":7,"dry_run":true}`},
-}
-
-// sameJSON reports whether two JSON texts hold the same value.
-func sameJSON(a json.RawMessage, b string) bool {
-	var x, y any
-	return json.Unmarshal(a, &x) == nil && json.Unmarshal([]byte(b), &y) == nil && reflect.DeepEqual(x, y)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -105,7 +106,7 @@ resource %[4]q "all" {
 				configType + ".second": fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[1]),
 				orderType + ".all":     `{"project_id":"1"}`,
 			} {
-				if !sameJSON(identities[addr], want) {
+				if !jsonvalue.Equal(identities[addr], json.RawMessage(want)) {
 					t.Errorf("%s has the identity %s in state, want %s", addr, identities[addr], want)
 				}
 			}

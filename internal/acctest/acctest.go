@@ -152,17 +152,6 @@ func Host(t testing.TB) string { return mustGet(t).host }
 // checks are then skipped.
 func LocalAPI(t testing.TB) *localapi.Server { return mustGet(t).local }
 
-// LocalAPIOrSkip returns the in-process local API, or skips the test when it
-// runs against a live instance.
-func LocalAPIOrSkip(t testing.TB) *localapi.Server {
-	t.Helper()
-	srv := LocalAPI(t)
-	if srv == nil {
-		t.Skip("needs the local API's insight; running against a live instance")
-	}
-	return srv
-}
-
 // API returns a client with full access to the instance, for checking and
 // changing records behind Terraform's back.
 func API(t testing.TB) *client.Client {

@@ -63,7 +63,7 @@ func (a *runJobAction) Schema(_ context.Context, _ action.SchemaRequest, resp *a
 				CustomType:          jsontypes.NormalizedType{},
 				Optional:            true,
 				MarkdownDescription: jobPayloadDescription,
-				Validators:          []validator.String{jsonObjectValidator{}},
+				Validators:          []validator.String{payloadObject},
 			},
 			"operation": schema.StringAttribute{
 				Optional:            true,
@@ -104,7 +104,7 @@ func (a *runJobAction) Invoke(ctx context.Context, req action.InvokeRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, defaultWriteTimeout)
+	ctx, cancel := context.WithTimeout(ctx, framework.DefaultWriteTimeout)
 	defer cancel()
 	id := args.ConfigID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)

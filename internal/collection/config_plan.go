@@ -2,8 +2,12 @@ package collection
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // configPlan plans `config`. Configured, it is planned as written, except
@@ -30,7 +34,7 @@ func (configPlan) PlanModifyString(_ context.Context, req planmodifier.StringReq
 		return
 	case req.ConfigValue.IsNull():
 		resp.PlanValue = req.StateValue
-	case isSet(req.StateValue) && sameSettingsText(req.ConfigValue.ValueString(), req.StateValue.ValueString()):
+	case framework.IsSet(req.StateValue) && jsonvalue.Equal(json.RawMessage(req.ConfigValue.ValueString()), json.RawMessage(req.StateValue.ValueString())):
 		resp.PlanValue = req.StateValue
 	}
 }

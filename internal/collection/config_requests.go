@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // createRequest is the body of the POST: the record's fields and, when any
@@ -16,7 +17,7 @@ import (
 // settings the request stays JSON.
 func (m *recordResourceModel) createRequest(secret types.String) (client.RecordInput, error) {
 	in := m.createInput()
-	if !isSet(m.Config) && !isSet(secret) {
+	if !framework.IsSet(m.Config) && !framework.IsSet(secret) {
 		return in, nil
 	}
 	cfg, err := settingsInput(m.Config, secret)
@@ -35,8 +36,8 @@ func (m *recordResourceModel) createRequest(secret types.String) (client.RecordI
 func (r *recordResource) settingsUpdate(ctx context.Context, c *client.Client, project string, id int64,
 	plan, state, config *recordResourceModel,
 ) (client.Opt[json.RawMessage], error) {
-	resend := isSet(config.SecretConfig) && !plan.SecretConfigVersion.Equal(state.SecretConfigVersion)
-	changed := isSet(plan.Config) && !plan.Config.Equal(state.Config)
+	resend := framework.IsSet(config.SecretConfig) && !plan.SecretConfigVersion.Equal(state.SecretConfigVersion)
+	changed := framework.IsSet(plan.Config) && !plan.Config.Equal(state.Config)
 	if !changed && !resend {
 		return client.Opt[json.RawMessage]{}, nil
 	}

@@ -1,15 +1,16 @@
 package collection
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // Plugin settings: `config` holds the non-secret ones, the write-only
@@ -32,9 +33,9 @@ type stringValue interface {
 
 // parseSettings decodes a JSON object; anything else is an error.
 func parseSettings(text string) (settings, error) {
-	var obj settings
-	if err := json.Unmarshal([]byte(text), &obj); err != nil || obj == nil {
-		return nil, errors.New("must be a JSON object string (write it with jsonencode)")
+	obj, ok := jsonvalue.Object(text)
+	if !ok {
+		return nil, framework.ErrNotJSONObject
 	}
 	return obj, nil
 }
@@ -52,54 +53,6 @@ func (s settings) text() string {
 // sortedKeys lists the keys of s in order, for stable messages.
 func (s settings) sortedKeys() []string { return slices.Sorted(maps.Keys(s)) }
 
-// jsonEqual reports whether two JSON values are equal as values (numbers,
-// key order and spacing aside).
-func jsonEqual(a, b json.RawMessage) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return false
-	}
-	return deepEqualJSON(va, vb)
-}
-
-func deepEqualJSON(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !deepEqualJSON(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !deepEqualJSON(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	default:
-		return a == b
-	}
-}
-
-// sameSettingsText reports whether two settings texts hold the same object.
-func sameSettingsText(a, b string) bool {
-	return a == b || jsonEqual(json.RawMessage(a), json.RawMessage(b))
-}
-
 // secretKeys returns the config keys a plugin_info's config_schema marks
 // secret, and whether plugin_info tells (list pages send it as null).
 func secretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
@@ -110,7 +63,7 @@ func secretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
 		} `json:"config_schema"`
 	}
 	// Lenient: anything but an object with a config_schema list is "not known".
-	if isJSONNull(pluginInfo) || json.Unmarshal(pluginInfo, &info) != nil || info.ConfigSchema == nil {
+	if jsonvalue.IsNull(pluginInfo) || json.Unmarshal(pluginInfo, &info) != nil || info.ConfigSchema == nil {
 		return nil, false
 	}
 	keys := map[string]bool{}
@@ -124,7 +77,7 @@ func secretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
 
 // secretKeysOf is secretKeys of plugin_info as held in a model.
 func secretKeysOf(info jsontypes.Normalized) (map[string]bool, bool) {
-	if !isSet(info) {
+	if !framework.IsSet(info) {
 		return nil, false
 	}
 	return secretKeys(json.RawMessage(info.ValueString()))
@@ -136,20 +89,21 @@ func secretKeysOf(info jsontypes.Normalized) (map[string]bool, bool) {
 // the service agrees with it on every key it sets: settings the service
 // adds are no change, while a configured value changed elsewhere is.
 func configFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes.Normalized) jsontypes.Normalized {
-	if isJSONNull(raw) {
+	if jsonvalue.IsNull(raw) {
 		return jsontypes.NewNormalizedNull()
 	}
-	var got settings
-	if json.Unmarshal(raw, &got) != nil || got == nil {
+	obj, ok := jsonvalue.Object(string(raw))
+	if !ok {
 		// Not an object: shown as the service sent it.
 		return jsonValue(raw)
 	}
+	got := settings(obj)
 	for k, v := range got {
 		if secrets[k] || isMasked(v) {
 			delete(got, k)
 		}
 	}
-	if isSet(prior) && agrees(got, prior.ValueString()) {
+	if framework.IsSet(prior) && agrees(got, prior.ValueString()) {
 		return prior
 	}
 	return jsontypes.NewNormalizedValue(got.text())
@@ -170,7 +124,7 @@ func agrees(got settings, want string) bool {
 	}
 	for k, v := range w {
 		g, ok := got[k]
-		if !ok || !jsonEqual(g, v) {
+		if !ok || !jsonvalue.Equal(g, v) {
 			return false
 		}
 	}
@@ -182,14 +136,14 @@ func agrees(got settings, want string) bool {
 // set). The two were checked not to share keys; a secret value wins anyway.
 func settingsInput(nonSecret, secret stringValue) (json.RawMessage, error) {
 	out := settings{}
-	if isSet(nonSecret) {
+	if framework.IsSet(nonSecret) {
 		s, err := parseSettings(nonSecret.ValueString())
 		if err != nil {
 			return nil, fmt.Errorf("config %w", err)
 		}
 		out = s
 	}
-	if isSet(secret) {
+	if framework.IsSet(secret) {
 		s, err := parseSettings(secret.ValueString())
 		if err != nil {
 			return nil, fmt.Errorf("secret_config_wo %w", err)

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -25,24 +24,8 @@ var (
 	secretConfigPath = path.Root("secret_config_wo")
 )
 
-// settingsObject validates that a settings attribute is a JSON object string.
-type settingsObject struct{}
-
-func (settingsObject) Description(context.Context) string {
-	return "must be a JSON object string"
-}
-
-func (v settingsObject) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (settingsObject) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isSet(req.ConfigValue) {
-		return
-	}
-	if _, err := parseSettings(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid plugin settings",
-			fmt.Sprintf("%s %s, e.g. jsonencode({ locale = \"en\" }).", req.Path, err))
-	}
-}
+// settingsObject refuses settings that are not a JSON object.
+var settingsObject = framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)
 
 // settingsConfig is the part of a configuration that sets plugin settings.
 type settingsConfig struct {
@@ -56,7 +39,7 @@ func (r *recordResource) ValidateConfig(ctx context.Context, req resource.Valida
 	var cfg settingsConfig
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, configPath, &cfg.Config)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretConfigPath, &cfg.SecretConfig)...)
-	if resp.Diagnostics.HasError() || !isSet(cfg.Config) || !isSet(cfg.SecretConfig) {
+	if resp.Diagnostics.HasError() || !framework.IsSet(cfg.Config) || !framework.IsSet(cfg.SecretConfig) {
 		return
 	}
 	plain, err1 := parseSettings(cfg.Config.ValueString())
@@ -84,7 +67,7 @@ func (r *recordResource) ValidateConfig(ctx context.Context, req resource.Valida
 // note is appended to each error's detail.
 func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret stringValue, note string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if isSet(plain) {
+	if framework.IsSet(plain) {
 		if s, err := parseSettings(plain.ValueString()); err == nil {
 			var bad []string
 			for _, k := range s.sortedKeys() {
@@ -100,7 +83,7 @@ func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret strin
 			}
 		}
 	}
-	if isSet(secret) {
+	if framework.IsSet(secret) {
 		if s, err := parseSettings(secret.ValueString()); err == nil {
 			var bad []string
 			for _, k := range s.sortedKeys() {

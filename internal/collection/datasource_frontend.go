@@ -89,7 +89,7 @@ func (d *frontendDataSource) Read(ctx context.Context, req datasource.ReadReques
 				"Project %s has no %s with id %d.\n\n%s", project, d.kind.Noun, id, framework.DescribeError(err)))
 			return
 		}
-		addCustomActionError(&resp.Diagnostics, summary, actionFrontend, err, nil)
+		framework.AddCustomActionError(&resp.Diagnostics, summary, framework.ActionFrontend, err, nil)
 		return
 	}
 	m.ProjectID = types.StringValue(project)

@@ -2,9 +2,7 @@ package collection
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -13,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // filterKeys are the top-level keys of filters the service keeps; it drops
@@ -103,7 +103,8 @@ func (v FiltersValue) StringSemanticEquals(_ context.Context, newValuable basety
 }
 
 // FiltersEqual reports whether a and b are the same filters once normalised
-// the way the service does it. Text that is not JSON is equal only to itself.
+// the way the service does it, compared as JSON values (jsonvalue). Text
+// that is not JSON is equal only to itself.
 func FiltersEqual(a, b string) bool {
 	if a == b {
 		return true
@@ -113,15 +114,14 @@ func FiltersEqual(a, b string) bool {
 	if errA != nil || errB != nil {
 		return false
 	}
-	return reflect.DeepEqual(na, nb)
+	return jsonvalue.EqualValues(na, nb)
 }
 
 // normalizeFilters decodes filters and applies the service's normalisation:
 // unknown top-level keys dropped, "properties": [] added to each
-// events/actions entry that lacks it (or has null). Numbers stay json.Number so that no
-// precision is lost in the comparison.
+// events/actions entry that lacks it (or has null).
 func normalizeFilters(s string) (any, error) {
-	v, err := decodeJSON(s)
+	v, err := jsonvalue.Decode(s)
 	if err != nil {
 		return nil, err
 	}
@@ -151,20 +151,6 @@ func normalizeFilters(s string) (any, error) {
 	return out, nil
 }
 
-// decodeJSON decodes exactly one JSON value from s.
-func decodeJSON(s string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("unexpected data after the JSON value")
-	}
-	return v, nil
-}
-
 // ValidateAttribute implements xattr.ValidateableAttribute: filters must be
 // a JSON object whose events/actions entries each have a "type". Top-level
 // keys the service drops earn a warning.
@@ -187,7 +173,7 @@ func (v FiltersValue) ValidateAttribute(_ context.Context, req xattr.ValidateAtt
 // checkFilters returns what is wrong with filters text, and the top-level
 // keys the service would drop.
 func checkFilters(s string) (problems, dropped []string) {
-	v, err := decodeJSON(s)
+	v, err := jsonvalue.Decode(s)
 	if err != nil {
 		return []string{fmt.Sprintf("filters must be a JSON object (write it with jsonencode): %s.", err)}, nil
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // What the job resource and the run-job action share: the job they send,
@@ -47,7 +48,7 @@ func (a *jobArgs) request() client.Job {
 	if job.Operation == "" {
 		job.Operation = defaultJobOperation
 	}
-	if isSet(a.Payload) {
+	if framework.IsSet(a.Payload) {
 		job.Payload = json.RawMessage(a.Payload.ValueString())
 	}
 	return job
@@ -81,7 +82,7 @@ func publicJobsOf(pluginInfo json.RawMessage) (map[string]publicJob, bool) {
 // to look is a warning, and the service judges at apply.
 func checkJob(ctx context.Context, c *client.Client, k Kind, project string, a *jobArgs) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if !isSet(a.ConfigID) || !isSet(a.JobType) {
+	if !framework.IsSet(a.ConfigID) || !framework.IsSet(a.JobType) {
 		return nil
 	}
 	id := a.ConfigID.ValueInt64()
@@ -119,8 +120,9 @@ func checkJob(ctx context.Context, c *client.Client, k Kind, project string, a *
 		return nil // judged by the service at apply
 	}
 	var payload map[string]json.RawMessage
-	if isSet(a.Payload) {
-		if err := json.Unmarshal([]byte(a.Payload.ValueString()), &payload); err != nil {
+	if framework.IsSet(a.Payload) {
+		var ok bool
+		if payload, ok = jsonvalue.Object(a.Payload.ValueString()); !ok {
 			return nil // the attribute's validator reports it
 		}
 	}
@@ -191,7 +193,7 @@ func runJob(ctx context.Context, c *client.Client, k Kind, project string, a *jo
 		// The service names no attribute; its messages say which one.
 		diags.AddAttributeError(jobErrorPath(err), summary, framework.DescribeError(err))
 	default:
-		addCustomActionError(diags, summary, actionJob, err, nil)
+		framework.AddCustomActionError(diags, summary, framework.ActionJob, err, nil)
 	}
 }
 

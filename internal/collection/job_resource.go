@@ -49,7 +49,7 @@ func (r *jobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	}
 	var plan jobModel
 	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !isSet(plan.ProjectID) {
+	if resp.Diagnostics.HasError() || !framework.IsSet(plan.ProjectID) {
 		return
 	}
 	resp.Diagnostics.Append(checkJob(ctx, meta.Client, r.kind, plan.ProjectID.ValueString(), &plan.jobArgs)...)
@@ -66,7 +66,7 @@ func (r *jobResource) Create(ctx context.Context, req resource.CreateRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, defaultWriteTimeout)
+	ctx, cancel := context.WithTimeout(ctx, framework.DefaultWriteTimeout)
 	defer cancel()
 	ctx = tflog.SetField(ctx, "config_id", plan.ConfigID.ValueInt64())
 

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // jobModel is the job resource's model.
@@ -80,7 +81,7 @@ func jobResourceSchema(k Kind) schema.Schema {
 				CustomType:          jsontypes.NormalizedType{},
 				Optional:            true,
 				MarkdownDescription: jobPayloadDescription + " Rewriting it the same way does not run the job again.",
-				Validators:          []validator.String{jsonObjectValidator{}},
+				Validators:          []validator.String{payloadObject},
 				PlanModifiers:       []planmodifier.String{sameJSONPlan{}, stringplanmodifier.RequiresReplace()},
 			},
 			"operation": schema.StringAttribute{
@@ -107,25 +108,8 @@ func jobResourceSchema(k Kind) schema.Schema {
 	}
 }
 
-// jsonObjectValidator accepts a JSON object string.
-type jsonObjectValidator struct{}
-
-func (jsonObjectValidator) Description(context.Context) string { return "must be a JSON object" }
-
-func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (jsonObjectValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isSet(req.ConfigValue) {
-		return
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(req.ConfigValue.ValueString()), &obj); err != nil || obj == nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Payload is not a JSON object",
-			"The job payload must be a JSON object, e.g. jsonencode({ days = 7 }).")
-	}
-}
+// payloadObject refuses a payload that is not a JSON object.
+var payloadObject = framework.JSONObjectValidator("Payload is not a JSON object", "jsonencode({ days = 7 })")
 
 // sameJSONPlan keeps the state's text when the configuration says the same
 // JSON differently, so that reformatting is no change (and no re-run).
@@ -137,13 +121,9 @@ func (sameJSONPlan) Description(context.Context) string {
 
 func (m sameJSONPlan) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
 
-func (sameJSONPlan) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if !isSet(req.PlanValue) || !isSet(req.StateValue) {
-		return
-	}
-	plan := jsontypes.NewNormalizedValue(req.PlanValue.ValueString())
-	state := jsontypes.NewNormalizedValue(req.StateValue.ValueString())
-	if equal, diags := plan.StringSemanticEquals(ctx, state); !diags.HasError() && equal {
+func (sameJSONPlan) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if framework.IsSet(req.PlanValue) && framework.IsSet(req.StateValue) &&
+		jsonvalue.Equal(json.RawMessage(req.PlanValue.ValueString()), json.RawMessage(req.StateValue.ValueString())) {
 		resp.PlanValue = req.StateValue
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // recordFilter narrows a collection's records, for the list data source and
@@ -25,9 +26,9 @@ func (f recordFilter) keep(rec *client.Record) bool {
 	switch {
 	case rec.Deleted && !f.IncludeDeleted:
 		return false
-	case isSet(f.Enabled) && rec.Enabled != f.Enabled.ValueBool():
+	case framework.IsSet(f.Enabled) && rec.Enabled != f.Enabled.ValueBool():
 		return false
-	case isSet(f.Plugin) && rec.Plugin != f.Plugin.ValueInt64():
+	case framework.IsSet(f.Plugin) && rec.Plugin != f.Plugin.ValueInt64():
 		return false
 	}
 	return true

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // The order resource's arithmetic, free of Terraform and HTTP: which
@@ -186,7 +187,7 @@ func mapOrders(ctx context.Context, m types.Map) (map[int64]int64, bool, diag.Di
 	out := make(map[int64]int64, len(vals))
 	for k, v := range vals {
 		id, err := strconv.ParseInt(k, 10, 64)
-		if err != nil || !isSet(v) {
+		if err != nil || !framework.IsSet(v) {
 			return nil, false, diags
 		}
 		out[id] = v.ValueInt64()

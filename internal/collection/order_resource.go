@@ -106,7 +106,7 @@ func (r *orderResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(storeIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: plan.ProjectID})...)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: plan.ProjectID})...)
 }
 
 // Update applies the configured sequence.
@@ -121,14 +121,14 @@ func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(storeIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: plan.ProjectID})...)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: plan.ProjectID})...)
 }
 
 // write brings the service to plan's sequence and sets plan's orders (and
 // project, when it was not known at plan time) to what it holds afterwards.
 func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc, plan *orderModel, diags *diag.Diagnostics) {
 	meta := r.MustMeta(diags)
-	ctx, cancel := framework.OperationContext(ctx, timeout, defaultWriteTimeout, diags)
+	ctx, cancel := framework.OperationContext(ctx, timeout, framework.DefaultWriteTimeout, diags)
 	defer cancel()
 	if diags.HasError() {
 		return
@@ -195,8 +195,8 @@ func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc
 		}
 	}()
 	if err := r.setOrders(ctx, meta.Client, project, changes); err != nil {
-		addCustomActionError(diags, fmt.Sprintf("Could not order the %ss of project %s", r.kind.Noun, project),
-			actionRearrange, err, nil)
+		framework.AddCustomActionError(diags, fmt.Sprintf("Could not order the %ss of project %s", r.kind.Noun, project),
+			framework.ActionRearrange, err, nil)
 		return
 	}
 	plan.Orders = ordersMap(ids, want)
@@ -250,8 +250,8 @@ func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	var state orderModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
-	resp.Diagnostics.Append(storeIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: state.ProjectID})...)
-	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, defaultReadTimeout, &resp.Diagnostics)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: state.ProjectID})...)
+	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -289,11 +289,7 @@ func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStat
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		var defaultProject string
-		if meta := r.Meta(); meta != nil {
-			defaultProject = meta.ProjectID
-		}
-		if project = identityProject(ident.ProjectID, defaultProject, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		if project = framework.ImportProject(ident.ProjectID, r.Meta(), &resp.Diagnostics); resp.Diagnostics.HasError() {
 			return
 		}
 	} else if !framework.ValidProjectID(project) {
@@ -309,5 +305,5 @@ func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStat
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, framework.ProjectIDPath, m.ProjectID)...)
-	resp.Diagnostics.Append(storeIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: m.ProjectID})...)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: m.ProjectID})...)
 }

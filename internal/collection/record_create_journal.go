@@ -57,7 +57,7 @@ const (
 	journalMaxAge = 24 * time.Hour
 	// pendingWindow bounds when a POST without an answer may have been
 	// applied: no create runs longer than its default timeout.
-	pendingWindow = defaultWriteTimeout
+	pendingWindow = framework.DefaultWriteTimeout
 )
 
 // createJournal is the journal of one provider process.
@@ -364,7 +364,7 @@ func confirmInState(ctx context.Context, meta *framework.ProviderData, state tfs
 		return
 	}
 	var id types.Int64
-	if state.GetAttribute(ctx, path.Root("id"), &id).HasError() || !isSet(id) {
+	if state.GetAttribute(ctx, path.Root("id"), &id).HasError() || !framework.IsSet(id) {
 		return
 	}
 	jr.confirm(meta.Client.Host(), id.ValueInt64())

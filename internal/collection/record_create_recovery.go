@@ -21,7 +21,6 @@ package collection
 // interchangeable, so which create gets which does not matter.
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -39,6 +38,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 const (
@@ -336,10 +336,10 @@ func matchesSent(rec *client.Record, in client.RecordInput) bool {
 		}
 	}
 	if v, ok := in.Filters.Get(); ok {
-		if isJSONNull(rec.Filters) || !FiltersEqual(string(v), string(rec.Filters)) {
+		if jsonvalue.IsNull(rec.Filters) || !FiltersEqual(string(v), string(rec.Filters)) {
 			return false
 		}
-	} else if !isJSONNull(rec.Filters) {
+	} else if !jsonvalue.IsNull(rec.Filters) {
 		return false
 	}
 	if v, ok := in.Config.Get(); ok && !configHolds(rec.Config, v) {
@@ -382,29 +382,15 @@ func configHolds(stored, sent json.RawMessage) bool {
 	for k, v := range want {
 		g, ok := got[k]
 		if !ok {
-			if isJSONNull(v) {
+			if jsonvalue.IsNull(v) {
 				continue
 			}
 			return false
 		}
-		if isMasked(g) || sameJSON(g, v) {
+		if isMasked(g) || jsonvalue.Equal(g, v) {
 			continue
 		}
 		return false
 	}
 	return true
-}
-
-// sameJSON compares two JSON texts by value.
-func sameJSON(a, b json.RawMessage) bool {
-	if bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b)) {
-		return true
-	}
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return false
-	}
-	ja, _ := json.Marshal(va)
-	jb, _ := json.Marshal(vb)
-	return bytes.Equal(ja, jb)
 }

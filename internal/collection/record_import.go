@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -21,14 +20,13 @@ const importIDFormat = "<project_id>/<id> (e.g. 1/42), or <id> alone when the pr
 // ("project_id/id" or "id") or, on Terraform 1.12+, by identity. Read then
 // fills in the rest.
 func (r *recordResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	var defaultProject string
-	if meta := r.Meta(); meta != nil {
-		defaultProject = meta.ProjectID
-	}
-
 	var project string
 	var id int64
 	if req.ID != "" {
+		var defaultProject string
+		if meta := r.Meta(); meta != nil {
+			defaultProject = meta.ProjectID
+		}
 		var err error
 		project, id, err = parseImportID(req.ID, defaultProject)
 		if err != nil {
@@ -41,7 +39,7 @@ func (r *recordResource) ImportState(ctx context.Context, req resource.ImportSta
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		project, id = identityProject(ident.ProjectID, defaultProject, &resp.Diagnostics), ident.ID.ValueInt64()
+		project, id = framework.ImportProject(ident.ProjectID, r.Meta(), &resp.Diagnostics), ident.ID.ValueInt64()
 		if !resp.Diagnostics.HasError() && id <= 0 {
 			resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid id",
 				fmt.Sprintf("id must be a positive integer, got %d.", id))
@@ -76,22 +74,4 @@ func parseImportID(importID, defaultProject string) (string, int64, error) {
 			importID, importIDFormat)
 	}
 	return project, id, nil
-}
-
-// identityProject is the project an import identity names: its project_id,
-// or the provider's when it has none.
-func identityProject(projectID types.String, defaultProject string, diags *diag.Diagnostics) string {
-	project := projectID.ValueString()
-	if project == "" {
-		project = defaultProject
-	}
-	switch {
-	case project == "":
-		diags.AddAttributeError(framework.ProjectIDPath, "Missing project_id",
-			"The identity has no project_id and the provider has none either: set one of them.")
-	case !framework.ValidProjectID(project):
-		diags.AddAttributeError(framework.ProjectIDPath, "Invalid project_id",
-			fmt.Sprintf(`project_id must be a positive integer or "@current", got %q.`, project))
-	}
-	return project
 }

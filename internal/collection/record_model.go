@@ -6,12 +6,13 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // recordModel holds the attributes of one pipeline config record. Every
@@ -83,10 +84,10 @@ func (m *recordModel) fromRecord(rec *client.Record) {
 // filtersFromAPI renders the service's filters as compact JSON text; absent
 // or null filters are null.
 func filtersFromAPI(raw json.RawMessage) FiltersValue {
-	if isJSONNull(raw) {
+	if jsonvalue.IsNull(raw) {
 		return NewFiltersNull()
 	}
-	return NewFiltersValue(compactJSON(raw))
+	return NewFiltersValue(jsonvalue.Compact(raw))
 }
 
 // timestamp maps an absent time to null.
@@ -96,9 +97,6 @@ func timestamp(s string) types.String {
 	}
 	return types.StringValue(s)
 }
-
-// isSet reports whether v holds a value to send.
-func isSet(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
 // createInput is the body of the POST. The service requires plugin and
 // order: order is 0 when the configuration leaves it to the service (or to an
@@ -110,19 +108,19 @@ func (m *recordModel) createInput() client.RecordInput {
 		Plugin: client.Some(m.Plugin.ValueInt64()),
 		Order:  client.Some(int64(0)),
 	}
-	if isSet(m.Order) {
+	if framework.IsSet(m.Order) {
 		in.Order = client.Some(m.Order.ValueInt64())
 	}
-	if isSet(m.Enabled) {
+	if framework.IsSet(m.Enabled) {
 		in.Enabled = client.Some(m.Enabled.ValueBool())
 	}
-	if isSet(m.Name) {
+	if framework.IsSet(m.Name) {
 		in.Name = client.Some(m.Name.ValueString())
 	}
-	if isSet(m.Description) {
+	if framework.IsSet(m.Description) {
 		in.Description = client.Some(m.Description.ValueString())
 	}
-	if isSet(m.Filters) {
+	if framework.IsSet(m.Filters) {
 		in.Filters = client.Some(json.RawMessage(m.Filters.ValueString()))
 	}
 	// config joins in createRequest, with the write-only secrets.
@@ -137,10 +135,10 @@ func (m *recordModel) createInput() client.RecordInput {
 func updateInput(plan, state, config *recordModel) (client.RecordInput, bool) {
 	var in client.RecordInput
 	changed := false
-	if isSet(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {
+	if framework.IsSet(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {
 		in.Enabled, changed = client.Some(plan.Enabled.ValueBool()), true
 	}
-	if isSet(plan.Order) && !plan.Order.Equal(state.Order) {
+	if framework.IsSet(plan.Order) && !plan.Order.Equal(state.Order) {
 		in.Order, changed = client.Some(plan.Order.ValueInt64()), true
 	}
 	if !plan.Name.Equal(state.Name) {
@@ -150,7 +148,7 @@ func updateInput(plan, state, config *recordModel) (client.RecordInput, bool) {
 		in.Description, changed = optionalString(config.Description, plan.Description), true
 	}
 	if plan.Filters.IsNull() != state.Filters.IsNull() ||
-		(isSet(plan.Filters) && !FiltersEqual(plan.Filters.ValueString(), state.Filters.ValueString())) {
+		(framework.IsSet(plan.Filters) && !FiltersEqual(plan.Filters.ValueString(), state.Filters.ValueString())) {
 		if plan.Filters.IsNull() {
 			in.Filters = client.Null[json.RawMessage]()
 		} else {
@@ -182,7 +180,7 @@ func (m *recordModel) markVolatileUnknown() {
 // when the configuration leaves it out (the service then fills it in),
 // otherwise the planned value.
 func optionalString(configured, planned types.String) client.Opt[string] {
-	if configured.IsNull() || !isSet(planned) {
+	if configured.IsNull() || !framework.IsSet(planned) {
 		return client.Null[string]()
 	}
 	return client.Some(planned.ValueString())
@@ -190,14 +188,5 @@ func optionalString(configured, planned types.String) client.Opt[string] {
 
 // setIdentity stores the record's identity when Terraform supports it.
 func setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, m *recordModel) diag.Diagnostics {
-	return storeIdentity(ctx, identity, recordIdentityModel{ProjectID: m.ProjectID, ID: m.ID})
-}
-
-// storeIdentity stores a resource's identity model v when Terraform
-// supports identities (1.12+: the framework then hands a non-nil identity).
-func storeIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any) diag.Diagnostics {
-	if identity == nil {
-		return nil
-	}
-	return identity.Set(ctx, v)
+	return framework.StoreIdentity(ctx, identity, recordIdentityModel{ProjectID: m.ProjectID, ID: m.ID})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // liveRecord is a record as the live service returns it on retrieve: config
@@ -59,7 +60,7 @@ func TestFromRecord(t *testing.T) {
 			t.Errorf("%s = %v, want %v", name, c.got, c.want)
 		}
 	}
-	if !isSet(m.PluginInfo) {
+	if !framework.IsSet(m.PluginInfo) {
 		t.Fatalf("plugin_info = %v, want the object", m.PluginInfo)
 	}
 }

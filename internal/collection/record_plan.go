@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // pluginFallback plans a name or description left out of the configuration
@@ -49,7 +51,7 @@ func (m pluginFallbackModifier) PlanModifyString(ctx context.Context, req planmo
 
 // pluginInfoString returns a non-empty string field of plugin_info.
 func pluginInfoString(info jsontypes.Normalized, field string) (string, bool) {
-	if !isSet(info) {
+	if !framework.IsSet(info) {
 		return "", false
 	}
 	var obj map[string]any
@@ -79,7 +81,7 @@ func (filtersPlan) PlanModifyString(_ context.Context, req planmodifier.StringRe
 		return
 	case req.ConfigValue.IsNull():
 		resp.PlanValue = types.StringNull()
-	case isSet(req.StateValue) && FiltersEqual(req.ConfigValue.ValueString(), req.StateValue.ValueString()):
+	case framework.IsSet(req.StateValue) && FiltersEqual(req.ConfigValue.ValueString(), req.StateValue.ValueString()):
 		resp.PlanValue = req.StateValue
 	default:
 		resp.PlanValue = req.ConfigValue

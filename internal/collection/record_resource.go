@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -15,13 +14,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-)
-
-// Default time limits of whole operations, retries and rate-limit waits
-// included; the timeouts block overrides them.
-const (
-	defaultWriteTimeout = 10 * time.Minute
-	defaultReadTimeout  = 5 * time.Minute
 )
 
 var (
@@ -107,22 +99,18 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 	var plan recordResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	meta := r.MustMeta(&resp.Diagnostics)
-	ctx, cancel := framework.OperationContext(ctx, plan.Timeouts.Create, defaultWriteTimeout, &resp.Diagnostics)
+	ctx, cancel := framework.OperationContext(ctx, plan.Timeouts.Create, framework.DefaultWriteTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	if !isSet(plan.ProjectID) {
-		// Planned while the provider's configuration was not known yet.
-		if meta.ProjectID == "" {
-			resp.Diagnostics.AddAttributeError(framework.ProjectIDPath, "Missing project_id",
-				"Set project_id on the resource, or project_id (or POSTHOG_PROJECT_ID) on the provider.")
-			return
-		}
-		plan.ProjectID = types.StringValue(meta.ProjectID)
+	// Unknown when planned before the provider's configuration was known.
+	project := framework.ProjectOrDefault(plan.ProjectID, meta, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
 	}
-	project := plan.ProjectID.ValueString()
+	plan.ProjectID = types.StringValue(project)
 	var secret types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretConfigPath, &secret)...)
 	if resp.Diagnostics.HasError() {
@@ -248,7 +236,7 @@ func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, res
 	// The identity is set first: the framework wants one even for a config
 	// that is removed from state.
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &state.recordModel)...)
-	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, defaultReadTimeout, &resp.Diagnostics)
+	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -288,7 +276,7 @@ func (r *recordResource) Update(ctx context.Context, req resource.UpdateRequest,
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	meta := r.MustMeta(&resp.Diagnostics)
-	ctx, cancel := framework.OperationContext(ctx, plan.Timeouts.Update, defaultWriteTimeout, &resp.Diagnostics)
+	ctx, cancel := framework.OperationContext(ctx, plan.Timeouts.Update, framework.DefaultWriteTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -332,7 +320,7 @@ func (r *recordResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	var state recordResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
-	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Delete, defaultWriteTimeout, &resp.Diagnostics)
+	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Delete, framework.DefaultWriteTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return

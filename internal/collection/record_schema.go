@@ -136,7 +136,7 @@ func recordResourceSchema(ctx context.Context, k Kind) schema.Schema {
 				Optional:   true,
 				// Computed: left out, the service's settings are shown (and kept).
 				Computed:      true,
-				Validators:    []validator.String{settingsObject{}},
+				Validators:    []validator.String{settingsObject},
 				PlanModifiers: []planmodifier.String{configPlan{}},
 				MarkdownDescription: "Non-secret plugin settings, as a JSON object string (write it with `jsonencode`). " +
 					"Compared by the keys it sets: settings the service adds are no change, a value changed " +
@@ -149,7 +149,7 @@ func recordResourceSchema(ctx context.Context, k Kind) schema.Schema {
 				Optional:   true,
 				WriteOnly:  true,
 				Sensitive:  true,
-				Validators: []validator.String{settingsObject{}},
+				Validators: []validator.String{settingsObject},
 				MarkdownDescription: "Secret plugin settings, as a JSON object string (write it with `jsonencode`): " +
 					"the keys the plugin's `config_schema` marks `secret`. Write-only (Terraform 1.11 and later): " +
 					"never stored in plan or state. Sent when the config is created and whenever " +

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"maps"
 	"mime"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // received is a write request as the service parses it: its content type
@@ -100,7 +100,7 @@ func (l *formLog) expectForm(t *testing.T, step, method string, want map[string]
 	}
 	for k, w := range want {
 		if k == "config" {
-			if !sameJSON(got[k], w) {
+			if !jsonvalue.Equal(json.RawMessage(got[k]), json.RawMessage(w)) {
 				t.Errorf("%s: config %s, want %s", step, got[k], w)
 			}
 		} else if got[k] != w {
@@ -117,12 +117,6 @@ func (l *formLog) expectJSON(t *testing.T, step, method, want string) {
 	if len(reqs) != 1 || reqs[0].method != method || reqs[0].mediaType != "application/json" || reqs[0].json != want {
 		t.Fatalf("%s: writes %+v, want one JSON %s %s", step, reqs, method, want)
 	}
-}
-
-func sameJSON(a, b string) bool {
-	var va, vb any
-	return json.Unmarshal([]byte(a), &va) == nil && json.Unmarshal([]byte(b), &vb) == nil &&
-		fmt.Sprint(va) == fmt.Sprint(vb)
 }
 
 // TestRecordResource_settingsRequests checks the requests the provider
@@ -151,7 +145,7 @@ func TestRecordResource_settingsRequests(t *testing.T) {
 		stored := func(step string, id int64, want string) {
 			t.Helper()
 			raw, err := local.StoredConfig(1, id)
-			if err != nil || !sameJSON(string(raw), want) {
+			if err != nil || !jsonvalue.Equal(raw, json.RawMessage(want)) {
 				t.Errorf("%s: stored config %s (%v), want %s", step, raw, err, want)
 			}
 		}
