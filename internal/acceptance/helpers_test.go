@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -47,7 +47,7 @@ func activeIDs(t *testing.T, host string) map[int64]int {
 		t.Fatal(err)
 	}
 	ids := map[int64]int{}
-	for _, k := range collection.Kinds() {
+	for _, k := range kind.Kinds() {
 		recs, err := c.ListAll(context.Background(), "1", k.Collection)
 		if err != nil {
 			t.Fatal(err)

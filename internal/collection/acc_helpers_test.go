@@ -14,12 +14,13 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // kindCase is one collection kind as the acceptance tests see it: every
 // test runs over all kinds from one table, never copied per kind.
 type kindCase struct {
-	kind     collection.Kind
+	kind     kind.Kind
 	typeName string
 	// plugins are two plugins of the kind.
 	plugins []int64
@@ -28,12 +29,12 @@ type kindCase struct {
 	otherType   string
 }
 
-func typeName(k collection.Kind) string { return "pipeline" + k.ConfigTypeSuffix() }
+func typeName(k kind.Kind) string { return "pipeline" + k.ConfigTypeSuffix() }
 
 // kindCases returns the table of kinds.
 func kindCases(t testing.TB) []kindCase {
 	t.Helper()
-	kinds := collection.Kinds()
+	kinds := kind.Kinds()
 	cases := make([]kindCase, len(kinds))
 	for i, k := range kinds {
 		other := kinds[(i+1)%len(kinds)]

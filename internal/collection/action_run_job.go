@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 var (
@@ -25,13 +26,13 @@ var (
 // kept in state.
 type runJobAction struct {
 	framework.ActionBase
-	kind Kind
+	kind kind.Kind
 }
 
 // NewRunJobAction returns the constructor of the run-job action of kind k.
-func NewRunJobAction(k Kind) func() action.Action {
+func NewRunJobAction(k kind.Kind) func() action.Action {
 	return func() action.Action {
-		return &runJobAction{ActionBase: framework.NewActionBase("_" + k.Name + "_run_job"), kind: k}
+		return &runJobAction{ActionBase: framework.NewActionBase(k.TypeSuffix("run_job")), kind: k}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 var _ datasource.DataSourceWithConfigure = (*configDataSource)(nil)
@@ -22,12 +23,12 @@ var _ datasource.DataSourceWithConfigure = (*configDataSource)(nil)
 // the kind's collection, by id.
 type configDataSource struct {
 	framework.DataSourceBase
-	kind Kind
+	kind kind.Kind
 }
 
 // NewConfigDataSource returns the constructor of the single-record data
 // source of kind k.
-func NewConfigDataSource(k Kind) func() datasource.DataSource {
+func NewConfigDataSource(k kind.Kind) func() datasource.DataSource {
 	return func() datasource.DataSource {
 		return &configDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix()), kind: k}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 var _ datasource.DataSourceWithConfigure = (*configsDataSource)(nil)
@@ -19,7 +20,7 @@ var _ datasource.DataSourceWithConfigure = (*configsDataSource)(nil)
 // of the kind's collection, across all pages, optionally narrowed.
 type configsDataSource struct {
 	framework.DataSourceBase
-	kind Kind
+	kind kind.Kind
 }
 
 // configsDataSourceModel is the list data source's model; each element of
@@ -34,7 +35,7 @@ type configsDataSourceModel struct {
 
 // NewConfigsDataSource returns the constructor of the list data source of
 // kind k.
-func NewConfigsDataSource(k Kind) func() datasource.DataSource {
+func NewConfigsDataSource(k kind.Kind) func() datasource.DataSource {
 	return func() datasource.DataSource {
 		return &configsDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix() + "s"), kind: k}
 	}
@@ -65,7 +66,7 @@ func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"configs": schema.ListNestedAttribute{
 				Computed: true,
 				MarkdownDescription: "The configs, by `order` and then `id`, each with the attributes of the " +
-					"`" + framework.ProviderTypeName + d.kind.ConfigTypeSuffix() + "` data source.",
+					"`" + d.kind.ConfigTypeName() + "` data source.",
 				NestedObject: schema.NestedAttributeObject{Attributes: recordDataSourceAttributes(d.kind)},
 			},
 		},

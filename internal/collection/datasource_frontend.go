@@ -14,6 +14,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 var _ datasource.DataSourceWithConfigure = (*frontendDataSource)(nil)
@@ -22,7 +23,7 @@ var _ datasource.DataSourceWithConfigure = (*frontendDataSource)(nil)
 // frontend source of a config's plugin.
 type frontendDataSource struct {
 	framework.DataSourceBase
-	kind Kind
+	kind kind.Kind
 }
 
 type frontendDataSourceModel struct {
@@ -34,7 +35,7 @@ type frontendDataSourceModel struct {
 
 // NewFrontendDataSource returns the constructor of the frontend data source
 // of kind k.
-func NewFrontendDataSource(k Kind) func() datasource.DataSource {
+func NewFrontendDataSource(k kind.Kind) func() datasource.DataSource {
 	return func() datasource.DataSource {
 		return &frontendDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix() + "_frontend"), kind: k}
 	}

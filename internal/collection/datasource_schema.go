@@ -8,12 +8,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // recordDataSourceAttributes are the attributes of one record as the data
 // sources show it (every attribute of recordModel, read-only): the single
 // record data source, and each element of the list data source's configs.
-func recordDataSourceAttributes(k Kind) map[string]schema.Attribute {
+func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
 	computedJSON := func(description string) schema.StringAttribute {
 		return schema.StringAttribute{CustomType: jsontypes.NormalizedType{}, Computed: true, MarkdownDescription: description}
 	}

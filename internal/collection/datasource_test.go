@@ -15,7 +15,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // mustCreate creates a record on the API behind Terraform's back.
@@ -60,9 +60,9 @@ func TestAccConfigDataSources(t *testing.T) {
 		if _, err := api.Update(context.Background(), "1", tc.kind.Collection, deleted.ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {
 			t.Fatal(err)
 		}
-		otherColl := collection.Kinds()[0].Collection
+		otherColl := kind.Kinds()[0].Collection
 		if otherColl == tc.kind.Collection {
-			otherColl = collection.Kinds()[1].Collection
+			otherColl = kind.Kinds()[1].Collection
 		}
 		other := mustCreate(t, api, otherColl, client.RecordInput{Plugin: client.Some(tc.otherPlugin), Order: client.Some(int64(1))})
 

@@ -17,6 +17,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // What the job resource and the run-job action share: the job they send,
@@ -80,7 +81,7 @@ func publicJobsOf(pluginInfo json.RawMessage) (map[string]publicJob, bool) {
 // payload known only at apply leaves just the job type to judge); a
 // config the service cannot show is an error on config_id; any other failure
 // to look is a warning, and the service judges at apply.
-func checkJob(ctx context.Context, c *client.Client, k Kind, project string, a *jobArgs) diag.Diagnostics {
+func checkJob(ctx context.Context, c *client.Client, k kind.Kind, project string, a *jobArgs) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if !framework.IsSet(a.ConfigID) || !framework.IsSet(a.JobType) {
 		return nil
@@ -178,7 +179,7 @@ func quoteAll(names []string) string {
 
 // runJob asks the service to run the job; errors are added to diags, a key
 // the service refuses with what to do instead.
-func runJob(ctx context.Context, c *client.Client, k Kind, project string, a *jobArgs, diags *diag.Diagnostics) {
+func runJob(ctx context.Context, c *client.Client, k kind.Kind, project string, a *jobArgs, diags *diag.Diagnostics) {
 	id := a.ConfigID.ValueInt64()
 	err := c.RunJob(ctx, project, k.Collection, id, a.request())
 	if err == nil {

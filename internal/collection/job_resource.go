@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 var (
@@ -22,13 +23,13 @@ var (
 // replacement, so any change (triggers above all) runs the job again.
 type jobResource struct {
 	framework.ResourceBase
-	kind Kind
+	kind kind.Kind
 }
 
 // NewJobResource returns the constructor of the job resource of kind k.
-func NewJobResource(k Kind) func() resource.Resource {
+func NewJobResource(k kind.Kind) func() resource.Resource {
 	return func() resource.Resource {
-		return &jobResource{ResourceBase: framework.NewResourceBase("_" + k.Name + "_job"), kind: k}
+		return &jobResource{ResourceBase: framework.NewResourceBase(k.TypeSuffix("job")), kind: k}
 	}
 }
 

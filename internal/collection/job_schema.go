@@ -19,6 +19,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // jobModel is the job resource's model.
@@ -39,7 +40,7 @@ const (
 )
 
 // jobResourceSchema is the schema of the job resource of kind k.
-func jobResourceSchema(k Kind) schema.Schema {
+func jobResourceSchema(k kind.Kind) schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Runs a public job of a %[1]s's plugin (the `job` action of the API "+

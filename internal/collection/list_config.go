@@ -16,6 +16,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 var _ list.ListResourceWithConfigure = (*configListResource)(nil)
@@ -28,7 +29,7 @@ var _ list.ListResourceWithConfigure = (*configListResource)(nil)
 // resource's requests, so the resource base serves.
 type configListResource struct {
 	framework.ResourceBase
-	kind Kind
+	kind kind.Kind
 }
 
 type configListModel struct {
@@ -39,7 +40,7 @@ type configListModel struct {
 
 // NewConfigListResource returns the constructor of the list resource of
 // kind k.
-func NewConfigListResource(k Kind) func() list.ListResource {
+func NewConfigListResource(k kind.Kind) func() list.ListResource {
 	return func() list.ListResource {
 		return &configListResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // TestAccConfigList runs on Terraform 1.14+ only: terraform query lists the
@@ -115,9 +116,9 @@ func TestConfigList_protocol(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		other := collection.Kinds()[0].Collection
+		other := kind.Kinds()[0].Collection
 		if other == tc.kind.Collection {
-			other = collection.Kinds()[1].Collection
+			other = kind.Kinds()[1].Collection
 		}
 		mustCreate(t, api, other, client.RecordInput{Plugin: client.Some(tc.otherPlugin), Order: client.Some(int64(0))})
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // recordFilter narrows a collection's records, for the list data source and
@@ -37,7 +38,7 @@ func (f recordFilter) keep(rec *client.Record) bool {
 // listRecords returns every record of the kind's collection in project that
 // passes f, across all pages, by order and then id (the service does not
 // promise an order).
-func listRecords(ctx context.Context, c *client.Client, project string, k Kind, f recordFilter) ([]client.Record, error) {
+func listRecords(ctx context.Context, c *client.Client, project string, k kind.Kind, f recordFilter) ([]client.Record, error) {
 	all, err := c.ListAll(ctx, project, k.Collection)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 var (
@@ -31,13 +32,13 @@ var configIDsPath = path.Root("config_ids")
 // configs of the kind's collection in one project.
 type orderResource struct {
 	framework.ResourceBase
-	kind Kind
+	kind kind.Kind
 }
 
 // NewOrderResource returns the constructor of the order resource of kind k.
-func NewOrderResource(k Kind) func() resource.Resource {
+func NewOrderResource(k kind.Kind) func() resource.Resource {
 	return func() resource.Resource {
-		return &orderResource{ResourceBase: framework.NewResourceBase("_" + k.Name + "_order"), kind: k}
+		return &orderResource{ResourceBase: framework.NewResourceBase(k.TypeSuffix("order")), kind: k}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // orderModel is the order resource's model.
@@ -45,8 +46,8 @@ func orderIdentitySchema() identityschema.Schema {
 }
 
 // orderResourceSchema is the schema of the order resource of kind k.
-func orderResourceSchema(ctx context.Context, k Kind) schema.Schema {
-	record := framework.ProviderTypeName + k.ConfigTypeSuffix()
+func orderResourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
+	record := k.ConfigTypeName()
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Owns the order of all %[1]ss of a project (API collection `%[2]s`): "+
 			"one ordered list of config ids, first = lowest `order`.\n\n"+

@@ -48,6 +48,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 const (
@@ -340,7 +341,7 @@ func (r *recordResource) resolveOrphan(ctx context.Context, c *client.Client, re
 	if reg.isClaimed(e.ID) {
 		return nil, nil
 	}
-	for _, k := range append([]Kind{r.kind}, Kinds()...) {
+	for _, k := range append([]kind.Kind{r.kind}, kind.Kinds()...) {
 		rec, err := c.Get(ctx, project, k.Collection, e.ID)
 		if client.IsNotFound(err) {
 			continue

@@ -39,6 +39,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 const (
@@ -242,8 +243,8 @@ func serviceTimeFrom(c *client.Client, t time.Time) time.Time {
 func (r *recordResource) findCreated(ctx context.Context, c *client.Client, reg *createRegistry, jr *createJournal,
 	project string, in client.RecordInput, since time.Time, window time.Duration,
 ) (*client.Record, error) {
-	kinds := []Kind{r.kind}
-	for _, k := range Kinds() {
+	kinds := []kind.Kind{r.kind}
+	for _, k := range kind.Kinds() {
 		if k.Name != r.kind.Name {
 			kinds = append(kinds, k)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
@@ -50,7 +51,7 @@ func newRecoveryAPI(t *testing.T, decide func(*http.Request) localapitest.Loss) 
 func (a *recoveryAPI) active(t *testing.T) []client.Record {
 	t.Helper()
 	var out []client.Record
-	for _, k := range Kinds() {
+	for _, k := range kind.Kinds() {
 		recs, err := a.c.ListAll(context.Background(), "1", k.Collection)
 		if err != nil {
 			t.Fatal(err)
@@ -90,7 +91,7 @@ func geoIPInput(name string) client.RecordInput {
 // made twice; one lost before anything was stored is made again.
 func TestCreateRecord_lostAnswer(t *testing.T) {
 	t.Parallel()
-	r := &recordResource{kind: Transformation}
+	r := &recordResource{kind: kind.Transformation}
 	for _, tc := range []struct {
 		name string
 		loss localapitest.Loss
@@ -139,7 +140,7 @@ func TestCreateRecord_lostBeforeSave(t *testing.T) {
 	}
 	a := newRecoveryAPI(t, decide)
 	srv = a.srv
-	r := &recordResource{kind: Transformation}
+	r := &recordResource{kind: kind.Transformation}
 	rec, err := r.createRecord(context.Background(), &framework.ProviderData{Client: a.c}, "1", geoIPInput("before"), &diag.Diagnostics{})
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +168,7 @@ func TestCreateRecord_bounded(t *testing.T) {
 		return localapitest.Keep
 	})
 	srv = a.srv
-	r := &recordResource{kind: Transformation}
+	r := &recordResource{kind: kind.Transformation}
 	_, err := r.createRecord(context.Background(), &framework.ProviderData{Client: a.c}, "1", geoIPInput("never"), &diag.Diagnostics{})
 	if err == nil || !strings.Contains(err.Error(), "gave up after 4 creates") {
 		t.Fatalf("error %v, want one that gives up after 4 creates", err)
@@ -184,7 +185,7 @@ func TestCreateRecord_identicalInParallel(t *testing.T) {
 	t.Parallel()
 	losses := localapitest.RandomLoss(0.4, 11, http.MethodPost)
 	a := newRecoveryAPI(t, losses.Decide)
-	r := &recordResource{kind: Transformation}
+	r := &recordResource{kind: kind.Transformation}
 	in := client.RecordInput{Plugin: client.Some(int64(2)), Order: client.Some(int64(5)), Enabled: client.Some(true)}
 	const n = 16
 	got := make([]int64, n)
@@ -239,7 +240,7 @@ func TestCreateRecord_notAnotherConfig(t *testing.T) {
 		Name: client.Some("n"), Filters: client.Some(json.RawMessage(`{"events":[{"type":"events","id":"$pageview"}]}`))}
 	// An identical config created before, three that differ, then ours:
 	// the fifth POST, whose answer is lost.
-	old, err := a.c.Create(ctx, "1", Transformation.Collection, in)
+	old, err := a.c.Create(ctx, "1", kind.Transformation.Collection, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,11 +254,11 @@ func TestCreateRecord_notAnotherConfig(t *testing.T) {
 	} {
 		other := in
 		change(&other)
-		if _, err := a.c.Create(ctx, "1", Transformation.Collection, other); err != nil {
+		if _, err := a.c.Create(ctx, "1", kind.Transformation.Collection, other); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r := &recordResource{kind: Transformation}
+	r := &recordResource{kind: kind.Transformation}
 	rec, err := r.createRecord(ctx, &framework.ProviderData{Client: a.c}, "1", in, &diag.Diagnostics{})
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +350,7 @@ func writeEntry(t *testing.T, dir string, e journalEntry) {
 func TestAdoptOrphan(t *testing.T) {
 	t.Parallel()
 	dead := deadPID(t)
-	r := &recordResource{kind: Transformation}
+	r := &recordResource{kind: kind.Transformation}
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name      string
@@ -377,18 +378,18 @@ func TestAdoptOrphan(t *testing.T) {
 				made = geoIPInput("something else")
 			}
 			started := time.Now()
-			orphan, err := a.c.Create(ctx, "1", Transformation.Collection, made)
+			orphan, err := a.c.Create(ctx, "1", kind.Transformation.Collection, made)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fp := createFingerprint(a.c.Host(), "1", Transformation.Collection, made)
-			e := journalEntry{Host: a.c.Host(), Project: "1", Collection: string(Transformation.Collection),
+			fp := createFingerprint(a.c.Host(), "1", kind.Transformation.Collection, made)
+			e := journalEntry{Host: a.c.Host(), Project: "1", Collection: string(kind.Transformation.Collection),
 				Fingerprint: fp, Started: started, PID: dead, Owner: "killed"}
 			tc.entry(&e, orphan.ID)
 			writeEntry(t, jr.dir, e)
 
 			reg := &createRegistry{claimed: map[int64]bool{}, gates: map[string]*sync.RWMutex{}}
-			fp = createFingerprint(a.c.Host(), "1", Transformation.Collection, in)
+			fp = createFingerprint(a.c.Host(), "1", kind.Transformation.Collection, in)
 			var diags diag.Diagnostics
 			rec, err := r.adoptOrphan(ctx, a.c, jr, reg, reg.gate(fp), "1", fp, in, &diags)
 			if err != nil {
@@ -428,10 +429,10 @@ func TestJournal_lifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := jr.begin("http://h", "1", Transformation.Collection, "fp", time.Now())
+	kept := jr.begin("http://h", "1", kind.Transformation.Collection, "fp", time.Now())
 	kept.created(42)
-	jr.begin("http://h", "1", Transformation.Collection, "fp", time.Now()).drop()
-	jr.begin("http://h", "1", Transformation.Collection, "fp2", time.Now()) // pending
+	jr.begin("http://h", "1", kind.Transformation.Collection, "fp", time.Now()).drop()
+	jr.begin("http://h", "1", kind.Transformation.Collection, "fp2", time.Now()) // pending
 
 	later, _ := openJournal(dir)
 	if known := later.knownIDs(); !known[42] || len(known) != 1 {
@@ -439,11 +440,11 @@ func TestJournal_lifecycle(t *testing.T) {
 	}
 	// Another owner with this process's id can only be a dead process
 	// whose id came round again: its pending entry is an orphan.
-	if o := later.orphans("http://h", "1", Transformation.Collection, "fp2"); len(o) != 1 {
+	if o := later.orphans("http://h", "1", kind.Transformation.Collection, "fp2"); len(o) != 1 {
 		t.Errorf("%d orphans of the pending create, want 1", len(o))
 	}
 	later.confirm("http://h", 42)
-	if o := later.orphans("http://h", "1", Transformation.Collection, "fp"); len(o) != 0 {
+	if o := later.orphans("http://h", "1", kind.Transformation.Collection, "fp"); len(o) != 0 {
 		t.Errorf("a confirmed entry is an orphan")
 	}
 	again, _ := openJournal(dir)
@@ -454,8 +455,8 @@ func TestJournal_lifecycle(t *testing.T) {
 		}
 	}
 	var nilJournal *createJournal
-	nilJournal.begin("h", "1", Transformation.Collection, "fp", time.Now()).created(1) // no journal: no-ops
-	if len(nilJournal.knownIDs()) != 0 || nilJournal.orphans("h", "1", Transformation.Collection, "fp") != nil {
+	nilJournal.begin("h", "1", kind.Transformation.Collection, "fp", time.Now()).created(1) // no journal: no-ops
+	if len(nilJournal.knownIDs()) != 0 || nilJournal.orphans("h", "1", kind.Transformation.Collection, "fp") != nil {
 		t.Error("a nil journal knows something")
 	}
 }
@@ -478,7 +479,7 @@ func strPtr(o client.Opt[string]) *string {
 func TestJournal_expires(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	e := journalEntry{Host: "http://h", Project: "1", Collection: string(Transformation.Collection), Fingerprint: "fp",
+	e := journalEntry{Host: "http://h", Project: "1", Collection: string(kind.Transformation.Collection), Fingerprint: "fp",
 		Started: time.Now().Add(-2 * journalMaxAge), ID: 7, PID: deadPID(t), Owner: "old"}
 	writeEntry(t, dir, e)
 	old := time.Now().Add(-journalMaxAge - time.Hour)
@@ -492,7 +493,7 @@ func TestJournal_expires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := jr.orphans("http://h", "1", Transformation.Collection, "fp"); len(o) != 0 {
+	if o := jr.orphans("http://h", "1", kind.Transformation.Collection, "fp"); len(o) != 0 {
 		t.Errorf("an expired entry is an orphan: %+v", o[0])
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {

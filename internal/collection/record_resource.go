@@ -14,6 +14,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 var (
@@ -27,11 +28,11 @@ var (
 // of the kind's collection.
 type recordResource struct {
 	framework.ResourceBase
-	kind Kind
+	kind kind.Kind
 }
 
 // NewRecordResource returns the constructor of the record resource of kind k.
-func NewRecordResource(k Kind) func() resource.Resource {
+func NewRecordResource(k kind.Kind) func() resource.Resource {
 	return func() resource.Resource {
 		return &recordResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
 	}
@@ -176,10 +177,10 @@ func (r *recordResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 	owner, err := r.removeStray(ctx, c, project, rec)
 
 	var owners []string
-	caps, known := capabilitiesOf(rec.PluginInfo)
-	for _, k := range Kinds() {
-		if k.Name != r.kind.Name && (known && k.shows(caps) || !known && owner != nil && k.Name == owner.Name) {
-			owners = append(owners, framework.ProviderTypeName+k.ConfigTypeSuffix())
+	for _, k := range kind.Kinds() {
+		shows, known := k.Shows(rec)
+		if k.Name != r.kind.Name && (known && shows || !known && owner != nil && k.Name == owner.Name) {
+			owners = append(owners, k.ConfigTypeName())
 		}
 	}
 	detail := fmt.Sprintf("Plugin %d is not a %s plugin: the service stores its configs but does not show them "+
@@ -202,11 +203,10 @@ func (r *recordResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 // live service answers 404 for it in every other) and returns that
 // collection's kind. When no collection shows it, DELETE, which the live
 // service resolves in the whole project, at least disables it.
-func (r *recordResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*Kind, error) {
-	caps, known := capabilitiesOf(rec.PluginInfo)
+func (r *recordResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
 	var errs []error
-	for _, k := range Kinds() {
-		if k.Name == r.kind.Name || (known && !k.shows(caps)) {
+	for _, k := range kind.Kinds() {
+		if shows, known := k.Shows(rec); k.Name == r.kind.Name || (known && !shows) {
 			continue
 		}
 		_, err := c.Update(ctx, project, k.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)})

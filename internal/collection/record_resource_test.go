@@ -15,6 +15,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // Filters as a user writes them, and as the service normalises them.
@@ -271,7 +272,7 @@ func TestAccRecordResource_otherKindPlugin(t *testing.T) {
 // collectionOf returns the collection of a record resource type.
 func collectionOf(t *testing.T, typeName string) client.Collection {
 	t.Helper()
-	for _, k := range collection.Kinds() {
+	for _, k := range kind.Kinds() {
 		if "pipeline"+k.ConfigTypeSuffix() == typeName {
 			return k.Collection
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // Limits the service enforces, checked at plan time.
@@ -46,7 +47,7 @@ func attrPath(attr string) (path.Path, bool) {
 }
 
 // recordResourceSchema is the schema of the record resource of kind k.
-func recordResourceSchema(ctx context.Context, k Kind) schema.Schema {
+func recordResourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Manages one %[1]s of a project: a %[2]s plugin attached to the project, "+
 			"with its enabled flag, order, name, description, filters and plugin settings (API collection `%[3]s`); "+

@@ -14,7 +14,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
@@ -76,7 +76,7 @@ func TestAccReliability_faults(t *testing.T) {
 	}
 	active := func() (map[int64]bool, error) {
 		ids := map[int64]bool{}
-		for _, k := range collection.Kinds() {
+		for _, k := range kind.Kinds() {
 			recs, err := api.ListAll(context.Background(), "1", k.Collection)
 			if err != nil {
 				return nil, err

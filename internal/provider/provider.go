@@ -16,6 +16,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 var (
@@ -133,11 +134,11 @@ func (p *pipelineProvider) ValidateConfig(ctx context.Context, req provider.Vali
 // and registered per collection kind.
 func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resource {
 	var resources []func() resource.Resource
-	for _, kind := range collection.Kinds() {
+	for _, k := range kind.Kinds() {
 		resources = append(resources,
-			collection.NewRecordResource(kind),
-			collection.NewOrderResource(kind),
-			collection.NewJobResource(kind),
+			collection.NewRecordResource(k),
+			collection.NewOrderResource(k),
+			collection.NewJobResource(k),
 		)
 	}
 	return resources
@@ -146,11 +147,11 @@ func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resour
 // DataSources implements provider.Provider.
 func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	var dataSources []func() datasource.DataSource
-	for _, kind := range collection.Kinds() {
+	for _, k := range kind.Kinds() {
 		dataSources = append(dataSources,
-			collection.NewConfigDataSource(kind),
-			collection.NewConfigsDataSource(kind),
-			collection.NewFrontendDataSource(kind),
+			collection.NewConfigDataSource(k),
+			collection.NewConfigsDataSource(k),
+			collection.NewFrontendDataSource(k),
 		)
 	}
 	return dataSources
@@ -159,8 +160,8 @@ func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.Da
 // Actions implements provider.ProviderWithActions (Terraform 1.14+).
 func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
 	var actions []func() action.Action
-	for _, kind := range collection.Kinds() {
-		actions = append(actions, collection.NewRunJobAction(kind))
+	for _, k := range kind.Kinds() {
+		actions = append(actions, collection.NewRunJobAction(k))
 	}
 	return actions
 }
@@ -169,8 +170,8 @@ func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
 // 1.14+, terraform query).
 func (p *pipelineProvider) ListResources(_ context.Context) []func() list.ListResource {
 	var lists []func() list.ListResource
-	for _, kind := range collection.Kinds() {
-		lists = append(lists, collection.NewConfigListResource(kind))
+	for _, k := range kind.Kinds() {
+		lists = append(lists, collection.NewConfigListResource(k))
 	}
 	return lists
 }

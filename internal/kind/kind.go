@@ -1,13 +1,16 @@
-// Package collection holds the constructs that exist once per collection of
-// pipeline config records. Each is written once, generically over a Kind, and
-// the provider registers it for every kind.
-package collection
+// Package kind is the registry of the collections of pipeline config records
+// (transformation configs, import-app configs): every construct is written
+// once over a Kind, and the provider registers it for each kind. A Kind
+// names its constructs and tells in which collection the service shows a
+// plugin's configs.
+package kind
 
 import (
 	"encoding/json"
 	"slices"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // Kind describes one collection of pipeline config records: how its
@@ -54,9 +57,17 @@ var ImportApp = Kind{
 // Kinds returns every kind, in registration order.
 func Kinds() []Kind { return []Kind{Transformation, ImportApp} }
 
-// ConfigTypeSuffix is what follows the provider's type name in the record
-// constructs' type name: "_<kind>_config".
-func (k Kind) ConfigTypeSuffix() string { return "_" + k.Name + "_config" }
+// TypeSuffix is what follows the provider's type name in the type name of
+// the kind's construct: "_<kind>_<construct>", e.g. "_transformation_order".
+func (k Kind) TypeSuffix(construct string) string { return "_" + k.Name + "_" + construct }
+
+// ConfigTypeSuffix is the type suffix of the constructs that show one
+// record (the resource, the data source, the list resource): "_<kind>_config".
+func (k Kind) ConfigTypeSuffix() string { return k.TypeSuffix("config") }
+
+// ConfigTypeName is the full type name of the kind's record resource, e.g.
+// "pipeline_transformation_config", for messages that name it.
+func (k Kind) ConfigTypeName() string { return framework.ProviderTypeName + k.ConfigTypeSuffix() }
 
 // pluginCapabilities is the part of a record's plugin_info that decides in
 // which collection the service shows the record.
