@@ -13,8 +13,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // kindCase is one collection kind as the acceptance tests see it: every
@@ -138,7 +138,7 @@ func (tc kindCase) checkAPI(t *testing.T, addr string, want apiRecord) resource.
 				if len(rec.Filters) > 0 {
 					got = string(rec.Filters)
 				}
-				if want.filters == "null" && got != "null" || want.filters != "null" && !collection.FiltersEqual(got, want.filters) {
+				if want.filters == "null" && got != "null" || want.filters != "null" && !record.FiltersEqual(got, want.filters) {
 					fail("filters %s, want %s", got, want.filters)
 				}
 			}
@@ -156,7 +156,7 @@ func (tc kindCase) checkAPI(t *testing.T, addr string, want apiRecord) resource.
 				}
 			}
 			if sf := attrs["filters"]; (sf == "") != (len(rec.Filters) == 0 || string(rec.Filters) == "null") ||
-				sf != "" && !collection.FiltersEqual(sf, string(rec.Filters)) {
+				sf != "" && !record.FiltersEqual(sf, string(rec.Filters)) {
 				fail("state filters %s, API %s", sf, rec.Filters)
 			}
 			if len(errs) > 0 {

@@ -16,7 +16,7 @@ import (
 // is kept (a new config gets the service's).
 //
 // State holds the configured object after an apply (the service's extra
-// keys are not taken in, see configFromAPI) and the service's non-secret
+// keys are not taken in, see record.SettingsFromAPI) and the service's non-secret
 // settings after an import or a change made elsewhere: then every key the
 // configuration does not set is planned for removal, as the service keeps
 // only what config sends.

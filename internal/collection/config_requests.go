@@ -9,18 +9,19 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // createRequest is the body of the POST: the record's fields and, when any
 // settings are configured, config: the non-secret settings merged with the
 // secret ones (secret, the write-only value from the configuration). Without
 // settings the request stays JSON.
-func (m *recordResourceModel) createRequest(secret types.String) (client.RecordInput, error) {
-	in := m.createInput()
+func (m *Model) createRequest(secret types.String) (client.RecordInput, error) {
+	in := createInput(&m.Model)
 	if !framework.IsSet(m.Config) && !framework.IsSet(secret) {
 		return in, nil
 	}
-	cfg, err := settingsInput(m.Config, secret)
+	cfg, err := record.SettingsInput(m.Config, secret)
 	if err != nil {
 		return in, err
 	}
@@ -34,7 +35,7 @@ func (m *recordResourceModel) createRequest(secret types.String) (client.RecordI
 // the planned non-secret settings whenever it is sent, and the secrets only
 // when secret_config_wo_version changes. config is the configuration.
 func (r *recordResource) settingsUpdate(ctx context.Context, c *client.Client, project string, id int64,
-	plan, state, config *recordResourceModel,
+	plan, state, config *Model,
 ) (client.Opt[json.RawMessage], error) {
 	resend := framework.IsSet(config.SecretConfig) && !plan.SecretConfigVersion.Equal(state.SecretConfigVersion)
 	changed := framework.IsSet(plan.Config) && !plan.Config.Equal(state.Config)
@@ -46,7 +47,7 @@ func (r *recordResource) settingsUpdate(ctx context.Context, c *client.Client, p
 		secret = config.SecretConfig
 		if config.Config.IsNull() {
 			// Settings not managed here: send what the service holds now,
-			// which state may not show in full (see configFromAPI).
+			// which state may not show in full (see record.SettingsFromAPI).
 			current, err := r.currentSettings(ctx, c, project, id, state.PluginInfo)
 			if err != nil {
 				return client.Opt[json.RawMessage]{}, err
@@ -54,7 +55,7 @@ func (r *recordResource) settingsUpdate(ctx context.Context, c *client.Client, p
 			plain = current
 		}
 	}
-	cfg, err := settingsInput(plain, secret)
+	cfg, err := record.SettingsInput(plain, secret)
 	if err != nil {
 		return client.Opt[json.RawMessage]{}, err
 	}
@@ -69,9 +70,9 @@ func (r *recordResource) currentSettings(ctx context.Context, c *client.Client, 
 	if err != nil {
 		return jsontypes.Normalized{}, err
 	}
-	secrets, known := secretKeys(rec.PluginInfo)
+	secrets, known := record.SecretKeys(rec.PluginInfo)
 	if !known {
-		secrets, _ = secretKeysOf(info)
+		secrets, _ = record.SecretKeysOf(info)
 	}
-	return configFromAPI(rec.Config, secrets, jsontypes.NewNormalizedNull()), nil
+	return record.SettingsFromAPI(rec.Config, secrets, jsontypes.NewNormalizedNull()), nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 var _ resource.ResourceWithValidateConfig = (*recordResource)(nil)
@@ -42,13 +43,13 @@ func (r *recordResource) ValidateConfig(ctx context.Context, req resource.Valida
 	if resp.Diagnostics.HasError() || !framework.IsSet(cfg.Config) || !framework.IsSet(cfg.SecretConfig) {
 		return
 	}
-	plain, err1 := parseSettings(cfg.Config.ValueString())
-	secret, err2 := parseSettings(cfg.SecretConfig.ValueString())
+	plain, err1 := record.ParseSettings(cfg.Config.ValueString())
+	secret, err2 := record.ParseSettings(cfg.SecretConfig.ValueString())
 	if err1 != nil || err2 != nil {
 		return // the attribute validators report it
 	}
 	var both []string
-	for _, k := range plain.sortedKeys() {
+	for _, k := range plain.SortedKeys() {
 		if _, ok := secret[k]; ok {
 			both = append(both, fmt.Sprintf("%q", k))
 		}
@@ -65,12 +66,12 @@ func (r *recordResource) ValidateConfig(ctx context.Context, req resource.Valida
 // non-secret setting in secret_config_wo would be dropped by the service on
 // the next update that sends config without it.
 // note is appended to each error's detail.
-func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret stringValue, note string) diag.Diagnostics {
+func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret record.StringValue, note string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if framework.IsSet(plain) {
-		if s, err := parseSettings(plain.ValueString()); err == nil {
+		if s, err := record.ParseSettings(plain.ValueString()); err == nil {
 			var bad []string
-			for _, k := range s.sortedKeys() {
+			for _, k := range s.SortedKeys() {
 				if secrets[k] {
 					bad = append(bad, fmt.Sprintf("%q", k))
 				}
@@ -84,9 +85,9 @@ func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret strin
 		}
 	}
 	if framework.IsSet(secret) {
-		if s, err := parseSettings(secret.ValueString()); err == nil {
+		if s, err := record.ParseSettings(secret.ValueString()); err == nil {
 			var bad []string
-			for _, k := range s.sortedKeys() {
+			for _, k := range s.SortedKeys() {
 				if !secrets[k] {
 					bad = append(bad, fmt.Sprintf("%q", k))
 				}
@@ -105,8 +106,8 @@ func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret strin
 // checkPlannedSettings checks the configured settings against the secret
 // keys of the plugin in state. A new config (or another plugin) has its
 // plugin's schema checked once the service shows it, by the create.
-func (r *recordResource) checkPlannedSettings(ctx context.Context, req resource.ModifyPlanRequest, plan, state *recordResourceModel) diag.Diagnostics {
-	secrets, known := secretKeysOf(state.PluginInfo)
+func (r *recordResource) checkPlannedSettings(ctx context.Context, req resource.ModifyPlanRequest, plan, state *Model) diag.Diagnostics {
+	secrets, known := record.SecretKeysOf(state.PluginInfo)
 	if !known || !plan.Plugin.Equal(state.Plugin) {
 		return nil
 	}
@@ -125,9 +126,9 @@ func (r *recordResource) checkPlannedSettings(ctx context.Context, req resource.
 // (a secret in config would otherwise land in state). It reports whether it
 // refused.
 func (r *recordResource) refuseMisplacedSettings(ctx context.Context, c *client.Client, project string,
-	rec *client.Record, plan *recordResourceModel, secret types.String, diags *diag.Diagnostics,
+	rec *client.Record, plan *Model, secret types.String, diags *diag.Diagnostics,
 ) bool {
-	secrets, known := secretKeys(rec.PluginInfo)
+	secrets, known := record.SecretKeys(rec.PluginInfo)
 	if !known {
 		return false
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 var _ datasource.DataSourceWithConfigure = (*configDataSource)(nil)
@@ -52,7 +53,7 @@ func (d *configDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 
 // Read makes one GET.
 func (d *configDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m recordModel
+	var m record.Model
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -77,6 +78,6 @@ func (d *configDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 	m.ProjectID = types.StringValue(project)
-	m.fromRecord(rec)
+	m.FromRecord(rec)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

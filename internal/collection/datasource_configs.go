@@ -12,6 +12,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 var _ datasource.DataSourceWithConfigure = (*configsDataSource)(nil)
@@ -26,11 +27,11 @@ type configsDataSource struct {
 // configsDataSourceModel is the list data source's model; each element of
 // Configs is filled by the one record mapper.
 type configsDataSourceModel struct {
-	ProjectID      types.String  `tfsdk:"project_id"`
-	Enabled        types.Bool    `tfsdk:"enabled"`
-	Plugin         types.Int64   `tfsdk:"plugin"`
-	IncludeDeleted types.Bool    `tfsdk:"include_deleted"`
-	Configs        []recordModel `tfsdk:"configs"`
+	ProjectID      types.String   `tfsdk:"project_id"`
+	Enabled        types.Bool     `tfsdk:"enabled"`
+	Plugin         types.Int64    `tfsdk:"plugin"`
+	IncludeDeleted types.Bool     `tfsdk:"include_deleted"`
+	Configs        []record.Model `tfsdk:"configs"`
 }
 
 // NewConfigsDataSource returns the constructor of the list data source of
@@ -84,17 +85,17 @@ func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	filter := recordFilter{Enabled: m.Enabled, Plugin: m.Plugin, IncludeDeleted: m.IncludeDeleted.ValueBool()}
-	recs, err := listRecords(ctx, meta.Client, project, d.kind, filter)
+	filter := record.Filter{Enabled: m.Enabled, Plugin: m.Plugin, IncludeDeleted: m.IncludeDeleted.ValueBool()}
+	recs, err := record.List(ctx, meta.Client, project, d.kind, filter)
 	if err != nil {
 		framework.AddAPIError(&resp.Diagnostics, fmt.Sprintf("Could not list the %ss of project %s", d.kind.Noun, project), err, nil)
 		return
 	}
 	m.ProjectID = types.StringValue(project)
-	m.Configs = make([]recordModel, len(recs))
+	m.Configs = make([]record.Model, len(recs))
 	for i := range recs {
 		m.Configs[i].ProjectID = m.ProjectID
-		m.Configs[i].fromRecord(&recs[i])
+		m.Configs[i].FromRecord(&recs[i])
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

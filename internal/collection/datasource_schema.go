@@ -9,10 +9,11 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // recordDataSourceAttributes are the attributes of one record as the data
-// sources show it (every attribute of recordModel, read-only): the single
+// sources show it (every attribute of record.Model, read-only): the single
 // record data source, and each element of the list data source's configs.
 func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
 	computedJSON := func(description string) schema.StringAttribute {
@@ -48,7 +49,7 @@ func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
 			MarkdownDescription: "Description of the config; the plugin's description when the config has none.",
 		},
 		"filters": schema.StringAttribute{
-			CustomType:          FiltersType{},
+			CustomType:          record.FiltersType{},
 			Computed:            true,
 			MarkdownDescription: "Which events the config applies to, as the service stores it (JSON), or null.",
 		},

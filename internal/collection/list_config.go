@@ -17,6 +17,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 var _ list.ListResourceWithConfigure = (*configListResource)(nil)
@@ -87,7 +88,7 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	recs, err := listRecords(ctx, meta.Client, project, l.kind, recordFilter{Enabled: cfg.Enabled, Plugin: cfg.Plugin})
+	recs, err := record.List(ctx, meta.Client, project, l.kind, record.Filter{Enabled: cfg.Enabled, Plugin: cfg.Plugin})
 	if err != nil {
 		framework.AddAPIError(&diags, fmt.Sprintf("Could not list the %ss of project %s", l.kind.Noun, project), err, nil)
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
@@ -116,14 +117,14 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 // and, when asked, the resource object the record resource would hold.
 func (l *configListResource) result(ctx context.Context, req list.ListRequest, project string, rec *client.Record, noTimeouts timeouts.Value) list.ListResult {
 	res := req.NewListResult(ctx)
-	var m recordResourceModel
+	var m Model
 	m.ProjectID = types.StringValue(project)
-	m.fromRecord(rec)
+	m.FromRecord(rec)
 	res.DisplayName = fmt.Sprintf("%s (id %d)", m.Name.ValueString(), rec.ID)
 	if m.Name.IsNull() {
 		res.DisplayName = fmt.Sprintf("%s %d", l.kind.Noun, rec.ID)
 	}
-	res.Diagnostics.Append(setIdentity(ctx, res.Identity, &m.recordModel)...)
+	res.Diagnostics.Append(SetIdentity(ctx, res.Identity, &m.Model)...)
 	if req.IncludeResource {
 		m.Timeouts = noTimeouts
 		res.Diagnostics.Append(res.Resource.Set(ctx, &m)...)

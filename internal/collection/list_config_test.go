@@ -21,8 +21,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // TestAccConfigList runs on Terraform 1.14+ only: terraform query lists the
@@ -187,7 +187,7 @@ func TestConfigList_protocol(t *testing.T) {
 				if err := obj["deleted"].As(&deleted); err != nil || deleted {
 					t.Errorf("result %d: deleted %v", i, deleted)
 				}
-				if f := stringOf(t, obj["filters"]); !collection.FiltersEqual(f, string(rec.Filters)) {
+				if f := stringOf(t, obj["filters"]); !record.FiltersEqual(f, string(rec.Filters)) {
 					t.Errorf("result %d: filters %s, the API says %s", i, f, rec.Filters)
 				}
 			}

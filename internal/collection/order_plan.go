@@ -12,6 +12,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // The order resource's arithmetic, free of Terraform and HTTP: which
@@ -54,7 +55,7 @@ func sameMembers(a, b []int64) bool {
 // by id, and those records' ids by order and then id.
 func activeOrders(recs []client.Record) (map[int64]int64, []int64) {
 	active := slices.DeleteFunc(slices.Clone(recs), func(r client.Record) bool { return r.Deleted })
-	sortByOrder(active)
+	record.SortByOrder(active)
 	orders := make(map[int64]int64, len(active))
 	ids := make([]int64, len(active))
 	for i, r := range active {

@@ -40,6 +40,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 const (
@@ -337,7 +338,7 @@ func matchesSent(rec *client.Record, in client.RecordInput) bool {
 		}
 	}
 	if v, ok := in.Filters.Get(); ok {
-		if jsonvalue.IsNull(rec.Filters) || !FiltersEqual(string(v), string(rec.Filters)) {
+		if jsonvalue.IsNull(rec.Filters) || !record.FiltersEqual(string(v), string(rec.Filters)) {
 			return false
 		}
 	} else if !jsonvalue.IsNull(rec.Filters) {
@@ -388,7 +389,7 @@ func configHolds(stored, sent json.RawMessage) bool {
 			}
 			return false
 		}
-		if isMasked(g) || jsonvalue.Equal(g, v) {
+		if record.IsMasked(g) || jsonvalue.Equal(g, v) {
 			continue
 		}
 		return false

@@ -22,6 +22,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // recoveryAPI is a local API of the test's own behind decide, and a client
@@ -275,7 +276,7 @@ func TestMatchesSent(t *testing.T) {
 	t.Parallel()
 	name := "n"
 	rec := &client.Record{Plugin: 1, Order: 2, Enabled: true, Name: &name, Filters: json.RawMessage(`{"events":[{"type":"events","properties":[]}]}`),
-		Config: json.RawMessage(`{"locale":"en","api_key":"` + secretMask + `"}`)}
+		Config: json.RawMessage(`{"locale":"en","api_key":"` + record.SecretMask + `"}`)}
 	base := client.RecordInput{Plugin: client.Some(int64(1)), Order: client.Some(int64(2)), Enabled: client.Some(true),
 		Name: client.Some(" n "), Filters: client.Some(json.RawMessage(`{"events":[{"type":"events"}],"other":1}`))}
 	for _, tc := range []struct {

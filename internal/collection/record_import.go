@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // importIDFormat is how the import ID is written, for error messages.
@@ -34,7 +35,7 @@ func (r *recordResource) ImportState(ctx context.Context, req resource.ImportSta
 			return
 		}
 	} else {
-		var ident recordIdentityModel
+		var ident identityModel
 		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
 		if resp.Diagnostics.HasError() {
 			return
@@ -49,10 +50,10 @@ func (r *recordResource) ImportState(ctx context.Context, req resource.ImportSta
 		}
 	}
 
-	m := recordModel{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
+	m := record.Model{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("project_id"), m.ProjectID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &m)...)
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &m)...)
 }
 
 // parseImportID parses "project_id/id", or "id" with the provider's project.

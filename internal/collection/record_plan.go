@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // pluginFallback plans a name or description left out of the configuration
@@ -81,7 +82,7 @@ func (filtersPlan) PlanModifyString(_ context.Context, req planmodifier.StringRe
 		return
 	case req.ConfigValue.IsNull():
 		resp.PlanValue = types.StringNull()
-	case framework.IsSet(req.StateValue) && FiltersEqual(req.ConfigValue.ValueString(), req.StateValue.ValueString()):
+	case framework.IsSet(req.StateValue) && record.FiltersEqual(req.ConfigValue.ValueString(), req.StateValue.ValueString()):
 		resp.PlanValue = req.StateValue
 	default:
 		resp.PlanValue = req.ConfigValue

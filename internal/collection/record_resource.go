@@ -69,7 +69,7 @@ func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	// modifiers had their say: filters the service stores the same way are
 	// no change (after an import, say), while a name or description left to
 	// the plugin is one. Decide again on what is planned now.
-	var plan, state recordResourceModel
+	var plan, state Model
 	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -79,14 +79,14 @@ func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if plan.sameSettings(&state.recordModel) && plan.SecretConfigVersion.Equal(state.SecretConfigVersion) &&
+	if sameArguments(&plan.Model, &state.Model) && plan.SecretConfigVersion.Equal(state.SecretConfigVersion) &&
 		plan.Timeouts.Equal(state.Timeouts) {
 		// Nothing to update: plan the state as it is.
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
 		return
 	}
 	// An update: what the service changes on every write is unknown.
-	plan.markVolatileUnknown()
+	markVolatileUnknown(&plan.Model)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
@@ -97,7 +97,7 @@ func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 // say). A config of a plugin of the other kind would be invisible here, so it
 // is deleted again and the error says which resource type to use.
 func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan recordResourceModel
+	var plan Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	meta := r.MustMeta(&resp.Diagnostics)
 	ctx, cancel := framework.OperationContext(ctx, plan.Timeouts.Create, framework.DefaultWriteTimeout, &resp.Diagnostics)
@@ -134,9 +134,9 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 	if err != nil {
 		// The config exists: keep it in state so that it is not orphaned.
 		// Terraform marks it tainted and the next apply replaces it.
-		plan.fromRecord(rec)
+		plan.FromRecord(rec)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &plan.recordModel)...)
+		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
 		r.addError(&resp.Diagnostics, "check the new", rec.ID, err)
 		return
 	}
@@ -148,9 +148,9 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 
-	plan.fromRecord(rec)
+	plan.FromRecord(rec)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &plan.recordModel)...)
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
 }
 
 // showsCreated reports whether the collection shows a config just created:
@@ -227,7 +227,7 @@ func (r *recordResource) removeStray(ctx context.Context, c *client.Client, proj
 // read). A config the service no longer has (404) or has soft-deleted is
 // removed from state, so that the next plan re-creates it.
 func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state recordResourceModel
+	var state Model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -235,7 +235,7 @@ func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	// The identity is set first: the framework wants one even for a config
 	// that is removed from state.
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &state.recordModel)...)
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &state.Model)...)
 	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
@@ -259,9 +259,9 @@ func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 
-	prior := state.recordModel
-	state.fromRecord(rec)
-	if state.recordModel == prior {
+	prior := state.Model
+	state.FromRecord(rec)
+	if state.Model == prior {
 		// The response holds the prior state already: converting the same
 		// values back would only cost time, on every record of a refresh.
 		return
@@ -271,7 +271,7 @@ func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, res
 
 // Update makes one PATCH with only the changed fields.
 func (r *recordResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state, config recordResourceModel
+	var plan, state, config Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
@@ -285,7 +285,7 @@ func (r *recordResource) Update(ctx context.Context, req resource.UpdateRequest,
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
 	project := plan.ProjectID.ValueString()
-	in, changed := updateInput(&plan.recordModel, &state.recordModel, &config.recordModel)
+	in, changed := updateInput(&plan.Model, &state.Model, &config.Model)
 	settings, err := r.settingsUpdate(ctx, meta.Client, project, id, &plan, &state, &config)
 	if err != nil {
 		r.addError(&resp.Diagnostics, "update", id, err)
@@ -308,16 +308,16 @@ func (r *recordResource) Update(ctx context.Context, req resource.UpdateRequest,
 		return
 	}
 
-	plan.fromRecord(rec)
+	plan.FromRecord(rec)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, &plan.recordModel)...)
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
 }
 
 // Delete makes one PATCH {"deleted": true}: the live service's DELETE only
 // disables a config, while the deleted flag removes it (and disables it). A
 // config already gone is fine.
 func (r *recordResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state recordResourceModel
+	var state Model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
 	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Delete, framework.DefaultWriteTimeout, &resp.Diagnostics)

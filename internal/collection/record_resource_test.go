@@ -14,8 +14,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // Filters as a user writes them, and as the service normalises them.
@@ -227,7 +227,7 @@ func checkImportedFilters(want string) resource.ImportStateCheckFunc {
 		if len(states) != 1 {
 			return errorf("want one imported instance, got %d", len(states))
 		}
-		if got := states[0].Attributes["filters"]; !collection.FiltersEqual(got, want) {
+		if got := states[0].Attributes["filters"]; !record.FiltersEqual(got, want) {
 			return errorf("imported filters %s, want %s", got, want)
 		}
 		return nil

@@ -22,6 +22,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // Limits the service enforces, checked at plan time.
@@ -113,7 +114,7 @@ func recordResourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				PlanModifiers: []planmodifier.String{pluginFallback("description")},
 			},
 			"filters": schema.StringAttribute{
-				CustomType: FiltersType{},
+				CustomType: record.FiltersType{},
 				Optional:   true,
 				// Computed only so that the plan may keep the state's text when
 				// the configuration says the same thing differently (after an

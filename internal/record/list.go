@@ -1,4 +1,4 @@
-package collection
+package record
 
 import (
 	"cmp"
@@ -12,9 +12,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-// recordFilter narrows a collection's records, for the list data source and
-// the list resource. Null attributes do not narrow.
-type recordFilter struct {
+// Filter narrows a collection's records, for the list data source and the
+// list resource. Null attributes do not narrow.
+type Filter struct {
 	Enabled types.Bool
 	Plugin  types.Int64
 	// IncludeDeleted keeps soft-deleted records, which some versions of the
@@ -23,7 +23,7 @@ type recordFilter struct {
 }
 
 // keep reports whether rec passes the filter.
-func (f recordFilter) keep(rec *client.Record) bool {
+func (f Filter) keep(rec *client.Record) bool {
 	switch {
 	case rec.Deleted && !f.IncludeDeleted:
 		return false
@@ -35,21 +35,21 @@ func (f recordFilter) keep(rec *client.Record) bool {
 	return true
 }
 
-// listRecords returns every record of the kind's collection in project that
+// List returns every record of the kind's collection in project that
 // passes f, across all pages, by order and then id (the service does not
 // promise an order).
-func listRecords(ctx context.Context, c *client.Client, project string, k kind.Kind, f recordFilter) ([]client.Record, error) {
+func List(ctx context.Context, c *client.Client, project string, k kind.Kind, f Filter) ([]client.Record, error) {
 	all, err := c.ListAll(ctx, project, k.Collection)
 	if err != nil {
 		return nil, err
 	}
 	out := slices.DeleteFunc(all, func(rec client.Record) bool { return !f.keep(&rec) })
-	sortByOrder(out)
+	SortByOrder(out)
 	return out, nil
 }
 
-// sortByOrder sorts records by order, then id.
-func sortByOrder(recs []client.Record) {
+// SortByOrder sorts records by order, then id.
+func SortByOrder(recs []client.Record) {
 	slices.SortStableFunc(recs, func(a, b client.Record) int {
 		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.ID, b.ID))
 	})

@@ -1,4 +1,4 @@
-package collection
+package record
 
 import (
 	"encoding/json"
@@ -19,20 +19,20 @@ import (
 // of the sent config (or sent as null), while every other key is replaced
 // by what is sent.
 
-// secretMask is what the service shows instead of a secret value.
-const secretMask = "**************** POSTHOG SECRET FIELD ****************"
+// SecretMask is what the service shows instead of a secret value.
+const SecretMask = "**************** POSTHOG SECRET FIELD ****************"
 
-// settings is a JSON object of plugin settings, values as sent or received.
-type settings map[string]json.RawMessage
+// Settings is a JSON object of plugin settings, values as sent or received.
+type Settings map[string]json.RawMessage
 
-// stringValue is a string attribute value of any type (plain, JSON).
-type stringValue interface {
+// StringValue is a string attribute value of any type (plain, JSON).
+type StringValue interface {
 	attr.Value
 	ValueString() string
 }
 
-// parseSettings decodes a JSON object; anything else is an error.
-func parseSettings(text string) (settings, error) {
+// ParseSettings decodes a JSON object; anything else is an error.
+func ParseSettings(text string) (Settings, error) {
 	obj, ok := jsonvalue.Object(text)
 	if !ok {
 		return nil, framework.ErrNotJSONObject
@@ -41,7 +41,7 @@ func parseSettings(text string) (settings, error) {
 }
 
 // text renders s as compact JSON with sorted keys, as jsonencode does.
-func (s settings) text() string {
+func (s Settings) text() string {
 	b, err := json.Marshal(s)
 	if err != nil {
 		// Values are decoded JSON, so they encode again.
@@ -50,12 +50,12 @@ func (s settings) text() string {
 	return string(b)
 }
 
-// sortedKeys lists the keys of s in order, for stable messages.
-func (s settings) sortedKeys() []string { return slices.Sorted(maps.Keys(s)) }
+// SortedKeys lists the keys of s in order, for stable messages.
+func (s Settings) SortedKeys() []string { return slices.Sorted(maps.Keys(s)) }
 
-// secretKeys returns the config keys a plugin_info's config_schema marks
+// SecretKeys returns the config keys a plugin_info's config_schema marks
 // secret, and whether plugin_info tells (list pages send it as null).
-func secretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
+func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
 	var info struct {
 		ConfigSchema *[]struct {
 			Key    string `json:"key"`
@@ -75,20 +75,20 @@ func secretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
 	return keys, true
 }
 
-// secretKeysOf is secretKeys of plugin_info as held in a model.
-func secretKeysOf(info jsontypes.Normalized) (map[string]bool, bool) {
+// SecretKeysOf is SecretKeys of plugin_info as held in a model.
+func SecretKeysOf(info jsontypes.Normalized) (map[string]bool, bool) {
 	if !framework.IsSet(info) {
 		return nil, false
 	}
-	return secretKeys(json.RawMessage(info.ValueString()))
+	return SecretKeys(json.RawMessage(info.ValueString()))
 }
 
-// configFromAPI is the value of `config` for the service's config: its
+// SettingsFromAPI is the value of `config` for the service's config: its
 // non-secret settings, without the keys plugin_info marks secret and without
 // masked values. The prior value (the configured one, or state) is kept when
 // the service agrees with it on every key it sets: settings the service
 // adds are no change, while a configured value changed elsewhere is.
-func configFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes.Normalized) jsontypes.Normalized {
+func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes.Normalized) jsontypes.Normalized {
 	if jsonvalue.IsNull(raw) {
 		return jsontypes.NewNormalizedNull()
 	}
@@ -97,9 +97,9 @@ func configFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes
 		// Not an object: shown as the service sent it.
 		return jsonValue(raw)
 	}
-	got := settings(obj)
+	got := Settings(obj)
 	for k, v := range got {
-		if secrets[k] || isMasked(v) {
+		if secrets[k] || IsMasked(v) {
 			delete(got, k)
 		}
 	}
@@ -109,16 +109,16 @@ func configFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes
 	return jsontypes.NewNormalizedValue(got.text())
 }
 
-// isMasked reports whether v is the service's mask of a secret value.
-func isMasked(v json.RawMessage) bool {
+// IsMasked reports whether v is the service's mask of a secret value.
+func IsMasked(v json.RawMessage) bool {
 	var s string
-	return json.Unmarshal(v, &s) == nil && s == secretMask
+	return json.Unmarshal(v, &s) == nil && s == SecretMask
 }
 
 // agrees reports whether got holds every setting of the object text want,
 // with the same value.
-func agrees(got settings, want string) bool {
-	w, err := parseSettings(want)
+func agrees(got Settings, want string) bool {
+	w, err := ParseSettings(want)
 	if err != nil {
 		return false
 	}
@@ -131,20 +131,20 @@ func agrees(got settings, want string) bool {
 	return true
 }
 
-// settingsInput returns the config to send: the non-secret settings
+// SettingsInput returns the config to send: the non-secret settings
 // (nonSecret; "{}" when not known) merged with the secret ones (secret, when
 // set). The two were checked not to share keys; a secret value wins anyway.
-func settingsInput(nonSecret, secret stringValue) (json.RawMessage, error) {
-	out := settings{}
+func SettingsInput(nonSecret, secret StringValue) (json.RawMessage, error) {
+	out := Settings{}
 	if framework.IsSet(nonSecret) {
-		s, err := parseSettings(nonSecret.ValueString())
+		s, err := ParseSettings(nonSecret.ValueString())
 		if err != nil {
 			return nil, fmt.Errorf("config %w", err)
 		}
 		out = s
 	}
 	if framework.IsSet(secret) {
-		s, err := parseSettings(secret.ValueString())
+		s, err := ParseSettings(secret.ValueString())
 		if err != nil {
 			return nil, fmt.Errorf("secret_config_wo %w", err)
 		}

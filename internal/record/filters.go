@@ -1,4 +1,4 @@
-package collection
+package record
 
 import (
 	"context"
@@ -37,7 +37,7 @@ type FiltersType struct {
 }
 
 // String implements attr.Type.
-func (t FiltersType) String() string { return "collection.FiltersType" }
+func (t FiltersType) String() string { return "record.FiltersType" }
 
 // ValueType implements attr.Type.
 func (t FiltersType) ValueType(context.Context) attr.Value { return FiltersValue{} }
