@@ -115,15 +115,26 @@ func PreCheck(t *testing.T) {
 	mustGet(t)
 }
 
-// accEnabled reports whether acceptance tests run at all (resource.Test skips
-// them otherwise), so that building a TestCase starts nothing needlessly.
-func accEnabled() bool { return os.Getenv("TF_ACC") != "" }
+// AccEnabled reports whether acceptance tests run at all (TF_ACC is set;
+// resource.Test skips them otherwise), so that building a TestCase starts
+// nothing needlessly.
+func AccEnabled() bool { return os.Getenv("TF_ACC") != "" }
+
+// SkipUnlessAcc skips an acceptance test without TF_ACC before it starts
+// anything of its own, such as an IsolatedAPI (resource.Test would skip it
+// only after that).
+func SkipUnlessAcc(t testing.TB) {
+	t.Helper()
+	if !AccEnabled() {
+		t.Skip("acceptance tests run with TF_ACC=1")
+	}
+}
 
 // ProviderConfig returns a provider block that uses key on the local API
 // (its host, and project 1). Against a live instance it is an empty block:
 // the environment variables configure the provider.
 func ProviderConfig(key string) string {
-	if !accEnabled() || IsLive() {
+	if !AccEnabled() || IsLive() {
 		return "provider \"pipeline\" {}\n"
 	}
 	inst, err := get()

@@ -19,11 +19,11 @@ import (
 // terraform_data resource invokes the action after create, and the local
 // API records the job with its payload.
 func TestAccRunJobAction(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
-		skipUnlessAcc(t)
-		jc := jobCases[tc.kind.Name]
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		acctest.SkipUnlessAcc(t)
+		jc := jobCases[tc.Kind.Name]
 		host, srv := acctest.IsolatedAPI(t, nil)
-		actionType := "pipeline_" + tc.kind.Name + "_run_job"
+		actionType := "pipeline_" + tc.Kind.Name + "_run_job"
 		var configID int64
 		resource.ParallelTest(t, resource.TestCase{
 			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
@@ -31,7 +31,7 @@ func TestAccRunJobAction(t *testing.T) {
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
 				Config: acctest.ProviderBlock(host, acctest.KeyFull, "1") +
-					tc.resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) + fmt.Sprintf(`
+					tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) + fmt.Sprintf(`
 action %[1]q "test" {
   config {
     config_id = %[2]s.test.id
@@ -49,9 +49,9 @@ resource "terraform_data" "trigger" {
     }
   }
 }
-`, actionType, tc.typeName, jc.jobType, jc.payload),
+`, actionType, tc.TypeName, jc.jobType, jc.payload),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					acctest.CaptureID(tc.typeName+".test", &configID),
+					acctest.CaptureID(tc.TypeName+".test", &configID),
 					checkJobs(srv, &configID, jc, 1),
 				),
 			}},
@@ -66,14 +66,14 @@ resource "terraform_data" "trigger" {
 // its payload and operation, and a key with scopes gets an error that says
 // what to do instead, with nothing run.
 func TestRunJobAction_protocol(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
-		jc := jobCases[tc.kind.Name]
+		jc := jobCases[tc.Kind.Name]
 		host, local := acctest.IsolatedAPI(t, nil)
-		rec := mustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), tc.kind.Collection,
+		rec := acctest.MustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), tc.Kind.Collection,
 			client.RecordInput{Plugin: client.Some(jc.plugin), Order: client.Some(int64(1))})
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
-		actionType := "pipeline_" + tc.kind.Name + "_run_job"
+		actionType := "pipeline_" + tc.Kind.Name + "_run_job"
 		args := func(jobType, payload string) map[string]tftypes.Value {
 			return map[string]tftypes.Value{
 				"config_id": tftypes.NewValue(tftypes.Number, rec.ID),

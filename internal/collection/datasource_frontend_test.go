@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,14 +20,14 @@ import (
 // Property Filter plugin has a frontend, the others the "no frontend"
 // stub). A key with scopes gets an error that says what to do instead.
 func TestAccFrontendDataSource(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
-		addr := "data." + tc.dataSourceName("_frontend") + ".test"
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		addr := "data." + dataSourceName(tc, "_frontend") + ".test"
 		config := func(key string) string {
-			return acctest.ProviderConfig(key) + tc.resource("test", "  plugin = "+itoa(tc.plugins[1])) + fmt.Sprintf(`
+			return acctest.ProviderConfig(key) + tc.Resource("test", "  plugin = "+strconv.FormatInt(tc.Plugins[1], 10)) + fmt.Sprintf(`
 data %q "test" {
   config_id = %s.test.id
 }
-`, tc.dataSourceName("_frontend"), tc.typeName)
+`, dataSourceName(tc, "_frontend"), tc.TypeName)
 		}
 		legacy := acctest.LegacyKey(t)
 		steps := []resource.TestStep{
@@ -34,11 +35,11 @@ data %q "test" {
 				Config: config(legacy),
 				Check: func(s *terraform.State) error {
 					attrs := s.RootModule().Resources[addr].Primary.Attributes
-					project, id, err := stateRef(s, tc.typeName+".test")
+					project, id, err := acctest.RecordRef(s, tc.TypeName+".test")
 					if err != nil {
 						return err
 					}
-					fe, err := acctest.API(t).Frontend(context.Background(), project, tc.kind.Collection, id)
+					fe, err := acctest.API(t).Frontend(context.Background(), project, tc.Kind.Collection, id)
 					if err != nil {
 						return err
 					}
@@ -48,7 +49,7 @@ data %q "test" {
 					if !strings.HasPrefix(attrs["content_type"], "application/javascript") || !strings.Contains(attrs["content"], "getFrontendApp") {
 						return fmt.Errorf("content %q (%s), want the plugin's JavaScript", attrs["content"], attrs["content_type"])
 					}
-					if attrs["config_id"] != itoa(id) || attrs["project_id"] != project {
+					if attrs["config_id"] != strconv.FormatInt(id, 10) || attrs["project_id"] != project {
 						return fmt.Errorf("config_id %s, project_id %s; want %d, %s", attrs["config_id"], attrs["project_id"], id, project)
 					}
 					return nil
@@ -65,17 +66,8 @@ data %q "test" {
 		resource.ParallelTest(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			CheckDestroy:             acctest.CheckDestroyed(t, tc.typeName, tc.kind.Collection),
+			CheckDestroy:             acctest.CheckDestroyed(t, tc.TypeName, tc.Kind.Collection),
 			Steps:                    steps,
 		})
 	})
-}
-
-// stateRef returns the project and config id of the record resource at addr.
-func stateRef(s *terraform.State, addr string) (string, int64, error) {
-	var id int64
-	if err := acctest.CaptureID(addr, &id)(s); err != nil {
-		return "", 0, err
-	}
-	return s.RootModule().Resources[addr].Primary.Attributes["project_id"], id, nil
 }

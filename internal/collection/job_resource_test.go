@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,17 +46,17 @@ var jobCases = map[string]jobCase{
 // time on their attribute without running anything; a key with scopes gets
 // an error that says what to do instead.
 func TestAccJobResource(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
-		skipUnlessAcc(t)
-		jc := jobCases[tc.kind.Name]
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		acctest.SkipUnlessAcc(t)
+		jc := jobCases[tc.Kind.Name]
 		host, srv := acctest.IsolatedAPI(t, nil)
-		jobType := "pipeline_" + tc.kind.Name + "_job"
+		jobType := "pipeline_" + tc.Kind.Name + "_job"
 		addr := jobType + ".test"
 		var configID int64
 		config := func(job, triggers string) string {
 			return acctest.ProviderBlock(host, acctest.KeyFull, "1") +
-				tc.resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) +
-				fmt.Sprintf("\nresource %q \"test\" {\n  config_id = %s.test.id\n%s\n  triggers = { %s }\n}\n", jobType, tc.typeName, job, triggers)
+				tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) +
+				fmt.Sprintf("\nresource %q \"test\" {\n  config_id = %s.test.id\n%s\n  triggers = { %s }\n}\n", jobType, tc.TypeName, job, triggers)
 		}
 		valid := fmt.Sprintf("  job_type  = %q\n  payload   = %s", jc.jobType, jc.payload)
 		// The same JSON, written out by hand in another key order.
@@ -78,7 +79,7 @@ func TestAccJobResource(t *testing.T) {
 					Config:           config(valid, `run = "1"`),
 					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
 					Check: resource.ComposeAggregateTestCheckFunc(
-						acctest.CaptureID(tc.typeName+".test", &configID),
+						acctest.CaptureID(tc.TypeName+".test", &configID),
 						checkJobs(srv, &configID, jc, 1),
 						resource.TestCheckResourceAttr(addr, "operation", "start"),
 						resource.TestCheckResourceAttr(addr, "project_id", "1"),
@@ -126,8 +127,8 @@ func TestAccJobResource(t *testing.T) {
 					// configuration: in-process test providers share one
 					// server, so an aliased second one would not be apart.)
 					Config: acctest.ProviderBlock(host, acctest.KeyWrite, "1") +
-						tc.resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) +
-						fmt.Sprintf("\nresource %q \"scoped\" {\n  config_id = %s.test.id\n%s\n}\n", jobType, tc.typeName, valid),
+						tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) +
+						fmt.Sprintf("\nresource %q \"scoped\" {\n  config_id = %s.test.id\n%s\n}\n", jobType, tc.TypeName, valid),
 					ExpectError: regexp.MustCompile(`(?s)403\s+Forbidden.*To\s+run\s+jobs,\s+configure\s+this\s+provider`),
 				},
 			},
@@ -173,16 +174,16 @@ func jsonEqual(a json.RawMessage, b string) bool {
 // run reads the config once (to check the job), create makes the one job
 // call, and read and delete call nothing.
 func TestJobResource_requests(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
-		jc := jobCases[tc.kind.Name]
+		jc := jobCases[tc.Kind.Name]
 		var log acctest.RequestLog
 		host, local := acctest.IsolatedAPI(t, log.Wrap)
-		rec := mustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), tc.kind.Collection,
+		rec := acctest.MustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), tc.Kind.Collection,
 			client.RecordInput{Plugin: client.Some(jc.plugin), Order: client.Some(int64(1))})
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
-		typeName := "pipeline_" + tc.kind.Name + "_job"
-		path := "/api/projects/1/" + string(tc.kind.Collection) + "/" + itoa(rec.ID) + "/"
+		typeName := "pipeline_" + tc.Kind.Name + "_job"
+		path := "/api/projects/1/" + string(tc.Kind.Collection) + "/" + strconv.FormatInt(rec.ID, 10) + "/"
 		log.Take()
 
 		created := srv.Apply(t, typeName, nil, nil, map[string]tftypes.Value{

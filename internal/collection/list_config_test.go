@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -28,22 +29,22 @@ import (
 // TestAccConfigList runs on Terraform 1.14+ only: terraform query lists the
 // configs created in the first step, with their identities.
 func TestAccConfigList(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
-		skipUnlessAcc(t)
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		acctest.SkipUnlessAcc(t)
 		host, _ := acctest.IsolatedAPI(t, nil)
 		providerBlock := acctest.ProviderBlock(host, acctest.KeyWrite, "1")
 		identity := func(id int64) map[string]knownvalue.Check {
 			return map[string]knownvalue.Check{"project_id": knownvalue.StringExact("1"), "id": knownvalue.Int64Exact(id)}
 		}
-		listAddr := tc.typeName + ".all"
+		listAddr := tc.TypeName + ".all"
 		resource.ParallelTest(t, resource.TestCase{
 			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			Steps: []resource.TestStep{
 				{
-					Config: providerBlock + tc.resource("a", "  plugin = "+itoa(tc.plugins[0])) +
-						tc.resource("b", "  plugin = "+itoa(tc.plugins[1])+"\n  enabled = true"),
+					Config: providerBlock + tc.Resource("a", "  plugin = "+strconv.FormatInt(tc.Plugins[0], 10)) +
+						tc.Resource("b", "  plugin = "+strconv.FormatInt(tc.Plugins[1], 10)+"\n  enabled = true"),
 				},
 				{
 					// A query step adds its list blocks to the previous
@@ -61,13 +62,13 @@ list %q "enabled" {
     enabled = true
   }
 }
-`, tc.typeName, tc.typeName),
+`, tc.TypeName, tc.TypeName),
 					QueryResultChecks: []querycheck.QueryResultCheck{
 						querycheck.ExpectLength(listAddr, 2),
 						// A fresh local API numbers the two configs 1 and 2.
 						querycheck.ExpectIdentity(listAddr, identity(1)),
 						querycheck.ExpectIdentity(listAddr, identity(2)),
-						querycheck.ExpectLength(tc.typeName+".enabled", 1),
+						querycheck.ExpectLength(tc.TypeName+".enabled", 1),
 					},
 				},
 			},
@@ -84,13 +85,13 @@ list %q "enabled" {
 // that imports into the record the list showed; and a page that fails,
 // reported as a result carrying the error.
 func TestConfigList_protocol(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		var failPages atomic.Bool
 		var listCalls atomic.Int64
 		host, _ := acctest.IsolatedAPI(t, func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, string(tc.kind.Collection)+"/") {
+				if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, string(tc.Kind.Collection)+"/") {
 					listCalls.Add(1)
 					if failPages.Load() && r.URL.Query().Get("offset") != "0" {
 						w.Header().Set("Content-Type", "application/json")
@@ -105,40 +106,40 @@ func TestConfigList_protocol(t *testing.T) {
 		api := acctest.ClientFor(t, host, acctest.KeyFull)
 		const count = 105
 		for i := range count {
-			mustCreate(t, api, tc.kind.Collection, client.RecordInput{
-				Plugin: client.Some(tc.plugins[i%2]), Order: client.Some(int64(i % 7)), Enabled: client.Some(i%3 == 0),
+			acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{
+				Plugin: client.Some(tc.Plugins[i%2]), Order: client.Some(int64(i % 7)), Enabled: client.Some(i%3 == 0),
 				Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`)),
 			})
 		}
 		for range 2 {
-			rec := mustCreate(t, api, tc.kind.Collection, client.RecordInput{Plugin: client.Some(tc.plugins[0]), Order: client.Some(int64(0))})
-			if _, err := api.Update(context.Background(), "1", tc.kind.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {
+			rec := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(tc.Plugins[0]), Order: client.Some(int64(0))})
+			if _, err := api.Update(context.Background(), "1", tc.Kind.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		other := kind.Kinds()[0].Collection
-		if other == tc.kind.Collection {
+		if other == tc.Kind.Collection {
 			other = kind.Kinds()[1].Collection
 		}
-		mustCreate(t, api, other, client.RecordInput{Plugin: client.Some(tc.otherPlugin), Order: client.Some(int64(0))})
+		acctest.MustCreate(t, api, other, client.RecordInput{Plugin: client.Some(tc.OtherPlugin), Order: client.Some(int64(0))})
 
-		all, err := api.ListAll(context.Background(), "1", tc.kind.Collection)
+		all, err := api.ListAll(context.Background(), "1", tc.Kind.Collection)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := slices.DeleteFunc(all, func(r client.Record) bool { return r.Deleted })
-		sortRecords(want)
+		record.SortByOrder(want)
 		if len(want) != count {
 			t.Fatalf("the API lists %d active configs, want %d", len(want), count)
 		}
 
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
-		resourceType := srv.ResourceType(t, tc.typeName)
-		identityType := identityTypeOf(t, srv, tc.typeName)
+		resourceType := srv.ResourceType(t, tc.TypeName)
+		identityType := identityTypeOf(t, srv, tc.TypeName)
 
 		for _, include := range []bool{false, true} {
 			listCalls.Store(0)
-			results := srv.List(t, tc.typeName, nil, include, 0)
+			results := srv.List(t, tc.TypeName, nil, include, 0)
 			if len(results) != count {
 				t.Fatalf("include_resource=%v: %d results, want %d", include, len(results), count)
 			}
@@ -152,11 +153,11 @@ func TestConfigList_protocol(t *testing.T) {
 					t.Fatalf("result %d has no identity", i)
 				}
 				ident := acctest.Attributes(t, res.Identity.IdentityData, identityType)
-				if got := [2]string{stringOf(t, ident["project_id"]), numberOf(t, ident["id"])}; got != [2]string{"1", itoa(rec.ID)} {
+				if got := [2]string{stringOf(t, ident["project_id"]), numberOf(t, ident["id"])}; got != [2]string{"1", strconv.FormatInt(rec.ID, 10)} {
 					t.Errorf("result %d: identity %v, want project 1, id %d", i, got, rec.ID)
 				}
-				if !strings.Contains(res.DisplayName, deref(rec.Name)) || !strings.Contains(res.DisplayName, itoa(rec.ID)) {
-					t.Errorf("result %d: display name %q, want the name %q and id %d", i, res.DisplayName, deref(rec.Name), rec.ID)
+				if !strings.Contains(res.DisplayName, acctest.Deref(rec.Name)) || !strings.Contains(res.DisplayName, strconv.FormatInt(rec.ID, 10)) {
+					t.Errorf("result %d: display name %q, want the name %q and id %d", i, res.DisplayName, acctest.Deref(rec.Name), rec.ID)
 				}
 				if !include {
 					if res.Resource != nil {
@@ -166,14 +167,14 @@ func TestConfigList_protocol(t *testing.T) {
 				}
 				obj := acctest.Attributes(t, res.Resource, resourceType)
 				for attr, apiValue := range map[string]string{
-					"id": itoa(rec.ID), "plugin": itoa(rec.Plugin), "order": itoa(rec.Order), "team_id": itoa(rec.TeamID),
+					"id": strconv.FormatInt(rec.ID, 10), "plugin": strconv.FormatInt(rec.Plugin, 10), "order": strconv.FormatInt(rec.Order, 10), "team_id": strconv.FormatInt(rec.TeamID, 10),
 				} {
 					if got := numberOf(t, obj[attr]); got != apiValue {
 						t.Errorf("result %d: %s = %s, the API says %s", i, attr, got, apiValue)
 					}
 				}
 				for attr, apiValue := range map[string]string{
-					"project_id": "1", "name": deref(rec.Name), "description": deref(rec.Description),
+					"project_id": "1", "name": acctest.Deref(rec.Name), "description": acctest.Deref(rec.Description),
 					"created_at": rec.CreatedAt, "updated_at": rec.UpdatedAt,
 				} {
 					if got := stringOf(t, obj[attr]); got != apiValue {
@@ -199,31 +200,31 @@ func TestConfigList_protocol(t *testing.T) {
 			if r.Enabled {
 				enabled++
 			}
-			if r.Plugin == tc.plugins[1] {
+			if r.Plugin == tc.Plugins[1] {
 				ofPlugin++
 			}
 		}
-		if got := len(srv.List(t, tc.typeName, map[string]tftypes.Value{"enabled": tftypes.NewValue(tftypes.Bool, true)}, false, 0)); got != enabled {
+		if got := len(srv.List(t, tc.TypeName, map[string]tftypes.Value{"enabled": tftypes.NewValue(tftypes.Bool, true)}, false, 0)); got != enabled {
 			t.Errorf("enabled = true: %d results, want %d", got, enabled)
 		}
-		if got := len(srv.List(t, tc.typeName, map[string]tftypes.Value{"plugin": tftypes.NewValue(tftypes.Number, tc.plugins[1])}, false, 0)); got != ofPlugin {
-			t.Errorf("plugin = %d: %d results, want %d", tc.plugins[1], got, ofPlugin)
+		if got := len(srv.List(t, tc.TypeName, map[string]tftypes.Value{"plugin": tftypes.NewValue(tftypes.Number, tc.Plugins[1])}, false, 0)); got != ofPlugin {
+			t.Errorf("plugin = %d: %d results, want %d", tc.Plugins[1], got, ofPlugin)
 		}
-		if got := len(srv.List(t, tc.typeName, nil, false, 10)); got != 10 {
+		if got := len(srv.List(t, tc.TypeName, nil, false, 10)); got != 10 {
 			t.Errorf("limit 10: %d results", got)
 		}
 
 		// The identity of a result imports into the record it showed.
-		first := srv.List(t, tc.typeName, nil, true, 1)[0]
+		first := srv.List(t, tc.TypeName, nil, true, 1)[0]
 		imported, err := srv.ImportResourceState(context.Background(), &tfprotov6.ImportResourceStateRequest{
-			TypeName: tc.typeName, Identity: first.Identity,
+			TypeName: tc.TypeName, Identity: first.Identity,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		acctest.FailOnDiagnostics(t, "ImportResourceState", imported.Diagnostics)
 		read, err := srv.ReadResource(context.Background(), &tfprotov6.ReadResourceRequest{
-			TypeName: tc.typeName, CurrentState: imported.ImportedResources[0].State, CurrentIdentity: imported.ImportedResources[0].Identity,
+			TypeName: tc.TypeName, CurrentState: imported.ImportedResources[0].State, CurrentIdentity: imported.ImportedResources[0].Identity,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -238,7 +239,7 @@ func TestConfigList_protocol(t *testing.T) {
 
 		// A page that fails: one result carrying the error.
 		failPages.Store(true)
-		failed := srv.List(t, tc.typeName, nil, false, 0)
+		failed := srv.List(t, tc.TypeName, nil, false, 0)
 		if len(failed) != 1 || len(failed[0].Diagnostics) != 1 || failed[0].Identity != nil ||
 			failed[0].Diagnostics[0].Severity != tfprotov6.DiagnosticSeverityError ||
 			!regexp.MustCompile(`answered 400.*Page broken on purpose`).MatchString(strings.ReplaceAll(failed[0].Diagnostics[0].Detail, "\n", " ")) {

@@ -16,15 +16,15 @@ import (
 // Terraform 1.12+ would: the identity schema, create, import by identity
 // (with and without project_id) and by ID, and read each carry it.
 func TestOrderResource_identityProtocol(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		ctx := context.Background()
 		host, _ := acctest.IsolatedAPI(t, nil)
 		api := acctest.ClientFor(t, host, acctest.KeyFull)
-		a := mustCreate(t, api, tc.kind.Collection, client.RecordInput{Plugin: client.Some(tc.plugins[0]), Order: client.Some(int64(0))})
-		b := mustCreate(t, api, tc.kind.Collection, client.RecordInput{Plugin: client.Some(tc.plugins[1]), Order: client.Some(int64(0))})
+		a := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(tc.Plugins[0]), Order: client.Some(int64(0))})
+		b := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(tc.Plugins[1]), Order: client.Some(int64(0))})
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
-		orderType := "pipeline_" + tc.kind.Name + "_order"
+		orderType := "pipeline_" + tc.Kind.Name + "_order"
 
 		schemas, err := srv.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
 		if err != nil {

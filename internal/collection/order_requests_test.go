@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ import (
 // config it skipped. A config missing from config_ids is placed after the
 // listed ones, with a warning on config_ids. Destroy makes no request.
 func TestOrderResource_requests(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		var log acctest.RequestLog
 		host, _ := acctest.IsolatedAPI(t, func(h http.Handler) http.Handler {
@@ -39,29 +40,29 @@ func TestOrderResource_requests(t *testing.T) {
 			}))
 		})
 		api := acctest.ClientFor(t, host, acctest.KeyFull)
-		a := mustCreate(t, api, tc.kind.Collection, client.RecordInput{Plugin: client.Some(tc.plugins[0]), Order: client.Some(int64(0)), Enabled: client.Some(true)})
-		b := mustCreate(t, api, tc.kind.Collection, client.RecordInput{Plugin: client.Some(tc.plugins[1]), Order: client.Some(int64(0))})
-		c := mustCreate(t, api, tc.kind.Collection, client.RecordInput{Plugin: client.Some(tc.plugins[0]), Order: client.Some(int64(0)), Enabled: client.Some(true)})
+		a := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(tc.Plugins[0]), Order: client.Some(int64(0)), Enabled: client.Some(true)})
+		b := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(tc.Plugins[1]), Order: client.Some(int64(0))})
+		c := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(tc.Plugins[0]), Order: client.Some(int64(0)), Enabled: client.Some(true)})
 		log.Take()
 
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
-		orderType := "pipeline_" + tc.kind.Name + "_order"
-		coll := "/api/projects/1/" + string(tc.kind.Collection) + "/"
+		orderType := "pipeline_" + tc.Kind.Name + "_order"
+		coll := "/api/projects/1/" + string(tc.Kind.Collection) + "/"
 		ids := tftypes.NewValue(tftypes.List{ElementType: tftypes.Number}, []tftypes.Value{
 			tftypes.NewValue(tftypes.Number, b.ID), tftypes.NewValue(tftypes.Number, a.ID),
 		})
 		created := srv.Apply(t, orderType, nil, nil, map[string]tftypes.Value{"config_ids": ids})
 		acctest.FailOnDiagnostics(t, "create", created.Diagnostics)
-		if got, want := log.Take(), []string{"GET " + coll, "PATCH " + coll + "rearrange/", "GET " + coll, "PATCH " + coll + itoa(b.ID) + "/"}; !slices.Equal(got, want) {
+		if got, want := log.Take(), []string{"GET " + coll, "PATCH " + coll + "rearrange/", "GET " + coll, "PATCH " + coll + strconv.FormatInt(b.ID, 10) + "/"}; !slices.Equal(got, want) {
 			t.Errorf("requests %q, want %q", got, want)
 		}
 		p := tftypes.NewAttributePath().WithAttributeName("config_ids")
 		if !slices.ContainsFunc(created.Diagnostics, func(d *tfprotov6.Diagnostic) bool {
-			return d.Severity == tfprotov6.DiagnosticSeverityWarning && d.Attribute.Equal(p) && strings.Contains(d.Detail, itoa(c.ID))
+			return d.Severity == tfprotov6.DiagnosticSeverityWarning && d.Attribute.Equal(p) && strings.Contains(d.Detail, strconv.FormatInt(c.ID, 10))
 		}) {
 			t.Errorf("diagnostics %v, want a warning on config_ids naming config %d", created.Diagnostics, c.ID)
 		}
-		recs, err := api.ListAll(context.Background(), "1", tc.kind.Collection)
+		recs, err := api.ListAll(context.Background(), "1", tc.Kind.Collection)
 		if err != nil {
 			t.Fatal(err)
 		}

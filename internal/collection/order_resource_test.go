@@ -15,6 +15,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // orderCase is one run of the order resource test: a key and what it
@@ -38,8 +39,8 @@ type orderCase struct {
 // together plan nothing after each apply. Each run has a local API of its
 // own, as the order resource owns the whole collection.
 func TestAccOrderResource(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
-		skipUnlessAcc(t)
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		acctest.SkipUnlessAcc(t)
 		t.Parallel()
 		runs := []*orderCase{{key: acctest.KeyFull, rearrange: true}, {key: acctest.KeyWrite}}
 		// After both runs (parallel subtests end before the parent's
@@ -55,25 +56,25 @@ func TestAccOrderResource(t *testing.T) {
 	})
 }
 
-func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
+func testOrderResource(t *testing.T, tc acctest.KindCase, run *orderCase) {
 	var log acctest.RequestLog
 	host, _ := acctest.IsolatedAPI(t, log.Wrap)
 	api := acctest.ClientFor(t, host, acctest.KeyFull)
-	coll := "/api/projects/1/" + string(tc.kind.Collection) + "/"
-	orderType := "pipeline_" + tc.kind.Name + "_order"
+	coll := "/api/projects/1/" + string(tc.Kind.Collection) + "/"
+	orderType := "pipeline_" + tc.Kind.Name + "_order"
 	addr := orderType + ".test"
 	ids := map[string]*int64{"a": new(int64), "b": new(int64), "c": new(int64)}
 	var added int64
 	var last string
 
 	records := acctest.ProviderBlock(host, run.key, "1") +
-		tc.resource("a", fmt.Sprintf("  plugin  = %d\n  name    = \"a\"\n  enabled = true", tc.plugins[0])) +
-		tc.resource("b", fmt.Sprintf("  plugin  = %d\n  name    = \"b\"\n  enabled = true", tc.plugins[1])) +
-		tc.resource("c", fmt.Sprintf("  plugin  = %d\n  name    = \"c\"\n  enabled = false", tc.plugins[0]))
+		tc.Resource("a", fmt.Sprintf("  plugin  = %d\n  name    = \"a\"\n  enabled = true", tc.Plugins[0])) +
+		tc.Resource("b", fmt.Sprintf("  plugin  = %d\n  name    = \"b\"\n  enabled = true", tc.Plugins[1])) +
+		tc.Resource("c", fmt.Sprintf("  plugin  = %d\n  name    = \"c\"\n  enabled = false", tc.Plugins[0]))
 	ordered := func(names ...string) string {
 		refs := make([]string, len(names))
 		for i, n := range names {
-			refs[i] = tc.typeName + "." + n + ".id"
+			refs[i] = tc.TypeName + "." + n + ".id"
 			if n == "unknown" {
 				refs[i] = "999999"
 			}
@@ -92,7 +93,7 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 			}
 			slices.Sort(sorted)
 			for _, id := range sorted {
-				want = append(want, itoa(id)+"/")
+				want = append(want, strconv.FormatInt(id, 10)+"/")
 			}
 			for _, r := range log.Take() {
 				if p, ok := strings.CutPrefix(r, "PATCH "+coll); ok {
@@ -110,7 +111,7 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 	// same; extra configs are expected after them.
 	expect := func(names []string, extra ...*int64) resource.TestCheckFunc {
 		return func(s *terraform.State) error {
-			recs, err := api.ListAll(context.Background(), "1", tc.kind.Collection)
+			recs, err := api.ListAll(context.Background(), "1", tc.Kind.Collection)
 			if err != nil {
 				return err
 			}
@@ -120,7 +121,7 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 					active = append(active, r)
 				}
 			}
-			sortRecords(active)
+			record.SortByOrder(active)
 			var want []int64
 			for _, n := range names {
 				want = append(want, *ids[n])
@@ -130,8 +131,8 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 			}
 			var got, seq []string
 			for i, r := range active {
-				got = append(got, itoa(r.ID))
-				seq = append(seq, fmt.Sprintf("%s:%d:%v", deref(r.Name), r.Order, r.Enabled))
+				got = append(got, strconv.FormatInt(r.ID, 10))
+				seq = append(seq, fmt.Sprintf("%s:%d:%v", acctest.Deref(r.Name), r.Order, r.Enabled))
 				if i < len(names) && r.Order != int64(i+1) {
 					return fmt.Errorf("config %d has order %d, want %d", r.ID, r.Order, i+1)
 				}
@@ -144,7 +145,7 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 				return fmt.Errorf("state has %s config_ids and %s orders, want %d", attrs["config_ids.#"], attrs["orders.%"], len(names))
 			}
 			for i, n := range names {
-				id := itoa(*ids[n])
+				id := strconv.FormatInt(*ids[n], 10)
 				if attrs[fmt.Sprintf("config_ids.%d", i)] != id || attrs["orders."+id] != strconv.Itoa(i+1) {
 					return fmt.Errorf("state config_ids.%d = %s, orders.%s = %s; want %s, %d",
 						i, attrs[fmt.Sprintf("config_ids.%d", i)], id, attrs["orders."+id], id, i+1)
@@ -177,9 +178,9 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 			Config:           ordered("c", "a", "b"),
 			ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				acctest.CaptureID(tc.typeName+".a", ids["a"]),
-				acctest.CaptureID(tc.typeName+".b", ids["b"]),
-				acctest.CaptureID(tc.typeName+".c", ids["c"]),
+				acctest.CaptureID(tc.TypeName+".a", ids["a"]),
+				acctest.CaptureID(tc.TypeName+".b", ids["b"]),
+				acctest.CaptureID(tc.TypeName+".c", ids["c"]),
 				expect([]string{"c", "a", "b"}),
 				snapshot,
 				patches(byKey([]*int64{ids["c"]}, []*int64{ids["a"], ids["b"], ids["c"]})...),
@@ -220,8 +221,8 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 				// placed after the listed ones, and shows again until it is
 				// listed or gone.
 				PreConfig: func() {
-					added = mustCreate(t, api, tc.kind.Collection, client.RecordInput{
-						Plugin: client.Some(tc.plugins[1]), Order: client.Some(int64(0)), Enabled: client.Some(true), Name: client.Some("d"),
+					added = acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{
+						Plugin: client.Some(tc.Plugins[1]), Order: client.Some(int64(0)), Enabled: client.Some(true), Name: client.Some("d"),
 					}).ID
 					take()
 				},
@@ -239,7 +240,7 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 			{
 				// Gone again (soft-deleted): nothing to do.
 				PreConfig: func() {
-					if _, err := api.Update(context.Background(), "1", tc.kind.Collection, added, client.RecordInput{Deleted: client.Some(true)}); err != nil {
+					if _, err := api.Update(context.Background(), "1", tc.Kind.Collection, added, client.RecordInput{Deleted: client.Some(true)}); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -264,14 +265,14 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 				// b soft-deleted out of band: the record resource re-creates
 				// it and the order takes the new id in its place.
 				PreConfig: func() {
-					if _, err := api.Update(context.Background(), "1", tc.kind.Collection, *ids["b"], client.RecordInput{Deleted: client.Some(true)}); err != nil {
+					if _, err := api.Update(context.Background(), "1", tc.Kind.Collection, *ids["b"], client.RecordInput{Deleted: client.Some(true)}); err != nil {
 						t.Fatal(err)
 					}
 				},
 				Config:           ordered("a", "b", "c"),
 				ConfigPlanChecks: update,
 				Check: resource.ComposeAggregateTestCheckFunc(
-					acctest.CaptureID(tc.typeName+".b", ids["b"]),
+					acctest.CaptureID(tc.TypeName+".b", ids["b"]),
 					expect([]string{"a", "b", "c"}),
 				),
 			},
@@ -285,9 +286,9 @@ func testOrderResource(t *testing.T, tc kindCase, run *orderCase) {
 }
 
 // setOrder changes a config's order behind Terraform's back.
-func setOrder(t *testing.T, api *client.Client, tc kindCase, id, order int64) {
+func setOrder(t *testing.T, api *client.Client, tc acctest.KindCase, id, order int64) {
 	t.Helper()
-	if _, err := api.Update(context.Background(), "1", tc.kind.Collection, id, client.RecordInput{Order: client.Some(order)}); err != nil {
+	if _, err := api.Update(context.Background(), "1", tc.Kind.Collection, id, client.RecordInput{Order: client.Some(order)}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -32,17 +32,17 @@ func benchRecord(b *testing.B) []benchCase {
 		"requests_per_minute": tftypes.NewValue(tftypes.Number, 0),
 	})
 	var cases []benchCase
-	for _, tc := range kindCases(b) {
+	for _, tc := range acctest.KindCases(b) {
 		config := map[string]tftypes.Value{
-			"plugin": tftypes.NewValue(tftypes.Number, tc.plugins[0]),
+			"plugin": tftypes.NewValue(tftypes.Number, tc.Plugins[0]),
 			"name":   tftypes.NewValue(tftypes.String, "bench"),
 		}
-		created := srv.Apply(b, tc.typeName, nil, nil, config)
+		created := srv.Apply(b, tc.TypeName, nil, nil, config)
 		acctest.FailOnDiagnostics(b, "ApplyResourceChange", created.Diagnostics)
 		cases = append(cases, benchCase{
-			name: tc.kind.Name, typeName: tc.typeName, srv: srv,
+			name: tc.Kind.Name, typeName: tc.TypeName, srv: srv,
 			state: created.NewState, identity: created.NewIdentity, private: created.Private,
-			config: acctest.DynamicValue(b, srv.ResourceType(b, tc.typeName), config),
+			config: acctest.DynamicValue(b, srv.ResourceType(b, tc.TypeName), config),
 		})
 	}
 	return cases

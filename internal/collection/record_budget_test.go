@@ -28,19 +28,19 @@ const budgetRecords = 120
 func TestAccRecordResource_requestBudget(t *testing.T) {
 	var log acctest.RequestLog
 	host, _ := acctest.IsolatedAPI(t, log.Wrap)
-	kinds := kindCases(t)
+	kinds := acctest.KindCases(t)
 	config := func(name string) string {
 		// No client-side rate limit: 240 writes would wait for it.
 		out := strings.Replace(acctest.ProviderBlock(host, acctest.KeyWrite, "1"), "{\n", "{\n  requests_per_minute = 0\n", 1)
 		for _, tc := range kinds {
-			out += tc.resource("r", fmt.Sprintf("  count  = %d\n  plugin = %d\n  name   = \"%s-${count.index}\"",
-				budgetRecords, tc.plugins[0], name))
+			out += tc.Resource("r", fmt.Sprintf("  count  = %d\n  plugin = %d\n  name   = \"%s-${count.index}\"",
+				budgetRecords, tc.Plugins[0], name))
 		}
 		return out
 	}
 	refresh := requestsCheck(t, &log, "refresh", func(c requestCount) error {
 		for _, tc := range kinds {
-			coll := string(tc.kind.Collection)
+			coll := string(tc.Kind.Collection)
 			if c.lists[coll] != 2 || c.gets[coll] > 1 {
 				return fmt.Errorf("%s: %d lists and %d GETs, want 2 lists and at most 1 GET", coll, c.lists[coll], c.gets[coll])
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -21,14 +22,14 @@ import (
 // TestAccRecordResource_identity runs on Terraform 1.12+ only: identity in
 // state, and import by identity through an import block.
 func TestAccRecordResource_identity(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
-		addr := tc.typeName + ".test"
-		config := tc.config("test", "  plugin  = "+itoa(tc.plugins[0])+"\n  enabled = true")
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		addr := tc.TypeName + ".test"
+		config := tc.Config("test", "  plugin  = "+strconv.FormatInt(tc.Plugins[0], 10)+"\n  enabled = true")
 		resource.ParallelTest(t, resource.TestCase{
 			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			CheckDestroy:             acctest.CheckDestroyed(t, tc.typeName, tc.kind.Collection),
+			CheckDestroy:             acctest.CheckDestroyed(t, tc.TypeName, tc.Kind.Collection),
 			Steps: []resource.TestStep{
 				{
 					Config: config,
@@ -57,12 +58,12 @@ func TestAccRecordResource_identity(t *testing.T) {
 // would: the identity schema, create, import by identity and by ID, read,
 // and delete each carry the identity (project_id, id).
 func TestRecordResource_identityProtocol(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		ctx := context.Background()
 		srv := acctest.NewProviderServer(t, acctest.KeyWrite)
 		project := acctest.ProjectID(t)
-		stateType := srv.ResourceType(t, tc.typeName)
+		stateType := srv.ResourceType(t, tc.TypeName)
 
 		// The identity schema.
 		schemas, err := srv.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
@@ -70,9 +71,9 @@ func TestRecordResource_identityProtocol(t *testing.T) {
 			t.Fatal(err)
 		}
 		acctest.FailOnDiagnostics(t, "GetResourceIdentitySchemas", schemas.Diagnostics)
-		identitySchema, ok := schemas.IdentitySchemas[tc.typeName]
+		identitySchema, ok := schemas.IdentitySchemas[tc.TypeName]
 		if !ok {
-			t.Fatalf("no identity schema for %s", tc.typeName)
+			t.Fatalf("no identity schema for %s", tc.TypeName)
 		}
 		attrs := map[string]*tfprotov6.ResourceIdentitySchemaAttribute{}
 		for _, a := range identitySchema.IdentityAttributes {
@@ -115,8 +116,8 @@ func TestRecordResource_identityProtocol(t *testing.T) {
 		}
 
 		// Create, through plan and apply.
-		created := srv.Apply(t, tc.typeName, nil, nil, map[string]tftypes.Value{
-			"plugin": tftypes.NewValue(tftypes.Number, tc.plugins[0]),
+		created := srv.Apply(t, tc.TypeName, nil, nil, map[string]tftypes.Value{
+			"plugin": tftypes.NewValue(tftypes.Number, tc.Plugins[0]),
 		})
 		acctest.FailOnDiagnostics(t, "ApplyResourceChange (create)", created.Diagnostics)
 		id := idOf(t, created.NewState)
@@ -124,7 +125,7 @@ func TestRecordResource_identityProtocol(t *testing.T) {
 
 		// Import by identity, then read.
 		imported, err := srv.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{
-			TypeName: tc.typeName,
+			TypeName: tc.TypeName,
 			Identity: &tfprotov6.ResourceIdentityData{IdentityData: acctest.DynamicValue(t, identityType, map[string]tftypes.Value{
 				"project_id": tftypes.NewValue(tftypes.String, project),
 				"id":         tftypes.NewValue(tftypes.Number, id),
@@ -140,7 +141,7 @@ func TestRecordResource_identityProtocol(t *testing.T) {
 		ir := imported.ImportedResources[0]
 		wantIdentity(t, "import by identity", ir.Identity, id)
 		read, err := srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{
-			TypeName: tc.typeName, CurrentState: ir.State, CurrentIdentity: ir.Identity, Private: ir.Private,
+			TypeName: tc.TypeName, CurrentState: ir.State, CurrentIdentity: ir.Identity, Private: ir.Private,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -148,13 +149,13 @@ func TestRecordResource_identityProtocol(t *testing.T) {
 		acctest.FailOnDiagnostics(t, "ReadResource", read.Diagnostics)
 		wantIdentity(t, "read", read.NewIdentity, id)
 		readState := acctest.Attributes(t, read.NewState, stateType)
-		if !readState["plugin"].Equal(tftypes.NewValue(tftypes.Number, tc.plugins[0])) || readState["name"].IsNull() {
+		if !readState["plugin"].Equal(tftypes.NewValue(tftypes.Number, tc.Plugins[0])) || readState["name"].IsNull() {
 			t.Errorf("read state: plugin %s name %s", readState["plugin"], readState["name"])
 		}
 
 		// Import by identity without project_id uses the provider's.
 		defaulted, err := srv.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{
-			TypeName: tc.typeName,
+			TypeName: tc.TypeName,
 			Identity: &tfprotov6.ResourceIdentityData{IdentityData: acctest.DynamicValue(t, identityType, map[string]tftypes.Value{
 				"id": tftypes.NewValue(tftypes.Number, id),
 			})},
@@ -166,8 +167,8 @@ func TestRecordResource_identityProtocol(t *testing.T) {
 		wantIdentity(t, "import by identity without project", defaulted.ImportedResources[0].Identity, id)
 
 		// Import by ID, both forms, carries the identity too.
-		for _, importID := range []string{project + "/" + itoa(id), itoa(id)} {
-			byID, err := srv.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: tc.typeName, ID: importID})
+		for _, importID := range []string{project + "/" + strconv.FormatInt(id, 10), strconv.FormatInt(id, 10)} {
+			byID, err := srv.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: tc.TypeName, ID: importID})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,7 +177,7 @@ func TestRecordResource_identityProtocol(t *testing.T) {
 		}
 
 		// A malformed import ID is an error that says the expected format.
-		bad, err := srv.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: tc.typeName, ID: "1/x"})
+		bad, err := srv.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: tc.TypeName, ID: "1/x"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,9 +186,9 @@ func TestRecordResource_identityProtocol(t *testing.T) {
 		}
 
 		// Delete: the config ends soft-deleted on the API.
-		deleted := srv.Apply(t, tc.typeName, read.NewState, read.NewIdentity, nil)
+		deleted := srv.Apply(t, tc.TypeName, read.NewState, read.NewIdentity, nil)
 		acctest.FailOnDiagnostics(t, "ApplyResourceChange (delete)", deleted.Diagnostics)
-		rec, err := acctest.API(t).Get(ctx, project, tc.kind.Collection, id)
+		rec, err := acctest.API(t).Get(ctx, project, tc.Kind.Collection, id)
 		if err != nil && !client.IsNotFound(err) {
 			t.Fatal(err)
 		}

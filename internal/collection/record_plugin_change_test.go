@@ -27,8 +27,8 @@ func TestAccRecordResource_pluginChanged(t *testing.T) {
 		t.Skip("changes the local API's plugin catalog")
 	}
 	api := newSwappableAPI(t)
-	forEachKind(t, func(t *testing.T, tc kindCase) {
-		plugin := tc.plugins[0]
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		plugin := tc.Plugins[0]
 		var original localapi.Plugin
 		for _, p := range localapi.DefaultPlugins() {
 			if p.ID == plugin {
@@ -36,13 +36,13 @@ func TestAccRecordResource_pluginChanged(t *testing.T) {
 			}
 		}
 		config := func(enabled bool) string {
-			return acctest.ProviderBlock(api.url, acctest.KeyWrite, "1") + tc.resource("r",
+			return acctest.ProviderBlock(api.url, acctest.KeyWrite, "1") + tc.Resource("r",
 				fmt.Sprintf("  count   = 3\n  plugin  = %d\n  enabled = %t", plugin, enabled))
 		}
 		nameIs := func(want string) resource.TestCheckFunc {
 			var checks []resource.TestCheckFunc
 			for i := range 3 {
-				addr := fmt.Sprintf("%s.r.%d", tc.typeName, i)
+				addr := fmt.Sprintf("%s.r.%d", tc.TypeName, i)
 				checks = append(checks,
 					resource.TestCheckResourceAttr(addr, "name", want),
 					resource.TestCheckResourceAttrWith(addr, "plugin_info", func(v string) error {
@@ -85,9 +85,9 @@ func TestAccRecordResource_pluginChanged(t *testing.T) {
 					Config: config(true),
 					Check: resource.ComposeAggregateTestCheckFunc(
 						nameIs(renamed),
-						acctest.CaptureID(tc.typeName+".r.2", &id),
+						acctest.CaptureID(tc.TypeName+".r.2", &id),
 						func(*terraform.State) error {
-							rec, err := isolatedClient(t, api.url).Get(t.Context(), "1", tc.kind.Collection, id)
+							rec, err := isolatedClient(t, api.url).Get(t.Context(), "1", tc.Kind.Collection, id)
 							if err != nil {
 								return err
 							}

@@ -49,7 +49,7 @@ func stripCapabilities(h http.Handler) http.Handler {
 // with a plugin of the other kind deletes what it created, also when the
 // plugin's kind is not in plugin_info.
 func TestRecordResource_requests(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		for _, strip := range []bool{false, true} {
 			t.Run(fmt.Sprintf("capabilities_hidden=%v", strip), func(t *testing.T) {
 				t.Parallel()
@@ -62,7 +62,7 @@ func TestRecordResource_requests(t *testing.T) {
 					return bodies.wrap(log.Wrap(h))
 				})
 				srv := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
-				coll := "/api/projects/1/" + string(tc.kind.Collection) + "/"
+				coll := "/api/projects/1/" + string(tc.Kind.Collection) + "/"
 				expect := func(step string, want ...string) {
 					t.Helper()
 					if got := log.Take(); !slices.Equal(got, want) {
@@ -71,21 +71,21 @@ func TestRecordResource_requests(t *testing.T) {
 				}
 				num := func(n int64) tftypes.Value { return tftypes.NewValue(tftypes.Number, n) }
 
-				created := srv.Apply(t, tc.typeName, nil, nil, map[string]tftypes.Value{"plugin": num(tc.plugins[0])})
+				created := srv.Apply(t, tc.TypeName, nil, nil, map[string]tftypes.Value{"plugin": num(tc.Plugins[0])})
 				acctest.FailOnDiagnostics(t, "create", created.Diagnostics)
-				id := stateID(t, srv, tc.typeName, created.NewState)
+				id := stateID(t, srv, tc.TypeName, created.NewState)
 				path := coll + strconv.FormatInt(id, 10) + "/"
 				if strip {
 					expect("create", "POST "+coll, "GET "+path)
 				} else {
 					expect("create", "POST "+coll)
 				}
-				if got, want := bodies.take(), `{"plugin":`+itoa(tc.plugins[0])+`,"enabled":false,"order":0}`; got != want {
+				if got, want := bodies.take(), `{"plugin":`+strconv.FormatInt(tc.Plugins[0], 10)+`,"enabled":false,"order":0}`; got != want {
 					t.Errorf("create body %s, want %s", got, want)
 				}
 
-				updated := srv.Apply(t, tc.typeName, created.NewState, created.NewIdentity, map[string]tftypes.Value{
-					"plugin": num(tc.plugins[0]),
+				updated := srv.Apply(t, tc.TypeName, created.NewState, created.NewIdentity, map[string]tftypes.Value{
+					"plugin": num(tc.Plugins[0]),
 					"name":   tftypes.NewValue(tftypes.String, "renamed"),
 				})
 				acctest.FailOnDiagnostics(t, "update", updated.Diagnostics)
@@ -94,7 +94,7 @@ func TestRecordResource_requests(t *testing.T) {
 					t.Errorf("update body %s, want %s", got, want)
 				}
 
-				destroyed := srv.Apply(t, tc.typeName, updated.NewState, updated.NewIdentity, nil)
+				destroyed := srv.Apply(t, tc.TypeName, updated.NewState, updated.NewIdentity, nil)
 				acctest.FailOnDiagnostics(t, "destroy", destroyed.Diagnostics)
 				expect("destroy", "PATCH "+path)
 				if got, want := bodies.take(), `{"deleted":true}`; got != want {
@@ -102,10 +102,10 @@ func TestRecordResource_requests(t *testing.T) {
 				}
 
 				// A plugin of the other kind: refused, and nothing left.
-				wrong := srv.Apply(t, tc.typeName, nil, nil, map[string]tftypes.Value{"plugin": num(tc.otherPlugin)})
-				if len(wrong.Diagnostics) == 0 || !strings.Contains(wrong.Diagnostics[0].Detail, tc.otherType) ||
+				wrong := srv.Apply(t, tc.TypeName, nil, nil, map[string]tftypes.Value{"plugin": num(tc.OtherPlugin)})
+				if len(wrong.Diagnostics) == 0 || !strings.Contains(wrong.Diagnostics[0].Detail, tc.OtherType) ||
 					!strings.Contains(wrong.Diagnostics[0].Detail, "deleted again") {
-					t.Fatalf("wrong kind: diagnostics %v, want an error naming %s", wrong.Diagnostics, tc.otherType)
+					t.Fatalf("wrong kind: diagnostics %v, want an error naming %s", wrong.Diagnostics, tc.OtherType)
 				}
 				reqs := log.Take()
 				if len(reqs) < 2 || reqs[0] != "POST "+coll || !strings.HasPrefix(reqs[len(reqs)-1], "PATCH ") ||

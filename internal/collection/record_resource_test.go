@@ -2,7 +2,9 @@ package collection_test
 
 import (
 	"context"
+	"fmt"
 	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -51,28 +53,28 @@ func emptyPlanAfterApply(preApply ...plancheck.PlanCheck) resource.ConfigPlanChe
 // a plugin change, and destroy. Every step checks the API's record, not only
 // the state, and that the next plan is empty.
 func TestAccRecordResource_lifecycle(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
-		addr := tc.typeName + ".test"
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		addr := tc.TypeName + ".test"
 		var id, replacedID int64
-		p0, p1 := tc.plugins[0], tc.plugins[1]
+		p0, p1 := tc.Plugins[0], tc.Plugins[1]
 
-		created := tc.config("test", `  plugin  = `+itoa(p0)+`
+		created := tc.Config("test", `  plugin  = `+strconv.FormatInt(p0, 10)+`
   filters = `+filtersLoose)
-		updated := tc.config("test", `  plugin      = `+itoa(p0)+`
+		updated := tc.Config("test", `  plugin      = `+strconv.FormatInt(p0, 10)+`
   enabled     = true
   order       = 5
   name        = "Acceptance test config"
   description = "Managed by the acceptance tests."
   filters     = `+filtersActions)
-		handedBack := tc.config("test", `  plugin  = `+itoa(p0)+`
+		handedBack := tc.Config("test", `  plugin  = `+strconv.FormatInt(p0, 10)+`
   enabled = true`)
-		replaced := tc.config("test", `  plugin  = `+itoa(p1)+`
+		replaced := tc.Config("test", `  plugin  = `+strconv.FormatInt(p1, 10)+`
   enabled = true`)
 
 		resource.ParallelTest(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			CheckDestroy:             acctest.CheckDestroyed(t, tc.typeName, tc.kind.Collection),
+			CheckDestroy:             acctest.CheckDestroyed(t, tc.TypeName, tc.Kind.Collection),
 			Steps: []resource.TestStep{
 				{
 					// Create: name and description come from the plugin,
@@ -89,8 +91,8 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 					},
 					Check: resource.ComposeAggregateTestCheckFunc(
 						acctest.CaptureID(addr, &id),
-						tc.checkAPI(t, addr, apiRecord{plugin: p0, enabled: ptr(false), order: ptr(int64(0)),
-							name: fromPlugin, description: fromPlugin, filters: filtersLooseStored}),
+						tc.CheckAPI(t, addr, acctest.APIRecord{Plugin: p0, Enabled: acctest.Ptr(false), Order: acctest.Ptr(int64(0)),
+							Name: acctest.FromPlugin, Description: acctest.FromPlugin, Filters: filtersLooseStored}),
 					),
 				},
 				{
@@ -98,10 +100,10 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 					Config:           updated,
 					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
 					Check: resource.ComposeAggregateTestCheckFunc(
-						checkID(addr, &id, true),
-						tc.checkAPI(t, addr, apiRecord{plugin: p0, enabled: ptr(true), order: ptr(int64(5)),
-							name: "Acceptance test config", description: "Managed by the acceptance tests.",
-							filters: filtersActionsStored}),
+						acctest.CheckID(addr, &id, true),
+						tc.CheckAPI(t, addr, acctest.APIRecord{Plugin: p0, Enabled: acctest.Ptr(true), Order: acctest.Ptr(int64(5)),
+							Name: "Acceptance test config", Description: "Managed by the acceptance tests.",
+							Filters: filtersActionsStored}),
 					),
 				},
 				{
@@ -109,7 +111,7 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 					Config:                  updated,
 					ResourceName:            addr,
 					ImportState:             true,
-					ImportStateIdFunc:       importID(addr, true),
+					ImportStateIdFunc:       acctest.ImportID(addr, true),
 					ImportStateVerify:       true,
 					ImportStateVerifyIgnore: []string{"filters"}, // the service's text; compared below
 					ImportStateCheck:        checkImportedFilters(filtersActionsStored),
@@ -119,7 +121,7 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 					Config:                  updated,
 					ResourceName:            addr,
 					ImportState:             true,
-					ImportStateIdFunc:       importID(addr, false),
+					ImportStateIdFunc:       acctest.ImportID(addr, false),
 					ImportStateVerify:       true,
 					ImportStateVerifyIgnore: []string{"filters"},
 					ImportStateCheck:        checkImportedFilters(filtersActionsStored),
@@ -131,12 +133,12 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 					ResourceName:      addr,
 					ImportState:       true,
 					ImportStateKind:   resource.ImportBlockWithID,
-					ImportStateIdFunc: importID(addr, true),
+					ImportStateIdFunc: acctest.ImportID(addr, true),
 				},
 				{
 					// The live DELETE only disables: noticed and repaired.
-					PreConfig: tc.outOfBand(t, &id, func(ctx context.Context, c *client.Client, project string, id int64) error {
-						return c.Delete(ctx, project, tc.kind.Collection, id)
+					PreConfig: tc.OutOfBand(t, &id, func(ctx context.Context, c *client.Client, project string, id int64) error {
+						return c.Delete(ctx, project, tc.Kind.Collection, id)
 					}),
 					Config: updated,
 					ConfigPlanChecks: emptyPlanAfterApply(
@@ -144,38 +146,38 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 						plancheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
 					),
 					Check: resource.ComposeAggregateTestCheckFunc(
-						checkID(addr, &id, true),
-						tc.checkAPI(t, addr, apiRecord{enabled: ptr(true)}),
+						acctest.CheckID(addr, &id, true),
+						tc.CheckAPI(t, addr, acctest.APIRecord{Enabled: acctest.Ptr(true)}),
 					),
 				},
 				{
 					// Disabled out of band (PATCH enabled=false): repaired.
-					PreConfig: tc.outOfBand(t, &id, func(ctx context.Context, c *client.Client, project string, id int64) error {
-						_, err := c.Update(ctx, project, tc.kind.Collection, id, client.RecordInput{Enabled: client.Some(false)})
+					PreConfig: tc.OutOfBand(t, &id, func(ctx context.Context, c *client.Client, project string, id int64) error {
+						_, err := c.Update(ctx, project, tc.Kind.Collection, id, client.RecordInput{Enabled: client.Some(false)})
 						return err
 					}),
 					Config:           updated,
 					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
 					Check: resource.ComposeAggregateTestCheckFunc(
-						checkID(addr, &id, true),
-						tc.checkAPI(t, addr, apiRecord{enabled: ptr(true)}),
+						acctest.CheckID(addr, &id, true),
+						tc.CheckAPI(t, addr, acctest.APIRecord{Enabled: acctest.Ptr(true)}),
 					),
 				},
 				{
 					// Soft-deleted out of band: re-created, the old one stays
 					// deleted.
-					PreConfig: tc.outOfBand(t, &id, func(ctx context.Context, c *client.Client, project string, id int64) error {
-						_, err := c.Update(ctx, project, tc.kind.Collection, id, client.RecordInput{Deleted: client.Some(true)})
+					PreConfig: tc.OutOfBand(t, &id, func(ctx context.Context, c *client.Client, project string, id int64) error {
+						_, err := c.Update(ctx, project, tc.Kind.Collection, id, client.RecordInput{Deleted: client.Some(true)})
 						return err
 					}),
 					Config:           updated,
 					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
 					Check: resource.ComposeAggregateTestCheckFunc(
-						tc.checkDeletedOnAPI(t, &id),
-						checkID(addr, &id, false),
+						tc.CheckDeletedOnAPI(t, &id),
+						acctest.CheckID(addr, &id, false),
 						acctest.CaptureID(addr, &id),
-						tc.checkAPI(t, addr, apiRecord{plugin: p0, enabled: ptr(true), order: ptr(int64(5)),
-							name: "Acceptance test config", filters: filtersActionsStored}),
+						tc.CheckAPI(t, addr, acctest.APIRecord{Plugin: p0, Enabled: acctest.Ptr(true), Order: acctest.Ptr(int64(5)),
+							Name: "Acceptance test config", Filters: filtersActionsStored}),
 					),
 				},
 				{
@@ -185,21 +187,21 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 					Config:           handedBack,
 					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
 					Check: resource.ComposeAggregateTestCheckFunc(
-						checkID(addr, &id, true),
-						tc.checkAPI(t, addr, apiRecord{enabled: ptr(true), order: ptr(int64(5)),
-							name: fromPlugin, description: fromPlugin, filters: "null"}),
+						acctest.CheckID(addr, &id, true),
+						tc.CheckAPI(t, addr, acctest.APIRecord{Enabled: acctest.Ptr(true), Order: acctest.Ptr(int64(5)),
+							Name: acctest.FromPlugin, Description: acctest.FromPlugin, Filters: "null"}),
 					),
 				},
 				{
 					// An order set elsewhere (an ordering resource, say) is
 					// not fought over.
-					PreConfig: tc.outOfBand(t, &id, func(ctx context.Context, c *client.Client, project string, id int64) error {
-						_, err := c.Update(ctx, project, tc.kind.Collection, id, client.RecordInput{Order: client.Some(int64(9))})
+					PreConfig: tc.OutOfBand(t, &id, func(ctx context.Context, c *client.Client, project string, id int64) error {
+						_, err := c.Update(ctx, project, tc.Kind.Collection, id, client.RecordInput{Order: client.Some(int64(9))})
 						return err
 					}),
 					Config:           handedBack,
 					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
-					Check:            tc.checkAPI(t, addr, apiRecord{order: ptr(int64(9))}),
+					Check:            tc.CheckAPI(t, addr, acctest.APIRecord{Order: acctest.Ptr(int64(9))}),
 				},
 				{
 					// Another plugin: replaced; the old config is deleted.
@@ -209,10 +211,10 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 					),
 					Check: resource.ComposeAggregateTestCheckFunc(
 						func(*terraform.State) error { replacedID = id; return nil },
-						tc.checkDeletedOnAPI(t, &replacedID),
-						checkID(addr, &replacedID, false),
-						tc.checkAPI(t, addr, apiRecord{plugin: p1, enabled: ptr(true), order: ptr(int64(0)),
-							name: fromPlugin, description: fromPlugin}),
+						tc.CheckDeletedOnAPI(t, &replacedID),
+						acctest.CheckID(addr, &replacedID, false),
+						tc.CheckAPI(t, addr, acctest.APIRecord{Plugin: p1, Enabled: acctest.Ptr(true), Order: acctest.Ptr(int64(0)),
+							Name: acctest.FromPlugin, Description: acctest.FromPlugin}),
 					),
 				},
 			},
@@ -225,10 +227,10 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 func checkImportedFilters(want string) resource.ImportStateCheckFunc {
 	return func(states []*terraform.InstanceState) error {
 		if len(states) != 1 {
-			return errorf("want one imported instance, got %d", len(states))
+			return fmt.Errorf("want one imported instance, got %d", len(states))
 		}
 		if got := states[0].Attributes["filters"]; !record.FiltersEqual(got, want) {
-			return errorf("imported filters %s, want %s", got, want)
+			return fmt.Errorf("imported filters %s, want %s", got, want)
 		}
 		return nil
 	}
@@ -239,26 +241,26 @@ func checkImportedFilters(want string) resource.ImportStateCheckFunc {
 // API keeps no active config of it. Not parallel: it compares the whole
 // collection before and after.
 func TestAccRecordResource_otherKindPlugin(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		var before map[int64]bool
-		otherColl := collectionOf(t, tc.otherType)
+		otherColl := collectionOf(t, tc.OtherType)
 		resource.Test(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			Steps: []resource.TestStep{
 				{
-					PreConfig: func() { before = activeIDs(t, otherColl, tc.otherPlugin) },
-					Config:    tc.config("wrong", "  plugin  = "+itoa(tc.otherPlugin)+"\n  enabled = true"),
-					ExpectError: regexp.MustCompile(`(?s)is not a ` + regexp.QuoteMeta(tc.kind.PluginNoun) +
-						` plugin.*` + tc.otherType + `.*deleted again`),
+					PreConfig: func() { before = activeIDs(t, otherColl, tc.OtherPlugin) },
+					Config:    tc.Config("wrong", "  plugin  = "+strconv.FormatInt(tc.OtherPlugin, 10)+"\n  enabled = true"),
+					ExpectError: regexp.MustCompile(`(?s)is not a ` + regexp.QuoteMeta(tc.Kind.PluginNoun) +
+						` plugin.*` + tc.OtherType + `.*deleted again`),
 				},
 				{
 					// Nothing left behind, in either collection.
 					Config: acctest.ProviderConfig(acctest.KeyWrite),
 					Check: func(*terraform.State) error {
-						for id := range activeIDs(t, otherColl, tc.otherPlugin) {
+						for id := range activeIDs(t, otherColl, tc.OtherPlugin) {
 							if !before[id] {
-								return errorf("config %d of plugin %d was left active", id, tc.otherPlugin)
+								return fmt.Errorf("config %d of plugin %d was left active", id, tc.OtherPlugin)
 							}
 						}
 						return nil

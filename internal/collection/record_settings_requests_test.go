@@ -10,6 +10,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -126,9 +127,9 @@ func (l *formLog) expectJSON(t *testing.T, step, method, want string) {
 // version changes; requests without settings stay JSON. It calls the
 // provider's protocol 6 server directly, against a local API of its own.
 func TestRecordResource_settingsRequests(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
-		sc := settingsPlugins[tc.kind.Name]
+		sc := settingsPlugins[tc.Kind.Name]
 		log := &formLog{t: t}
 		host, local := acctest.IsolatedAPI(t, log.wrap)
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
@@ -163,28 +164,28 @@ func TestRecordResource_settingsRequests(t *testing.T) {
 			return out
 		}
 
-		created := srv.Apply(t, tc.typeName, nil, nil, settings)
+		created := srv.Apply(t, tc.TypeName, nil, nil, settings)
 		acctest.FailOnDiagnostics(t, "create", created.Diagnostics)
-		id := stateID(t, srv, tc.typeName, created.NewState)
+		id := stateID(t, srv, tc.TypeName, created.NewState)
 		log.expectForm(t, "create", http.MethodPost, map[string]string{
-			"config": obj(sc.plain, "a", sc.secretKey, "s1"), "plugin": itoa(sc.plugin), "order": "0",
+			"config": obj(sc.plain, "a", sc.secretKey, "s1"), "plugin": strconv.FormatInt(sc.plugin, 10), "order": "0",
 			"enabled": "true", "name": "Settings test",
 		})
 		stored("create", id, obj(sc.plain, "a", sc.secretKey, "s1"))
-		attrs := acctest.Attributes(t, created.NewState, srv.ResourceType(t, tc.typeName))
+		attrs := acctest.Attributes(t, created.NewState, srv.ResourceType(t, tc.TypeName))
 		if !attrs["secret_config_wo"].IsNull() || !attrs["config"].Equal(str(obj(sc.plain, "a"))) {
 			t.Errorf("state after create: secret_config_wo %v, config %v", attrs["secret_config_wo"], attrs["config"])
 		}
 
 		// No settings changed: JSON, whatever secret_config_wo now says.
-		renamed := srv.Apply(t, tc.typeName, created.NewState, created.NewIdentity, with(map[string]tftypes.Value{
+		renamed := srv.Apply(t, tc.TypeName, created.NewState, created.NewIdentity, with(map[string]tftypes.Value{
 			"name": str("Renamed"), "secret_config_wo": str(obj(sc.secretKey, "unseen")),
 		}))
 		acctest.FailOnDiagnostics(t, "rename", renamed.Diagnostics)
 		log.expectJSON(t, "rename", http.MethodPatch, `{"name":"Renamed"}`)
 
 		// A plain setting: config alone, no secret.
-		changed := srv.Apply(t, tc.typeName, renamed.NewState, renamed.NewIdentity, with(map[string]tftypes.Value{
+		changed := srv.Apply(t, tc.TypeName, renamed.NewState, renamed.NewIdentity, with(map[string]tftypes.Value{
 			"name": str("Renamed"), "config": str(obj(sc.plain, "b")),
 		}))
 		acctest.FailOnDiagnostics(t, "plain change", changed.Diagnostics)
@@ -192,7 +193,7 @@ func TestRecordResource_settingsRequests(t *testing.T) {
 		stored("plain change", id, obj(sc.plain, "b", sc.secretKey, "s1"))
 
 		// The version: the secrets again, with the plain settings.
-		rotated := srv.Apply(t, tc.typeName, changed.NewState, changed.NewIdentity, with(map[string]tftypes.Value{
+		rotated := srv.Apply(t, tc.TypeName, changed.NewState, changed.NewIdentity, with(map[string]tftypes.Value{
 			"name": str("Renamed"), "config": str(obj(sc.plain, "b")),
 			"secret_config_wo": str(obj(sc.secretKey, "s2")), "secret_config_wo_version": num(2),
 		}))
@@ -200,7 +201,7 @@ func TestRecordResource_settingsRequests(t *testing.T) {
 		log.expectForm(t, "rotation", http.MethodPatch, map[string]string{"config": obj(sc.plain, "b", sc.secretKey, "s2")})
 		stored("rotation", id, obj(sc.plain, "b", sc.secretKey, "s2"))
 
-		destroyed := srv.Apply(t, tc.typeName, rotated.NewState, rotated.NewIdentity, nil)
+		destroyed := srv.Apply(t, tc.TypeName, rotated.NewState, rotated.NewIdentity, nil)
 		acctest.FailOnDiagnostics(t, "destroy", destroyed.Diagnostics)
 		log.expectJSON(t, "destroy", http.MethodPatch, `{"deleted":true}`)
 
@@ -210,28 +211,28 @@ func TestRecordResource_settingsRequests(t *testing.T) {
 		secretOnly := map[string]tftypes.Value{
 			"plugin": num(sc.plugin), "secret_config_wo": str(obj(sc.secretKey, "s1")), "secret_config_wo_version": num(1),
 		}
-		created = srv.Apply(t, tc.typeName, nil, nil, secretOnly)
+		created = srv.Apply(t, tc.TypeName, nil, nil, secretOnly)
 		acctest.FailOnDiagnostics(t, "create with secrets only", created.Diagnostics)
-		id = stateID(t, srv, tc.typeName, created.NewState)
+		id = stateID(t, srv, tc.TypeName, created.NewState)
 		log.expectForm(t, "create with secrets only", http.MethodPost, map[string]string{
-			"config": obj(sc.secretKey, "s1"), "plugin": itoa(sc.plugin), "order": "0", "enabled": "false",
+			"config": obj(sc.secretKey, "s1"), "plugin": strconv.FormatInt(sc.plugin, 10), "order": "0", "enabled": "false",
 		})
 		c := isolatedClient(t, host)
-		if _, err := c.Update(context.Background(), "1", tc.kind.Collection, id,
+		if _, err := c.Update(context.Background(), "1", tc.Kind.Collection, id,
 			client.RecordInput{Config: client.Some(json.RawMessage(obj(sc.plain, "elsewhere")))}); err != nil {
 			t.Fatal(err)
 		}
 		log.take()
 		secretOnly["secret_config_wo"], secretOnly["secret_config_wo_version"] = str(obj(sc.secretKey, "s2")), num(2)
-		rotated = srv.Apply(t, tc.typeName, created.NewState, created.NewIdentity, secretOnly)
+		rotated = srv.Apply(t, tc.TypeName, created.NewState, created.NewIdentity, secretOnly)
 		acctest.FailOnDiagnostics(t, "rotation with config left out", rotated.Diagnostics)
 		log.expectForm(t, "rotation with config left out", http.MethodPatch,
 			map[string]string{"config": obj(sc.plain, "elsewhere", sc.secretKey, "s2")})
 		stored("rotation with config left out", id, obj(sc.plain, "elsewhere", sc.secretKey, "s2"))
 
 		// Without any settings the create is JSON.
-		plain := srv.Apply(t, tc.typeName, nil, nil, map[string]tftypes.Value{"plugin": num(sc.plugin)})
+		plain := srv.Apply(t, tc.TypeName, nil, nil, map[string]tftypes.Value{"plugin": num(sc.plugin)})
 		acctest.FailOnDiagnostics(t, "create without settings", plain.Diagnostics)
-		log.expectJSON(t, "create without settings", http.MethodPost, `{"plugin":`+itoa(sc.plugin)+`,"enabled":false,"order":0}`)
+		log.expectJSON(t, "create without settings", http.MethodPost, `{"plugin":`+strconv.FormatInt(sc.plugin, 10)+`,"enabled":false,"order":0}`)
 	})
 }

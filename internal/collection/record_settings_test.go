@@ -69,15 +69,15 @@ func TestAccRecordResource_settings(t *testing.T) {
 	tempDir := t.TempDir()
 	t.Setenv("TF_ACC_TEMP_DIR", tempDir)
 
-	forEachKind(t, func(t *testing.T, tc kindCase) {
-		sc := settingsPlugins[tc.kind.Name]
-		addr := tc.typeName + ".test"
-		secret1, secret2 := "s3cret-one-"+tc.kind.Name, "s3cret-two-"+tc.kind.Name
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		sc := settingsPlugins[tc.Kind.Name]
+		addr := tc.TypeName + ".test"
+		secret1, secret2 := "s3cret-one-"+tc.Kind.Name, "s3cret-two-"+tc.Kind.Name
 		var log acctest.RequestLog
 		var bodies bodyLog
 		host, srv := acctest.IsolatedAPI(t, func(h http.Handler) http.Handler { return bodies.wrap(log.Wrap(h)) })
 		cfg := func(body string) string {
-			return acctest.ProviderBlock(host, acctest.KeyWrite, "1") + tc.resource("test", body)
+			return acctest.ProviderBlock(host, acctest.KeyWrite, "1") + tc.Resource("test", body)
 		}
 		var id int64
 		noSecret := noSecretIn(tempDir, &id, secret1, secret2)
@@ -165,7 +165,7 @@ func TestAccRecordResource_settings(t *testing.T) {
 					// and repaired by one PATCH; the secret stays.
 					PreConfig: func() {
 						c := isolatedClient(t, host)
-						if _, err := c.Update(context.Background(), "1", tc.kind.Collection, id,
+						if _, err := c.Update(context.Background(), "1", tc.Kind.Collection, id,
 							client.RecordInput{Config: client.Some(json.RawMessage(`{"` + sc.plain + `":"de"}`))}); err != nil {
 							t.Fatalf("changing config %d out of band: %v", id, err)
 						}
@@ -192,7 +192,7 @@ func TestAccRecordResource_settings(t *testing.T) {
 					Config:                  cfg(sc.body("fr", secret2, 2)),
 					ResourceName:            addr,
 					ImportState:             true,
-					ImportStateIdFunc:       importID(addr, true),
+					ImportStateIdFunc:       acctest.ImportID(addr, true),
 					ImportStateVerify:       true,
 					ImportStateVerifyIgnore: []string{"secret_config_wo_version"},
 				},
@@ -202,7 +202,7 @@ func TestAccRecordResource_settings(t *testing.T) {
 					ResourceName:      addr,
 					ImportState:       true,
 					ImportStateKind:   resource.ImportBlockWithID,
-					ImportStateIdFunc: importID(addr, true),
+					ImportStateIdFunc: acctest.ImportID(addr, true),
 				},
 				{
 					// With a version, the imported config is updated once, to
@@ -211,7 +211,7 @@ func TestAccRecordResource_settings(t *testing.T) {
 					ResourceName:       addr,
 					ImportState:        true,
 					ImportStateKind:    resource.ImportBlockWithID,
-					ImportStateIdFunc:  importID(addr, true),
+					ImportStateIdFunc:  acctest.ImportID(addr, true),
 					ExpectNonEmptyPlan: true,
 					ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
@@ -250,11 +250,11 @@ func TestAccRecordResource_settingsRefused(t *testing.T) {
 	if acctest.IsLive() {
 		t.Skip("uses the local API's seeded plugins")
 	}
-	forEachKind(t, func(t *testing.T, tc kindCase) {
-		sc := settingsPlugins[tc.kind.Name]
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		sc := settingsPlugins[tc.Kind.Name]
 		host, srv := acctest.IsolatedAPI(t, nil)
 		cfg := func(body string) string {
-			return acctest.ProviderBlock(host, acctest.KeyWrite, "1") + tc.resource("test", body)
+			return acctest.ProviderBlock(host, acctest.KeyWrite, "1") + tc.Resource("test", body)
 		}
 		plugin := fmt.Sprintf("  plugin = %d\n", sc.plugin)
 		secretInConfig := plugin + fmt.Sprintf("  config = jsonencode({ %s = \"leak\" })\n", sc.secretKey)
@@ -306,9 +306,9 @@ func TestAccRecordResource_settingsRefused(t *testing.T) {
 					// Nothing was left active by the refused creates.
 					Config: cfg(plugin),
 					Check: resource.ComposeAggregateTestCheckFunc(
-						acctest.CaptureID(tc.typeName+".test", &id),
+						acctest.CaptureID(tc.TypeName+".test", &id),
 						func(*terraform.State) error {
-							recs, err := isolatedClient(t, host).ListAll(context.Background(), "1", tc.kind.Collection)
+							recs, err := isolatedClient(t, host).ListAll(context.Background(), "1", tc.Kind.Collection)
 							if err != nil {
 								return err
 							}

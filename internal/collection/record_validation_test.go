@@ -28,11 +28,11 @@ type badInput struct {
 // badInputs returns the table for a kind: what the provider can know to be
 // wrong without asking the service. provider settings are checked once,
 // with the first kind.
-func badInputs(tc kindCase, withProvider bool) []badInput {
-	plugin := "  plugin = " + itoa(tc.plugins[0]) + "\n"
-	record := func(body string) string { return tc.resource("bad", plugin+body) }
-	job := "pipeline_" + tc.kind.Name + "_job"
-	order := "pipeline_" + tc.kind.Name + "_order"
+func badInputs(tc acctest.KindCase, withProvider bool) []badInput {
+	plugin := "  plugin = " + strconv.FormatInt(tc.Plugins[0], 10) + "\n"
+	record := func(body string) string { return tc.Resource("bad", plugin+body) }
+	job := "pipeline_" + tc.Kind.Name + "_job"
+	order := "pipeline_" + tc.Kind.Name + "_order"
 	cases := []badInput{
 		{what: "filters not JSON", body: record(`  filters = "not json"`), attr: "filters",
 			summary: "Invalid filters", detail: `filters must be a JSON object`},
@@ -52,9 +52,9 @@ func badInputs(tc kindCase, withProvider bool) []badInput {
 			summary: "Invalid Attribute Value Length", detail: `length must be between 1 and 400`},
 		{what: "description over 1000 characters", body: record(`  description = "` + strings.Repeat("d", 1001) + `"`), attr: "description",
 			summary: "Invalid Attribute Value Length", detail: `length must be between 1 and\s+1000`},
-		{what: "plugin 0", body: tc.resource("bad", "  plugin = 0"), attr: "plugin",
+		{what: "plugin 0", body: tc.Resource("bad", "  plugin = 0"), attr: "plugin",
 			summary: "Invalid Attribute Value", detail: `must be at least 1`},
-		{what: "negative plugin", body: tc.resource("bad", "  plugin = -3"), attr: "plugin",
+		{what: "negative plugin", body: tc.Resource("bad", "  plugin = -3"), attr: "plugin",
 			summary: "Invalid Attribute Value", detail: `must be at least 1`},
 		{what: "order over the 32-bit range", body: record("  order = 2147483648"), attr: "order",
 			summary: "Invalid Attribute Value", detail: `value must be between`},
@@ -80,7 +80,7 @@ func badInputs(tc kindCase, withProvider bool) []badInput {
 	// Malformed import IDs, through import blocks.
 	for _, id := range []string{"project/42", "1/forty-two", "1/0"} {
 		cases = append(cases, badInput{what: "malformed import ID " + id,
-			body:    record("") + "\nimport {\n  to = " + tc.typeName + ".bad\n  id = \"" + id + "\"\n}\n",
+			body:    record("") + "\nimport {\n  to = " + tc.TypeName + ".bad\n  id = \"" + id + "\"\n}\n",
 			summary: "Invalid import ID", detail: regexp.QuoteMeta(strconv.Quote(id)) + `.*expected\s+<project_id>/<id>`})
 	}
 	if !withProvider {
@@ -111,11 +111,11 @@ func badInputs(tc kindCase, withProvider bool) []badInput {
 // any request to the service: on the local API the test has one of its
 // own, which must have counted no request.
 func TestAccRecordResource_badInput(t *testing.T) {
-	for i, tc := range kindCases(t) {
-		t.Run(tc.kind.Name, func(t *testing.T) {
+	for i, tc := range acctest.KindCases(t) {
+		t.Run(tc.Kind.Name, func(t *testing.T) {
 			host, key := "", acctest.KeyWrite
 			var local *localapi.Server
-			if accOn() && !acctest.IsLive() {
+			if acctest.AccEnabled() && !acctest.IsLive() {
 				host, local = acctest.IsolatedAPI(t, nil)
 			}
 			// The provider block: the test's API, with a case's setting
@@ -167,13 +167,13 @@ func TestAccRecordResource_badInput(t *testing.T) {
 // plugin does not exist) is reported naming the operation, the status and
 // the service's detail, on the attribute the service names.
 func TestAccRecordResource_serviceError(t *testing.T) {
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		resource.ParallelTest(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
-				Config: tc.config("missing", "  plugin = 999999"),
-				ExpectError: regexp.MustCompile(`(?s)Could not create ` + tc.kind.Noun +
+				Config: tc.Config("missing", "  plugin = 999999"),
+				ExpectError: regexp.MustCompile(`(?s)Could not create ` + tc.Kind.Noun +
 					`.*plugin = 999999.*answered 400 Bad\s+Request.*does not exist.*Attribute: plugin`),
 			}},
 		})

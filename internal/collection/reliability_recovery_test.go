@@ -19,7 +19,7 @@ import (
 // with that config in the state and no second one on the service.
 func TestRecordResource_createAnswerLost(t *testing.T) {
 	t.Parallel()
-	forEachKind(t, func(t *testing.T, tc kindCase) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		var posts atomic.Int32
 		host, local := acctest.IsolatedAPI(t, func(h http.Handler) http.Handler {
@@ -31,13 +31,13 @@ func TestRecordResource_createAnswerLost(t *testing.T) {
 			})
 		})
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
-		resp := srv.Apply(t, tc.typeName, nil, nil, map[string]tftypes.Value{
-			"plugin": tftypes.NewValue(tftypes.Number, tc.plugins[0]),
+		resp := srv.Apply(t, tc.TypeName, nil, nil, map[string]tftypes.Value{
+			"plugin": tftypes.NewValue(tftypes.Number, tc.Plugins[0]),
 			"name":   tftypes.NewValue(tftypes.String, "lost answer"),
 		})
 		acctest.FailOnDiagnostics(t, "create", resp.Diagnostics)
 		var idNum big.Float
-		if err := acctest.Attributes(t, resp.NewState, srv.ResourceType(t, tc.typeName))["id"].As(&idNum); err != nil {
+		if err := acctest.Attributes(t, resp.NewState, srv.ResourceType(t, tc.TypeName))["id"].As(&idNum); err != nil {
 			t.Fatal(err)
 		}
 		id, _ := idNum.Int64()
@@ -46,7 +46,7 @@ func TestRecordResource_createAnswerLost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs, err := c.ListAll(context.Background(), "1", tc.kind.Collection)
+		recs, err := c.ListAll(context.Background(), "1", tc.Kind.Collection)
 		if err != nil {
 			t.Fatal(err)
 		}
