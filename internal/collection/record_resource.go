@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
@@ -52,7 +53,7 @@ func (r *recordResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 // to the provider's, and a plan that changes nothing keeps the state as it is.
 func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
-	confirmInState(ctx, r.Meta(), req.State) // see record_create_journal.go
+	createonce.ConfirmInState(ctx, r.Meta(), req.State)
 	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -90,12 +91,12 @@ func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// Create makes one POST (never two configs: see record_create_recovery.go
-// for a POST whose answer is lost, and record_create_journal.go for a run
-// killed before the state got the id). The response's plugin_info tells whether the
-// service shows the new config in this collection (one GET when it does not
-// say). A config of a plugin of the other kind would be invisible here, so it
-// is deleted again and the error says which resource type to use.
+// Create makes one POST (never two configs: package createonce recovers a
+// POST whose answer is lost, and a run killed before the state got the
+// id). The response's plugin_info tells whether the service shows the new
+// config in this collection (one GET when it does not say). A config of a
+// plugin of the other kind would be invisible here, so it is deleted again
+// and the error says which resource type to use.
 func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -122,7 +123,7 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 		resp.Diagnostics.AddAttributeError(configPath, "Invalid plugin settings", err.Error())
 		return
 	}
-	rec, err := r.createRecord(ctx, meta, project, in, &resp.Diagnostics)
+	rec, err := createonce.Create(ctx, meta, r.kind, project, in, &resp.Diagnostics)
 	if err != nil {
 		r.addError(&resp.Diagnostics, "create", 0, err)
 		return

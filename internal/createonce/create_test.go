@@ -1,4 +1,4 @@
-package collection
+package createonce
 
 import (
 	"context"
@@ -92,7 +92,7 @@ func geoIPInput(name string) client.RecordInput {
 // made twice; one lost before anything was stored is made again.
 func TestCreateRecord_lostAnswer(t *testing.T) {
 	t.Parallel()
-	r := &recordResource{kind: kind.Transformation}
+	r := creator{kind: kind.Transformation}
 	for _, tc := range []struct {
 		name string
 		loss localapitest.Loss
@@ -107,7 +107,7 @@ func TestCreateRecord_lostAnswer(t *testing.T) {
 			a := newRecoveryAPI(t, decide)
 			in := geoIPInput("lost-" + tc.name)
 			var diags diag.Diagnostics
-			rec, err := r.createRecord(context.Background(), &framework.ProviderData{Client: a.c}, "1", in, &diags)
+			rec, err := r.create(context.Background(), &framework.ProviderData{Client: a.c}, "1", in, &diags)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,8 +141,8 @@ func TestCreateRecord_lostBeforeSave(t *testing.T) {
 	}
 	a := newRecoveryAPI(t, decide)
 	srv = a.srv
-	r := &recordResource{kind: kind.Transformation}
-	rec, err := r.createRecord(context.Background(), &framework.ProviderData{Client: a.c}, "1", geoIPInput("before"), &diag.Diagnostics{})
+	r := creator{kind: kind.Transformation}
+	rec, err := r.create(context.Background(), &framework.ProviderData{Client: a.c}, "1", geoIPInput("before"), &diag.Diagnostics{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,8 +169,8 @@ func TestCreateRecord_bounded(t *testing.T) {
 		return localapitest.Keep
 	})
 	srv = a.srv
-	r := &recordResource{kind: kind.Transformation}
-	_, err := r.createRecord(context.Background(), &framework.ProviderData{Client: a.c}, "1", geoIPInput("never"), &diag.Diagnostics{})
+	r := creator{kind: kind.Transformation}
+	_, err := r.create(context.Background(), &framework.ProviderData{Client: a.c}, "1", geoIPInput("never"), &diag.Diagnostics{})
 	if err == nil || !strings.Contains(err.Error(), "gave up after 4 creates") {
 		t.Fatalf("error %v, want one that gives up after 4 creates", err)
 	}
@@ -186,7 +186,7 @@ func TestCreateRecord_identicalInParallel(t *testing.T) {
 	t.Parallel()
 	losses := localapitest.RandomLoss(0.4, 11, http.MethodPost)
 	a := newRecoveryAPI(t, losses.Decide)
-	r := &recordResource{kind: kind.Transformation}
+	r := creator{kind: kind.Transformation}
 	in := client.RecordInput{Plugin: client.Some(int64(2)), Order: client.Some(int64(5)), Enabled: client.Some(true)}
 	const n = 16
 	got := make([]int64, n)
@@ -196,7 +196,7 @@ func TestCreateRecord_identicalInParallel(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rec, err := r.createRecord(context.Background(), &framework.ProviderData{Client: a.c}, "1", in, &diag.Diagnostics{})
+			rec, err := r.create(context.Background(), &framework.ProviderData{Client: a.c}, "1", in, &diag.Diagnostics{})
 			if err != nil {
 				errs <- err
 				return
@@ -259,8 +259,8 @@ func TestCreateRecord_notAnotherConfig(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := &recordResource{kind: kind.Transformation}
-	rec, err := r.createRecord(ctx, &framework.ProviderData{Client: a.c}, "1", in, &diag.Diagnostics{})
+	r := creator{kind: kind.Transformation}
+	rec, err := r.create(ctx, &framework.ProviderData{Client: a.c}, "1", in, &diag.Diagnostics{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ func writeEntry(t *testing.T, dir string, e journalEntry) {
 func TestAdoptOrphan(t *testing.T) {
 	t.Parallel()
 	dead := deadPID(t)
-	r := &recordResource{kind: kind.Transformation}
+	r := creator{kind: kind.Transformation}
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name      string

@@ -1,16 +1,16 @@
-package collection
-
-// Creating a config without ever creating it twice.
+// Package createonce creates pipeline config records without ever creating
+// one twice. Its API is narrow: Create makes a record, ConfirmInState (from
+// every ModifyPlan) tells it which records Terraform's state holds; the
+// process-wide state behind them (claims, gates, the journal) is its own.
 //
 // The client never resends a POST that may have reached the service. When
 // one fails that way (client.MayHaveApplied: a 502/503/504, a reset or a
 // timeout after the request was written), the config may exist although no
-// answer said so. createRecord then looks for it before trying again: a
-// config of the project that holds everything that was sent, was created
-// since just before the POST, and is not claimed by another create of this
-// provider (nor known to the create journal). It adopts that
-// config, or POSTs again, at most max_retries more times, when there is
-// none.
+// answer said so. Create then looks for it before trying again: a config of
+// the project that holds everything that was sent, was created since just
+// before the POST, and is not claimed by another create of this provider
+// (nor known to the create journal, journal.go). It adopts that config, or
+// POSTs again, at most max_retries more times, when there is none.
 //
 // Identical configs created in parallel (count = 10 of the same settings)
 // make "the config that matches" ambiguous. Creates of the same settings
@@ -19,6 +19,7 @@ package collection
 // of those settings has either claimed its config or not begun. Each config
 // found is claimed by exactly one create; identical configs are
 // interchangeable, so which create gets which does not matter.
+package createonce
 
 import (
 	"cmp"
@@ -118,11 +119,21 @@ func createFingerprint(host, project string, coll client.Collection, in client.R
 	return hex.EncodeToString(sum[:])
 }
 
-// createRecord creates the config in sends, never twice: an answer lost on
-// the way is recovered by finding the config (see the top of this file),
-// and configs a killed run created without Terraform storing them are
-// adopted from the create journal. Adoptions are reported as warnings.
-func (r *recordResource) createRecord(ctx context.Context, meta *framework.ProviderData, project string, in client.RecordInput, diags *diag.Diagnostics) (*client.Record, error) {
+// Create creates the config in sends in project's collection of kind k,
+// never twice: an answer lost on the way is recovered by finding the config
+// (see the package comment), and configs a killed run created without
+// Terraform storing them are adopted from the create journal. Adoptions are
+// reported as warnings in diags.
+func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, in client.RecordInput, diags *diag.Diagnostics) (*client.Record, error) {
+	return creator{kind: k}.create(ctx, meta, project, in, diags)
+}
+
+// creator is the creates of one kind's records.
+type creator struct {
+	kind kind.Kind
+}
+
+func (r creator) create(ctx context.Context, meta *framework.ProviderData, project string, in client.RecordInput, diags *diag.Diagnostics) (*client.Record, error) {
 	c := meta.Client
 	reg := registryFor(c)
 	fp := createFingerprint(c.Host(), project, r.kind.Collection, in)
@@ -183,7 +194,7 @@ func (r *recordResource) createRecord(ctx context.Context, meta *framework.Provi
 // post makes one create call (the client retries it only while it provably
 // did not arrive). Once under way it is not cut short by Terraform's stop:
 // see stopGrace.
-func (r *recordResource) post(ctx context.Context, c *client.Client, project string, in client.RecordInput) (*client.Record, error) {
+func (r creator) post(ctx context.Context, c *client.Client, project string, in client.RecordInput) (*client.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -196,7 +207,7 @@ func (r *recordResource) post(ctx context.Context, c *client.Client, project str
 // id, or, when nothing was created for sure, no entry at all. A failure
 // that may have created the config keeps the entry pending for the next
 // run to resolve.
-func (r *recordResource) settle(entry *journalEntry, rec *client.Record, err error) (*client.Record, error) {
+func (r creator) settle(entry *journalEntry, rec *client.Record, err error) (*client.Record, error) {
 	switch {
 	case err == nil:
 		entry.created(rec.ID)
@@ -241,7 +252,7 @@ func serviceTimeFrom(c *client.Client, t time.Time) time.Time {
 // journal does not know. It claims and returns the first one found, oldest
 // first, or nil. It looks in the resource's collection first, then in the
 // others: a config of a plugin of another kind shows only there.
-func (r *recordResource) findCreated(ctx context.Context, c *client.Client, reg *createRegistry, jr *createJournal,
+func (r creator) findCreated(ctx context.Context, c *client.Client, reg *createRegistry, jr *createJournal,
 	project string, in client.RecordInput, since time.Time, window time.Duration,
 ) (*client.Record, error) {
 	kinds := []kind.Kind{r.kind}
@@ -288,7 +299,7 @@ func (r *recordResource) findCreated(ctx context.Context, c *client.Client, reg 
 // resendConfig sends the plugin settings of in again to a config that was
 // found rather than created: secret values are masked in what the service
 // shows, so only sending them makes sure the config holds this resource's.
-func (r *recordResource) resendConfig(ctx context.Context, c *client.Client, project string, rec *client.Record, in client.RecordInput) (*client.Record, error) {
+func (r creator) resendConfig(ctx context.Context, c *client.Client, project string, rec *client.Record, in client.RecordInput) (*client.Record, error) {
 	if _, ok := in.Config.Get(); !ok {
 		return rec, nil
 	}

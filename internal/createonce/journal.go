@@ -1,4 +1,4 @@
-package collection
+package createonce
 
 // The create journal: configs created by a run that was killed before
 // Terraform stored them.
@@ -293,7 +293,7 @@ func (j *createJournal) take(e *journalEntry) bool {
 // settings: the first that still points at a config holding them gives the
 // config this create returns (with a warning saying so). Entries that
 // point at nothing are forgotten. nil, nil: nothing to adopt, POST.
-func (r *recordResource) adoptOrphan(ctx context.Context, c *client.Client, jr *createJournal, reg *createRegistry, gate *sync.RWMutex,
+func (r creator) adoptOrphan(ctx context.Context, c *client.Client, jr *createJournal, reg *createRegistry, gate *sync.RWMutex,
 	project, fp string, in client.RecordInput, diags *diag.Diagnostics,
 ) (*client.Record, error) {
 	orphans := jr.orphans(c.Host(), project, r.kind.Collection, fp)
@@ -331,7 +331,7 @@ func (r *recordResource) adoptOrphan(ctx context.Context, c *client.Client, jr *
 // resolveOrphan finds the config an entry of a killed run stands for, if it
 // is still active, holds what in sends, and no create of this process
 // claimed it; it claims it.
-func (r *recordResource) resolveOrphan(ctx context.Context, c *client.Client, reg *createRegistry, jr *createJournal,
+func (r creator) resolveOrphan(ctx context.Context, c *client.Client, reg *createRegistry, jr *createJournal,
 	project string, in client.RecordInput, e *journalEntry,
 ) (*client.Record, error) {
 	if e.ID == 0 {
@@ -357,9 +357,9 @@ func (r *recordResource) resolveOrphan(ctx context.Context, c *client.Client, re
 	return nil, nil
 }
 
-// confirmInState marks the journal entry of the config in a resource's
+// ConfirmInState marks the journal entry of the config in a resource's
 // prior state as stored: Terraform has it, so no create may adopt it.
-func confirmInState(ctx context.Context, meta *framework.ProviderData, state tfsdk.State) {
+func ConfirmInState(ctx context.Context, meta *framework.ProviderData, state tfsdk.State) {
 	jr := defaultJournal()
 	if jr == nil || meta == nil || meta.Client == nil || state.Raw.IsNull() {
 		return

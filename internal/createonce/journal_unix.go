@@ -1,6 +1,6 @@
 //go:build !windows
 
-package collection
+package createonce
 
 import (
 	"errors"
