@@ -77,7 +77,7 @@ func TestAccJobResource(t *testing.T) {
 			Steps: []resource.TestStep{
 				{
 					Config:           config(valid, `run = "1"`),
-					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
 					Check: resource.ComposeAggregateTestCheckFunc(
 						acctest.CaptureID(tc.TypeName+".test", &configID),
 						checkJobs(srv, &configID, jc, 1),
@@ -88,12 +88,12 @@ func TestAccJobResource(t *testing.T) {
 				},
 				{
 					Config:           config(rewritten, `run = "1"`),
-					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
 					Check:            checkJobs(srv, &configID, jc, 1),
 				},
 				{
 					Config:           config(valid, `run = "2"`),
-					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)),
 					Check:            checkJobs(srv, &configID, jc, 2),
 				},
 				{
@@ -119,7 +119,7 @@ func TestAccJobResource(t *testing.T) {
 				{
 					// Nothing ran in the failed plans.
 					Config:           config(valid, `run = "2"`),
-					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
 					Check:            checkJobs(srv, &configID, jc, 2),
 				},
 				{

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
@@ -24,7 +25,7 @@ var _ list.ListResourceWithConfigure = (*configListResource)(nil)
 
 // configListResource is the list resource pipeline_<kind>_config for
 // `terraform query` (Terraform 1.14+): every record of the collection that
-// is not soft-deleted, each with the record resource's identity and, when
+// is not soft-deleted, each with the config resource's identity and, when
 // asked, its full resource object, so that -generate-config-out writes
 // import blocks and configuration for them. Metadata and Configure take a
 // resource's requests, so the resource base serves.
@@ -114,17 +115,17 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 }
 
 // result is the list result of one record: its identity, a display name
-// and, when asked, the resource object the record resource would hold.
+// and, when asked, the resource object the config resource would hold.
 func (l *configListResource) result(ctx context.Context, req list.ListRequest, project string, rec *client.Record, noTimeouts timeouts.Value) list.ListResult {
 	res := req.NewListResult(ctx)
-	var m Model
+	var m configresource.Model
 	m.ProjectID = types.StringValue(project)
 	m.FromRecord(rec)
 	res.DisplayName = fmt.Sprintf("%s (id %d)", m.Name.ValueString(), rec.ID)
 	if m.Name.IsNull() {
 		res.DisplayName = fmt.Sprintf("%s %d", l.kind.Noun, rec.ID)
 	}
-	res.Diagnostics.Append(SetIdentity(ctx, res.Identity, &m.Model)...)
+	res.Diagnostics.Append(configresource.SetIdentity(ctx, res.Identity, &m.Model)...)
 	if req.IncludeResource {
 		m.Timeouts = noTimeouts
 		res.Diagnostics.Append(res.Resource.Set(ctx, &m)...)
@@ -132,7 +133,7 @@ func (l *configListResource) result(ctx context.Context, req list.ListRequest, p
 	return res
 }
 
-// nullTimeouts is a null timeouts block of the record resource's schema.
+// nullTimeouts is a null timeouts block of the config resource's schema.
 func nullTimeouts(ctx context.Context, req list.ListRequest) (timeouts.Value, diag.Diagnostics) {
 	typ, diags := req.ResourceSchema.TypeAtPath(ctx, path.Root("timeouts"))
 	if diags.HasError() {
@@ -141,7 +142,7 @@ func nullTimeouts(ctx context.Context, req list.ListRequest) (timeouts.Value, di
 	v, err := typ.ValueFromTerraform(ctx, tftypes.NewValue(typ.TerraformType(ctx), nil))
 	t, ok := v.(timeouts.Value)
 	if err != nil || !ok {
-		diags.AddError("Unexpected timeouts type", fmt.Sprintf("The record resource's timeouts are a %T (%v). "+
+		diags.AddError("Unexpected timeouts type", fmt.Sprintf("The config resource's timeouts are a %T (%v). "+
 			"This is a bug in the provider.", v, err))
 	}
 	return t, diags

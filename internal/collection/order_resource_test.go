@@ -170,13 +170,13 @@ func testOrderResource(t *testing.T, tc acctest.KindCase, run *orderCase) {
 		return scoped
 	}
 	take := func() { log.Take() }
-	update := emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate))
+	update := acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate))
 
 	steps := []resource.TestStep{
 		{
 			// The disabled config first.
 			Config:           ordered("c", "a", "b"),
-			ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				acctest.CaptureID(tc.TypeName+".a", ids["a"]),
 				acctest.CaptureID(tc.TypeName+".b", ids["b"]),
@@ -245,7 +245,7 @@ func testOrderResource(t *testing.T, tc acctest.KindCase, run *orderCase) {
 					}
 				},
 				Config:           ordered("a", "b", "c"),
-				ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
+				ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
 				Check:            expect([]string{"a", "b", "c"}),
 			},
 			{

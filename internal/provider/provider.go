@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
@@ -136,7 +137,7 @@ func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resour
 	var resources []func() resource.Resource
 	for _, k := range kind.Kinds() {
 		resources = append(resources,
-			collection.NewRecordResource(k),
+			configresource.New(k),
 			collection.NewOrderResource(k),
 			collection.NewJobResource(k),
 		)

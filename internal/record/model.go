@@ -29,7 +29,7 @@ type Model struct {
 	Description     types.String         `tfsdk:"description"`
 	Filters         FiltersValue         `tfsdk:"filters"`
 	Deleted         types.Bool           `tfsdk:"deleted"`
-	Config          jsontypes.Normalized `tfsdk:"config"`
+	Settings        jsontypes.Normalized `tfsdk:"config"`
 	Error           jsontypes.Normalized `tfsdk:"error"`
 	PluginInfo      jsontypes.Normalized `tfsdk:"plugin_info"`
 	DeliveryRate24h jsontypes.Normalized `tfsdk:"delivery_rate_24h"`
@@ -59,7 +59,7 @@ func (m *Model) FromRecord(rec *client.Record) {
 	// Only the non-secret settings, and the prior value (the configured
 	// one) while the service agrees with it.
 	secrets, _ := SecretKeysOf(m.PluginInfo)
-	m.Config = SettingsFromAPI(rec.Config, secrets, m.Config)
+	m.Settings = SettingsFromAPI(rec.Config, secrets, m.Settings)
 	m.DeliveryRate24h = jsonValue(rec.DeliveryRate24h)
 	m.TeamID = types.Int64Value(rec.TeamID)
 	m.CreatedAt = timestamp(rec.CreatedAt)

@@ -48,7 +48,7 @@ func TestFromRecord(t *testing.T) {
 		"description":       {m.Description, types.StringValue("Adds location")},
 		"filters":           {m.Filters, NewFiltersValue(`{"events":[{"id":"$pageview","type":"events","properties":[]}]}`)},
 		"deleted":           {m.Deleted, types.BoolValue(false)},
-		"config":            {m.Config, jsontypes.NewNormalizedValue(`{"locale":"en"}`)}, // the masked secret left out
+		"config":            {m.Settings, jsontypes.NewNormalizedValue(`{"locale":"en"}`)}, // the masked secret left out
 		"error":             {m.Error, jsontypes.NewNormalizedNull()},
 		"delivery_rate_24h": {m.DeliveryRate24h, jsontypes.NewNormalizedValue(`0.95`)},
 		"team_id":           {m.TeamID, types.Int64Value(1)},
@@ -81,8 +81,8 @@ func TestFromRecordOddShapes(t *testing.T) {
 	if !m.Name.IsNull() || !m.Description.IsNull() || !m.Filters.IsNull() || !m.DeliveryRate24h.IsNull() {
 		t.Errorf("want nulls, got name %v description %v filters %v delivery %v", m.Name, m.Description, m.Filters, m.DeliveryRate24h)
 	}
-	if m.Error.ValueString() != `"boom"` || m.Config.ValueString() != `[1,2]` {
-		t.Errorf("error %v config %v, want JSON text", m.Error, m.Config)
+	if m.Error.ValueString() != `"boom"` || m.Settings.ValueString() != `[1,2]` {
+		t.Errorf("error %v config %v, want JSON text", m.Error, m.Settings)
 	}
 	if !m.CreatedAt.IsNull() || !m.UpdatedAt.IsNull() {
 		t.Errorf("absent timestamps should be null, got %v %v", m.CreatedAt, m.UpdatedAt)

@@ -143,18 +143,18 @@ func TestFromRecordSettingsFromListPage(t *testing.T) {
 	t.Parallel()
 	m := Model{
 		PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo),
-		Config:     jsontypes.NewNormalizedValue(`{"locale":"en"}`),
+		Settings:   jsontypes.NewNormalizedValue(`{"locale":"en"}`),
 	}
 	m.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
 		"config": {"locale": "en", "api_key": null, "added": true}}`))
-	if m.Config.ValueString() != `{"locale":"en"}` {
-		t.Errorf("config = %v, want the configured value kept", m.Config)
+	if m.Settings.ValueString() != `{"locale":"en"}` {
+		t.Errorf("config = %v, want the configured value kept", m.Settings)
 	}
 
-	fresh := Model{PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo), Config: jsontypes.NewNormalizedNull()}
+	fresh := Model{PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo), Settings: jsontypes.NewNormalizedNull()}
 	fresh.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
 		"config": {"locale": "de", "api_key": null}}`))
-	if fresh.Config.ValueString() != `{"locale":"de"}` {
-		t.Errorf("config = %v, want the non-secret settings", fresh.Config)
+	if fresh.Settings.ValueString() != `{"locale":"de"}` {
+		t.Errorf("config = %v, want the non-secret settings", fresh.Settings)
 	}
 }

@@ -1,4 +1,4 @@
-package collection
+package configresource
 
 import (
 	"context"
@@ -47,8 +47,8 @@ func attrPath(attr string) (path.Path, bool) {
 	return path.Empty(), false
 }
 
-// recordResourceSchema is the schema of the record resource of kind k.
-func recordResourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
+// resourceSchema is the schema of the config resource of kind k.
+func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Manages one %[1]s of a project: a %[2]s plugin attached to the project, "+
 			"with its enabled flag, order, name, description, filters and plugin settings (API collection `%[3]s`); "+
@@ -139,7 +139,7 @@ func recordResourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				// Computed: left out, the service's settings are shown (and kept).
 				Computed:      true,
 				Validators:    []validator.String{settingsObject},
-				PlanModifiers: []planmodifier.String{configPlan{}},
+				PlanModifiers: []planmodifier.String{settingsPlan{}},
 				MarkdownDescription: "Non-secret plugin settings, as a JSON object string (write it with `jsonencode`). " +
 					"Compared by the keys it sets: settings the service adds are no change, a value changed " +
 					"elsewhere is. Secret settings (those the plugin's `config_schema` marks `secret`) do not " +
@@ -205,9 +205,9 @@ func computedJSON(description string, stable bool) schema.StringAttribute {
 	return a
 }
 
-// recordIdentitySchema is the resource identity (Terraform 1.12+): the
+// identitySchema is the resource identity (Terraform 1.12+): the
 // project and the config id.
-func recordIdentitySchema() identityschema.Schema {
+func identitySchema() identityschema.Schema {
 	return identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{
 			"project_id": identityschema.StringAttribute{

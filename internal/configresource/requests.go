@@ -1,13 +1,10 @@
-package collection
+package configresource
 
 import (
 	"context"
 	"encoding/json"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -15,20 +12,70 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// Model is the config resource's model: a record, the secret settings
-// (write-only: null except in the configuration) with their version, and
-// the resource's timeouts.
-type Model struct {
-	record.Model
-	SecretConfig        types.String   `tfsdk:"secret_config_wo"`
-	SecretConfigVersion types.Int64    `tfsdk:"secret_config_wo_version"`
-	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+// createRequest is the body of the POST: the record's fields and, when any
+// plugin settings are configured, the request's config field: the
+// non-secret settings merged with the secret ones (secret, the write-only
+// value from the configuration). Without settings the request stays JSON.
+func (m *Model) createRequest(secret types.String) (client.RecordInput, error) {
+	in := createInput(&m.Model)
+	if !framework.IsSet(m.Settings) && !framework.IsSet(secret) {
+		return in, nil
+	}
+	cfg, err := record.SettingsInput(m.Settings, secret)
+	if err != nil {
+		return in, err
+	}
+	in.Config = client.Some(cfg)
+	return in, nil
 }
 
-// identityModel is the config resource's identity (Terraform 1.12+).
-type identityModel struct {
-	ProjectID types.String `tfsdk:"project_id"`
-	ID        types.Int64  `tfsdk:"id"`
+// settingsUpdate returns the plugin settings to send in the PATCH's config
+// field, if any. The service replaces the stored non-secret settings with
+// what that field holds and keeps the stored secrets whose keys it leaves
+// out, so it carries the planned non-secret settings whenever it is sent,
+// and the secrets only when secret_config_wo_version changes. config is
+// Terraform's configuration.
+func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, project string, id int64,
+	plan, state, config *Model,
+) (client.Opt[json.RawMessage], error) {
+	resend := framework.IsSet(config.SecretSettings) && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
+	changed := framework.IsSet(plan.Settings) && !plan.Settings.Equal(state.Settings)
+	if !changed && !resend {
+		return client.Opt[json.RawMessage]{}, nil
+	}
+	plain, secret := plan.Settings, types.StringNull()
+	if resend {
+		secret = config.SecretSettings
+		if config.Settings.IsNull() {
+			// Settings not managed here: send what the service holds now,
+			// which state may not show in full (see record.SettingsFromAPI).
+			current, err := r.currentSettings(ctx, c, project, id, state.PluginInfo)
+			if err != nil {
+				return client.Opt[json.RawMessage]{}, err
+			}
+			plain = current
+		}
+	}
+	cfg, err := record.SettingsInput(plain, secret)
+	if err != nil {
+		return client.Opt[json.RawMessage]{}, err
+	}
+	return client.Some(cfg), nil
+}
+
+// currentSettings retrieves the config's non-secret settings.
+func (r *configResource) currentSettings(ctx context.Context, c *client.Client, project string, id int64,
+	info jsontypes.Normalized,
+) (jsontypes.Normalized, error) {
+	rec, err := c.Get(ctx, project, r.kind.Collection, id)
+	if err != nil {
+		return jsontypes.Normalized{}, err
+	}
+	secrets, known := record.SecretKeys(rec.PluginInfo)
+	if !known {
+		secrets, _ = record.SecretKeysOf(info)
+	}
+	return record.SettingsFromAPI(rec.Config, secrets, jsontypes.NewNormalizedNull()), nil
 }
 
 // createInput is the body of the POST. The service requires plugin and
@@ -56,7 +103,7 @@ func createInput(m *record.Model) client.RecordInput {
 	if framework.IsSet(m.Filters) {
 		in.Filters = client.Some(json.RawMessage(m.Filters.ValueString()))
 	}
-	// config joins in createRequest, with the write-only secrets.
+	// The plugin settings join in createRequest, with the write-only secrets.
 	return in
 }
 
@@ -92,23 +139,6 @@ func updateInput(plan, state, config *record.Model) (client.RecordInput, bool) {
 	return in, changed
 }
 
-// sameArguments reports whether a and b agree on every argument a
-// configuration sets.
-func sameArguments(a, b *record.Model) bool {
-	return a.ProjectID.Equal(b.ProjectID) && a.Plugin.Equal(b.Plugin) &&
-		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
-		a.Name.Equal(b.Name) && a.Description.Equal(b.Description) &&
-		a.Filters.Equal(b.Filters) && a.Config.Equal(b.Config)
-}
-
-// markVolatileUnknown marks unknown the values a write may change without
-// being asked to.
-func markVolatileUnknown(m *record.Model) {
-	m.UpdatedAt = types.StringUnknown()
-	m.Error = jsontypes.NewNormalizedUnknown()
-	m.DeliveryRate24h = jsontypes.NewNormalizedUnknown()
-}
-
 // optionalString is the value to send for an optional+computed string: null
 // when the configuration leaves it out (the service then fills it in),
 // otherwise the planned value.
@@ -117,10 +147,4 @@ func optionalString(configured, planned types.String) client.Opt[string] {
 		return client.Null[string]()
 	}
 	return client.Some(planned.ValueString())
-}
-
-// SetIdentity stores the identity of the record m when Terraform supports
-// identities.
-func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, m *record.Model) diag.Diagnostics {
-	return framework.StoreIdentity(ctx, identity, identityModel{ProjectID: m.ProjectID, ID: m.ID})
 }

@@ -1,4 +1,4 @@
-package collection
+package configresource
 
 import (
 	"context"
@@ -17,34 +17,35 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-var _ resource.ResourceWithValidateConfig = (*recordResource)(nil)
+var _ resource.ResourceWithValidateConfig = (*configResource)(nil)
 
-// Paths of the settings attributes.
+// Paths of the plugin settings attributes.
 var (
-	configPath       = path.Root("config")
-	secretConfigPath = path.Root("secret_config_wo")
+	settingsPath       = path.Root("config")
+	secretSettingsPath = path.Root("secret_config_wo")
 )
 
 // settingsObject refuses settings that are not a JSON object.
 var settingsObject = framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)
 
-// settingsConfig is the part of a configuration that sets plugin settings.
-type settingsConfig struct {
-	Config       jsontypes.Normalized `tfsdk:"config"`
-	SecretConfig types.String         `tfsdk:"secret_config_wo"`
+// configuredSettings is the part of a configuration that sets plugin
+// settings.
+type configuredSettings struct {
+	Settings       jsontypes.Normalized `tfsdk:"config"`
+	SecretSettings types.String         `tfsdk:"secret_config_wo"`
 }
 
 // ValidateConfig implements resource.ResourceWithValidateConfig: a setting
 // is either secret or not, so config and secret_config_wo share no key.
-func (r *recordResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var cfg settingsConfig
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, configPath, &cfg.Config)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretConfigPath, &cfg.SecretConfig)...)
-	if resp.Diagnostics.HasError() || !framework.IsSet(cfg.Config) || !framework.IsSet(cfg.SecretConfig) {
+func (r *configResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg configuredSettings
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, settingsPath, &cfg.Settings)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &cfg.SecretSettings)...)
+	if resp.Diagnostics.HasError() || !framework.IsSet(cfg.Settings) || !framework.IsSet(cfg.SecretSettings) {
 		return
 	}
-	plain, err1 := record.ParseSettings(cfg.Config.ValueString())
-	secret, err2 := record.ParseSettings(cfg.SecretConfig.ValueString())
+	plain, err1 := record.ParseSettings(cfg.Settings.ValueString())
+	secret, err2 := record.ParseSettings(cfg.SecretSettings.ValueString())
 	if err1 != nil || err2 != nil {
 		return // the attribute validators report it
 	}
@@ -55,7 +56,7 @@ func (r *recordResource) ValidateConfig(ctx context.Context, req resource.Valida
 		}
 	}
 	if len(both) > 0 {
-		resp.Diagnostics.AddAttributeError(configPath, "Setting in both config and secret_config_wo",
+		resp.Diagnostics.AddAttributeError(settingsPath, "Setting in both config and secret_config_wo",
 			fmt.Sprintf("config and secret_config_wo both set %s. Put secret settings in secret_config_wo only, "+
 				"the others in config only.", strings.Join(both, ", ")))
 	}
@@ -77,7 +78,7 @@ func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret recor
 				}
 			}
 			if len(bad) > 0 {
-				diags.AddAttributeError(configPath, "Secret setting in config",
+				diags.AddAttributeError(settingsPath, "Secret setting in config",
 					fmt.Sprintf("config sets %s, which plugin %d marks secret: its value would be stored in plan "+
 						"and state. Set it in secret_config_wo (write-only, with secret_config_wo_version) instead.",
 						strings.Join(bad, ", "), plugin)+note)
@@ -93,7 +94,7 @@ func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret recor
 				}
 			}
 			if len(bad) > 0 {
-				diags.AddAttributeError(secretConfigPath, "Non-secret setting in secret_config_wo",
+				diags.AddAttributeError(secretSettingsPath, "Non-secret setting in secret_config_wo",
 					fmt.Sprintf("secret_config_wo sets %s, which plugin %d does not mark secret: the service "+
 						"shows such values and drops them whenever config is updated without them. Set it in "+
 						"config instead.", strings.Join(bad, ", "), plugin)+note)
@@ -106,18 +107,18 @@ func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret recor
 // checkPlannedSettings checks the configured settings against the secret
 // keys of the plugin in state. A new config (or another plugin) has its
 // plugin's schema checked once the service shows it, by the create.
-func (r *recordResource) checkPlannedSettings(ctx context.Context, req resource.ModifyPlanRequest, plan, state *Model) diag.Diagnostics {
+func (r *configResource) checkPlannedSettings(ctx context.Context, req resource.ModifyPlanRequest, plan, state *Model) diag.Diagnostics {
 	secrets, known := record.SecretKeysOf(state.PluginInfo)
 	if !known || !plan.Plugin.Equal(state.Plugin) {
 		return nil
 	}
-	var cfg settingsConfig
-	diags := req.Config.GetAttribute(ctx, configPath, &cfg.Config)
-	diags.Append(req.Config.GetAttribute(ctx, secretConfigPath, &cfg.SecretConfig)...)
+	var cfg configuredSettings
+	diags := req.Config.GetAttribute(ctx, settingsPath, &cfg.Settings)
+	diags.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &cfg.SecretSettings)...)
 	if diags.HasError() {
 		return diags
 	}
-	return checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.Config, cfg.SecretConfig, "")
+	return checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.Settings, cfg.SecretSettings, "")
 }
 
 // refuseMisplacedSettings checks the settings of a config just created
@@ -125,14 +126,14 @@ func (r *recordResource) checkPlannedSettings(ctx context.Context, req resource.
 // Settings in the wrong attribute are refused: the config is deleted again
 // (a secret in config would otherwise land in state). It reports whether it
 // refused.
-func (r *recordResource) refuseMisplacedSettings(ctx context.Context, c *client.Client, project string,
+func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.Client, project string,
 	rec *client.Record, plan *Model, secret types.String, diags *diag.Diagnostics,
 ) bool {
 	secrets, known := record.SecretKeys(rec.PluginInfo)
 	if !known {
 		return false
 	}
-	if !checkSettingKeys(rec.Plugin, secrets, plan.Config, secret, "").HasError() {
+	if !checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, "").HasError() {
 		return false
 	}
 	note := fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", rec.ID)
@@ -141,7 +142,7 @@ func (r *recordResource) refuseMisplacedSettings(ctx context.Context, c *client.
 		note = fmt.Sprintf("\n\nThe config created on the way (id %d) could not be deleted again: %s\n"+
 			"Delete it on the service, or import it.", rec.ID, framework.DescribeError(err))
 	}
-	diags.Append(checkSettingKeys(rec.Plugin, secrets, plan.Config, secret, note)...)
+	diags.Append(checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, note)...)
 	return true
 }
 
@@ -149,6 +150,6 @@ func (r *recordResource) refuseMisplacedSettings(ctx context.Context, c *client.
 // (or leaves it unknown until apply).
 func configuresSecrets(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) bool {
 	var secret types.String
-	diags.Append(config.GetAttribute(ctx, secretConfigPath, &secret)...)
+	diags.Append(config.GetAttribute(ctx, secretSettingsPath, &secret)...)
 	return !secret.IsNull()
 }

@@ -1,4 +1,4 @@
-package collection_test
+package configresource_test
 
 import (
 	"bytes"

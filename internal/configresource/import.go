@@ -1,4 +1,4 @@
-package collection
+package configresource
 
 import (
 	"context"
@@ -20,7 +20,7 @@ const importIDFormat = "<project_id>/<id> (e.g. 1/42), or <id> alone when the pr
 // ImportState implements resource.ResourceWithImportState: by ID
 // ("project_id/id" or "id") or, on Terraform 1.12+, by identity. Read then
 // fills in the rest.
-func (r *recordResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *configResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var project string
 	var id int64
 	if req.ID != "" {

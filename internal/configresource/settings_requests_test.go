@@ -1,4 +1,4 @@
-package collection_test
+package configresource_test
 
 import (
 	"bytes"
@@ -217,7 +217,7 @@ func TestRecordResource_settingsRequests(t *testing.T) {
 		log.expectForm(t, "create with secrets only", http.MethodPost, map[string]string{
 			"config": obj(sc.secretKey, "s1"), "plugin": strconv.FormatInt(sc.plugin, 10), "order": "0", "enabled": "false",
 		})
-		c := isolatedClient(t, host)
+		c := acctest.ClientFor(t, host, acctest.KeyFull)
 		if _, err := c.Update(context.Background(), "1", tc.Kind.Collection, id,
 			client.RecordInput{Config: client.Some(json.RawMessage(obj(sc.plain, "elsewhere")))}); err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package collection_test
+package configresource_test
 
 import (
 	"context"
@@ -37,15 +37,6 @@ const (
 	filtersActionsStored = `{"actions":[{"id":7,"name":"Signed up","type":"actions","properties":[]}],"filter_test_accounts":true}`
 )
 
-// emptyPlanAfterApply asserts that, after an apply, a refresh and plan show
-// nothing to do (terraform-plugin-testing checks it too; this says it).
-func emptyPlanAfterApply(preApply ...plancheck.PlanCheck) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{
-		PreApply:             preApply,
-		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-	}
-}
-
 // TestAccRecordResource_lifecycle takes one config of each kind through its
 // whole life with the scoped write key: create, update of every writable
 // field, import (three ways), out-of-band DELETE, disable and soft-delete
@@ -80,7 +71,7 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 					// Create: name and description come from the plugin,
 					// filters are normalised by the service; no diff follows.
 					Config:           created,
-					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
 					ConfigStateChecks: []statecheck.StateCheck{
 						statecheck.ExpectKnownValue(addr, tfjsonpath.New("project_id"), knownvalue.StringExact(acctest.ProjectID(t))),
 						statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
@@ -98,7 +89,7 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 				{
 					// Update every writable field in place (one PATCH).
 					Config:           updated,
-					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
 					Check: resource.ComposeAggregateTestCheckFunc(
 						acctest.CheckID(addr, &id, true),
 						tc.CheckAPI(t, addr, acctest.APIRecord{Plugin: p0, Enabled: acctest.Ptr(true), Order: acctest.Ptr(int64(5)),
@@ -141,7 +132,7 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 						return c.Delete(ctx, project, tc.Kind.Collection, id)
 					}),
 					Config: updated,
-					ConfigPlanChecks: emptyPlanAfterApply(
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(
 						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 						plancheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
 					),
@@ -157,7 +148,7 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 						return err
 					}),
 					Config:           updated,
-					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
 					Check: resource.ComposeAggregateTestCheckFunc(
 						acctest.CheckID(addr, &id, true),
 						tc.CheckAPI(t, addr, acctest.APIRecord{Enabled: acctest.Ptr(true)}),
@@ -171,7 +162,7 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 						return err
 					}),
 					Config:           updated,
-					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
 					Check: resource.ComposeAggregateTestCheckFunc(
 						tc.CheckDeletedOnAPI(t, &id),
 						acctest.CheckID(addr, &id, false),
@@ -185,7 +176,7 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 					// the service shows the plugin's name and description.
 					// order removed: the service's value is kept.
 					Config:           handedBack,
-					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
 					Check: resource.ComposeAggregateTestCheckFunc(
 						acctest.CheckID(addr, &id, true),
 						tc.CheckAPI(t, addr, acctest.APIRecord{Enabled: acctest.Ptr(true), Order: acctest.Ptr(int64(5)),
@@ -200,13 +191,13 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 						return err
 					}),
 					Config:           handedBack,
-					ConfigPlanChecks: emptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
 					Check:            tc.CheckAPI(t, addr, acctest.APIRecord{Order: acctest.Ptr(int64(9))}),
 				},
 				{
 					// Another plugin: replaced; the old config is deleted.
 					Config: replaced,
-					ConfigPlanChecks: emptyPlanAfterApply(
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(
 						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 					),
 					Check: resource.ComposeAggregateTestCheckFunc(

@@ -1,4 +1,4 @@
-package collection
+package configresource
 
 import (
 	"context"
@@ -117,7 +117,7 @@ func TestConfigPlan(t *testing.T) {
 				req.StateValue = types.StringNull()
 			}
 			resp := planmodifier.StringResponse{PlanValue: req.PlanValue}
-			configPlan{}.PlanModifyString(ctx, req, &resp)
+			settingsPlan{}.PlanModifyString(ctx, req, &resp)
 			if !resp.PlanValue.Equal(tt.want.StringValue) {
 				t.Errorf("planned %v, want %v", resp.PlanValue, tt.want)
 			}

@@ -1,4 +1,4 @@
-package collection_test
+package configresource_test
 
 import (
 	"fmt"
@@ -87,7 +87,7 @@ func TestAccRecordResource_pluginChanged(t *testing.T) {
 						nameIs(renamed),
 						acctest.CaptureID(tc.TypeName+".r.2", &id),
 						func(*terraform.State) error {
-							rec, err := isolatedClient(t, api.url).Get(t.Context(), "1", tc.Kind.Collection, id)
+							rec, err := acctest.ClientFor(t, api.url, acctest.KeyFull).Get(t.Context(), "1", tc.Kind.Collection, id)
 							if err != nil {
 								return err
 							}

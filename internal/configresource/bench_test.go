@@ -1,4 +1,4 @@
-package collection_test
+package configresource_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // whole of Terraform; these tell which call a change of the provider
 // makes cheaper:
 //
-//	go test -run '^$' -bench Record -benchmem ./internal/collection
+//	go test -run '^$' -bench Record -benchmem ./internal/configresource
 
 // benchRecord creates one record of each kind on an isolated local API and
 // returns, per kind, the provider and what Terraform would send about it in

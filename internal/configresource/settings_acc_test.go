@@ -1,4 +1,4 @@
-package collection_test
+package configresource_test
 
 import (
 	"context"
@@ -164,7 +164,7 @@ func TestAccRecordResource_settings(t *testing.T) {
 					// A plain setting changed elsewhere: drift, planned back
 					// and repaired by one PATCH; the secret stays.
 					PreConfig: func() {
-						c := isolatedClient(t, host)
+						c := acctest.ClientFor(t, host, acctest.KeyFull)
 						if _, err := c.Update(context.Background(), "1", tc.Kind.Collection, id,
 							client.RecordInput{Config: client.Some(json.RawMessage(`{"` + sc.plain + `":"de"}`))}); err != nil {
 							t.Fatalf("changing config %d out of band: %v", id, err)
@@ -308,7 +308,7 @@ func TestAccRecordResource_settingsRefused(t *testing.T) {
 					Check: resource.ComposeAggregateTestCheckFunc(
 						acctest.CaptureID(tc.TypeName+".test", &id),
 						func(*terraform.State) error {
-							recs, err := isolatedClient(t, host).ListAll(context.Background(), "1", tc.Kind.Collection)
+							recs, err := acctest.ClientFor(t, host, acctest.KeyFull).ListAll(context.Background(), "1", tc.Kind.Collection)
 							if err != nil {
 								return err
 							}
@@ -342,16 +342,6 @@ func TestAccRecordResource_settingsRefused(t *testing.T) {
 			},
 		})
 	})
-}
-
-// isolatedClient is a client with full access to an IsolatedAPI.
-func isolatedClient(t *testing.T, host string) *client.Client {
-	t.Helper()
-	c, err := client.New(client.Config{Host: host, APIKey: localapi.KeyFull, UserAgent: "acctest"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }
 
 // checkStored checks the config the local API stores for *id, secrets

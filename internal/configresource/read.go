@@ -1,4 +1,4 @@
-package collection
+package configresource
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // pages (package readcache) with the plugin_info a GET of the operation
 // showed for their plugin. A state without plugin_info yet (an import)
 // reads by GET.
-func (r *recordResource) read(ctx context.Context, meta *framework.ProviderData, state *Model) (*client.Record, error) {
+func (r *configResource) read(ctx context.Context, meta *framework.ProviderData, state *Model) (*client.Record, error) {
 	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
 	if state.PluginInfo.IsNull() || state.PluginInfo.IsUnknown() {
 		return meta.Client.Get(ctx, project, r.kind.Collection, id)

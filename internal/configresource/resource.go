@@ -1,4 +1,4 @@
-package collection
+package configresource
 
 import (
 	"context"
@@ -19,39 +19,39 @@ import (
 )
 
 var (
-	_ resource.ResourceWithConfigure   = (*recordResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*recordResource)(nil)
-	_ resource.ResourceWithImportState = (*recordResource)(nil)
-	_ resource.ResourceWithIdentity    = (*recordResource)(nil)
+	_ resource.ResourceWithConfigure   = (*configResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*configResource)(nil)
+	_ resource.ResourceWithImportState = (*configResource)(nil)
+	_ resource.ResourceWithIdentity    = (*configResource)(nil)
 )
 
-// recordResource is the resource pipeline_<kind>_config: one config record
+// configResource is the resource pipeline_<kind>_config: one config record
 // of the kind's collection.
-type recordResource struct {
+type configResource struct {
 	framework.ResourceBase
 	kind kind.Kind
 }
 
-// NewRecordResource returns the constructor of the record resource of kind k.
-func NewRecordResource(k kind.Kind) func() resource.Resource {
+// New returns the constructor of the config resource of kind k.
+func New(k kind.Kind) func() resource.Resource {
 	return func() resource.Resource {
-		return &recordResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
+		return &configResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
 	}
 }
 
 // Schema implements resource.Resource.
-func (r *recordResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = recordResourceSchema(ctx, r.kind)
+func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = resourceSchema(ctx, r.kind)
 }
 
 // IdentitySchema implements resource.ResourceWithIdentity.
-func (r *recordResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = recordIdentitySchema()
+func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchema()
 }
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id defaults
 // to the provider's, and a plan that changes nothing keeps the state as it is.
-func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
 	createonce.ConfirmInState(ctx, r.Meta(), req.State)
 	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
@@ -80,7 +80,7 @@ func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if sameArguments(&plan.Model, &state.Model) && plan.SecretConfigVersion.Equal(state.SecretConfigVersion) &&
+	if sameArguments(&plan.Model, &state.Model) && plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion) &&
 		plan.Timeouts.Equal(state.Timeouts) {
 		// Nothing to update: plan the state as it is.
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
@@ -97,7 +97,7 @@ func (r *recordResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 // config in this collection (one GET when it does not say). A config of a
 // plugin of the other kind would be invisible here, so it is deleted again
 // and the error says which resource type to use.
-func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (r *configResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	meta := r.MustMeta(&resp.Diagnostics)
@@ -114,13 +114,13 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	plan.ProjectID = types.StringValue(project)
 	var secret types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretConfigPath, &secret)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &secret)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	in, err := plan.createRequest(secret)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(configPath, "Invalid plugin settings", err.Error())
+		resp.Diagnostics.AddAttributeError(settingsPath, "Invalid plugin settings", err.Error())
 		return
 	}
 	rec, err := createonce.Create(ctx, meta, r.kind, project, in, &resp.Diagnostics)
@@ -157,7 +157,7 @@ func (r *recordResource) Create(ctx context.Context, req resource.CreateRequest,
 // showsCreated reports whether the collection shows a config just created:
 // from its plugin_info when that carries the plugin's capabilities, else by
 // retrieving it from the collection.
-func (r *recordResource) showsCreated(ctx context.Context, c *client.Client, project string, rec *client.Record) (bool, error) {
+func (r *configResource) showsCreated(ctx context.Context, c *client.Client, project string, rec *client.Record) (bool, error) {
 	if shows, known := r.kind.Shows(rec); known {
 		return shows, nil
 	}
@@ -174,7 +174,7 @@ func (r *recordResource) showsCreated(ctx context.Context, c *client.Client, pro
 
 // refuseOtherKind deletes a config the service stored for a plugin of
 // another kind, and reports which resource type the plugin belongs to.
-func (r *recordResource) refuseOtherKind(ctx context.Context, c *client.Client, project string, rec *client.Record, diags *diag.Diagnostics) {
+func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, project string, rec *client.Record, diags *diag.Diagnostics) {
 	owner, err := r.removeStray(ctx, c, project, rec)
 
 	var owners []string
@@ -204,7 +204,7 @@ func (r *recordResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 // live service answers 404 for it in every other) and returns that
 // collection's kind. When no collection shows it, DELETE, which the live
 // service resolves in the whole project, at least disables it.
-func (r *recordResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
+func (r *configResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
 	var errs []error
 	for _, k := range kind.Kinds() {
 		if shows, known := k.Shows(rec); k.Name == r.kind.Name || (known && !shows) {
@@ -227,7 +227,7 @@ func (r *recordResource) removeStray(ctx context.Context, c *client.Client, proj
 // Read reads the config from the operation's list pages or by one GET (see
 // read). A config the service no longer has (404) or has soft-deleted is
 // removed from state, so that the next plan re-creates it.
-func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state Model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
@@ -271,7 +271,7 @@ func (r *recordResource) Read(ctx context.Context, req resource.ReadRequest, res
 }
 
 // Update makes one PATCH with only the changed fields.
-func (r *recordResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state, config Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -317,7 +317,7 @@ func (r *recordResource) Update(ctx context.Context, req resource.UpdateRequest,
 // Delete makes one PATCH {"deleted": true}: the live service's DELETE only
 // disables a config, while the deleted flag removes it (and disables it). A
 // config already gone is fine.
-func (r *recordResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state Model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
@@ -343,7 +343,7 @@ func (r *recordResource) Delete(ctx context.Context, req resource.DeleteRequest,
 
 // addError reports a failed operation on a config (id 0: not created yet),
 // on the attribute the service names when it names one.
-func (r *recordResource) addError(diags *diag.Diagnostics, op string, id int64, err error) {
+func (r *configResource) addError(diags *diag.Diagnostics, op string, id int64, err error) {
 	summary := fmt.Sprintf("Could not %s %s", op, r.kind.Noun)
 	if id != 0 {
 		summary += fmt.Sprintf(" %d", id)
