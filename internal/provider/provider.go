@@ -16,6 +16,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/datasources"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
@@ -150,9 +151,9 @@ func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.Da
 	var dataSources []func() datasource.DataSource
 	for _, k := range kind.Kinds() {
 		dataSources = append(dataSources,
-			collection.NewConfigDataSource(k),
-			collection.NewConfigsDataSource(k),
-			collection.NewFrontendDataSource(k),
+			datasources.NewConfig(k),
+			datasources.NewConfigs(k),
+			datasources.NewFrontend(k),
 		)
 	}
 	return dataSources

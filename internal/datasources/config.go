@@ -1,4 +1,4 @@
-package collection
+package datasources
 
 import (
 	"context"
@@ -27,9 +27,9 @@ type configDataSource struct {
 	kind kind.Kind
 }
 
-// NewConfigDataSource returns the constructor of the single-record data
-// source of kind k.
-func NewConfigDataSource(k kind.Kind) func() datasource.DataSource {
+// NewConfig returns the constructor of the single-record data source of
+// kind k.
+func NewConfig(k kind.Kind) func() datasource.DataSource {
 	return func() datasource.DataSource {
 		return &configDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix()), kind: k}
 	}

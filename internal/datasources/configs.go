@@ -1,4 +1,4 @@
-package collection
+package datasources
 
 import (
 	"context"
@@ -34,9 +34,8 @@ type configsDataSourceModel struct {
 	Configs        []record.Model `tfsdk:"configs"`
 }
 
-// NewConfigsDataSource returns the constructor of the list data source of
-// kind k.
-func NewConfigsDataSource(k kind.Kind) func() datasource.DataSource {
+// NewConfigs returns the constructor of the list data source of kind k.
+func NewConfigs(k kind.Kind) func() datasource.DataSource {
 	return func() datasource.DataSource {
 		return &configsDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix() + "s"), kind: k}
 	}

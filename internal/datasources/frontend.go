@@ -1,4 +1,4 @@
-package collection
+package datasources
 
 import (
 	"context"
@@ -33,9 +33,9 @@ type frontendDataSourceModel struct {
 	ContentType types.String `tfsdk:"content_type"`
 }
 
-// NewFrontendDataSource returns the constructor of the frontend data source
-// of kind k.
-func NewFrontendDataSource(k kind.Kind) func() datasource.DataSource {
+// NewFrontend returns the constructor of the frontend data source of kind
+// k.
+func NewFrontend(k kind.Kind) func() datasource.DataSource {
 	return func() datasource.DataSource {
 		return &frontendDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix() + "_frontend"), kind: k}
 	}

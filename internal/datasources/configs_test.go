@@ -1,4 +1,4 @@
-package collection_test
+package datasources_test
 
 import (
 	"context"
