@@ -19,6 +19,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/datasources"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/order"
 )
 
 var (
@@ -139,7 +140,7 @@ func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resour
 	for _, k := range kind.Kinds() {
 		resources = append(resources,
 			configresource.New(k),
-			collection.NewOrderResource(k),
+			order.New(k),
 			collection.NewJobResource(k),
 		)
 	}

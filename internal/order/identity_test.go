@@ -1,4 +1,4 @@
-package collection_test
+package order_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package collection
+package order
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-// orderModel is the order resource's model.
-type orderModel struct {
+// model is the order resource's model.
+type model struct {
 	ID        types.String   `tfsdk:"id"`
 	ProjectID types.String   `tfsdk:"project_id"`
 	ConfigIDs types.List     `tfsdk:"config_ids"`
@@ -27,14 +27,14 @@ type orderModel struct {
 	Timeouts  timeouts.Value `tfsdk:"timeouts"`
 }
 
-// orderIdentityModel is the order resource's identity (Terraform 1.12+).
-type orderIdentityModel struct {
+// identityModel is the order resource's identity (Terraform 1.12+).
+type identityModel struct {
 	ProjectID types.String `tfsdk:"project_id"`
 }
 
-// orderIdentitySchema is the order resource's identity: its project, as
+// identitySchema is the order resource's identity: its project, as
 // there is one order per collection and project.
-func orderIdentitySchema() identityschema.Schema {
+func identitySchema() identityschema.Schema {
 	return identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{
 			"project_id": identityschema.StringAttribute{
@@ -45,8 +45,8 @@ func orderIdentitySchema() identityschema.Schema {
 	}
 }
 
-// orderResourceSchema is the schema of the order resource of kind k.
-func orderResourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
+// resourceSchema is the schema of the order resource of kind k.
+func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 	record := k.ConfigTypeName()
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Owns the order of all %[1]ss of a project (API collection `%[2]s`): "+

@@ -1,4 +1,4 @@
-package collection
+package order
 
 import (
 	"context"
@@ -35,8 +35,8 @@ type orderResource struct {
 	kind kind.Kind
 }
 
-// NewOrderResource returns the constructor of the order resource of kind k.
-func NewOrderResource(k kind.Kind) func() resource.Resource {
+// New returns the constructor of the order resource of kind k.
+func New(k kind.Kind) func() resource.Resource {
 	return func() resource.Resource {
 		return &orderResource{ResourceBase: framework.NewResourceBase(k.TypeSuffix("order")), kind: k}
 	}
@@ -44,12 +44,12 @@ func NewOrderResource(k kind.Kind) func() resource.Resource {
 
 // Schema implements resource.Resource.
 func (r *orderResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = orderResourceSchema(ctx, r.kind)
+	resp.Schema = resourceSchema(ctx, r.kind)
 }
 
 // IdentitySchema implements resource.ResourceWithIdentity.
 func (r *orderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = orderIdentitySchema()
+	resp.IdentitySchema = identitySchema()
 }
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id
@@ -63,7 +63,7 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
 		return
 	}
-	var plan orderModel
+	var plan model
 	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -77,7 +77,7 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	case !known || req.State.Raw.IsNull():
 		plan.Orders = types.MapUnknown(types.Int64Type)
 	default:
-		var state orderModel
+		var state model
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		stateIDs, _, d1 := listInt64s(ctx, state.ConfigIDs)
 		stateOrders, _, d2 := mapOrders(ctx, state.Orders)
@@ -97,7 +97,7 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 
 // Create applies the configured sequence.
 func (r *orderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan orderModel
+	var plan model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -107,12 +107,12 @@ func (r *orderResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: plan.ProjectID})...)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: plan.ProjectID})...)
 }
 
 // Update applies the configured sequence.
 func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan orderModel
+	var plan model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -122,12 +122,12 @@ func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: plan.ProjectID})...)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: plan.ProjectID})...)
 }
 
 // write brings the service to plan's sequence and sets plan's orders (and
 // project, when it was not known at plan time) to what it holds afterwards.
-func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc, plan *orderModel, diags *diag.Diagnostics) {
+func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc, plan *model, diags *diag.Diagnostics) {
 	meta := r.MustMeta(diags)
 	ctx, cancel := framework.OperationContext(ctx, timeout, framework.DefaultWriteTimeout, diags)
 	defer cancel()
@@ -248,10 +248,10 @@ func (r *orderResource) setOrders(ctx context.Context, c *client.Client, project
 
 // Read lists the collection and reports the sequence the service holds.
 func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state orderModel
+	var state model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	meta := r.MustMeta(&resp.Diagnostics)
-	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: state.ProjectID})...)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: state.ProjectID})...)
 	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
@@ -285,7 +285,7 @@ func (r *orderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ 
 func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	project := req.ID
 	if project == "" && req.Identity != nil {
-		var ident orderIdentityModel
+		var ident identityModel
 		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
 		if resp.Diagnostics.HasError() {
 			return
@@ -298,7 +298,7 @@ func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStat
 			`The import ID of the order resource is the project id (e.g. 1) or "@current", got %q.`, req.ID))
 		return
 	}
-	m := orderModel{
+	m := model{
 		ID:        types.StringValue(project),
 		ProjectID: types.StringValue(project),
 		ConfigIDs: types.ListNull(types.Int64Type),
@@ -306,5 +306,5 @@ func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStat
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, framework.ProjectIDPath, m.ProjectID)...)
-	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, orderIdentityModel{ProjectID: m.ProjectID})...)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: m.ProjectID})...)
 }
