@@ -18,6 +18,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/datasources"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/job"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/order"
 )
@@ -141,7 +142,7 @@ func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resour
 		resources = append(resources,
 			configresource.New(k),
 			order.New(k),
-			collection.NewJobResource(k),
+			job.NewResource(k),
 		)
 	}
 	return resources
@@ -164,7 +165,7 @@ func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.Da
 func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
 	var actions []func() action.Action
 	for _, k := range kind.Kinds() {
-		actions = append(actions, collection.NewRunJobAction(k))
+		actions = append(actions, job.NewAction(k))
 	}
 	return actions
 }

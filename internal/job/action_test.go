@@ -1,4 +1,4 @@
-package collection_test
+package job_test
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package collection
+package job
 
 import (
 	"context"

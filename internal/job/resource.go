@@ -1,4 +1,4 @@
-package collection
+package job
 
 import (
 	"context"
@@ -26,8 +26,8 @@ type jobResource struct {
 	kind kind.Kind
 }
 
-// NewJobResource returns the constructor of the job resource of kind k.
-func NewJobResource(k kind.Kind) func() resource.Resource {
+// NewResource returns the constructor of the job resource of kind k.
+func NewResource(k kind.Kind) func() resource.Resource {
 	return func() resource.Resource {
 		return &jobResource{ResourceBase: framework.NewResourceBase(k.TypeSuffix("job")), kind: k}
 	}
@@ -35,7 +35,7 @@ func NewJobResource(k kind.Kind) func() resource.Resource {
 
 // Schema implements resource.Resource.
 func (r *jobResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = jobResourceSchema(r.kind)
+	resp.Schema = resourceSchema(r.kind)
 }
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id
@@ -48,7 +48,7 @@ func (r *jobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || meta == nil {
 		return
 	}
-	var plan jobModel
+	var plan model
 	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() || !framework.IsSet(plan.ProjectID) {
 		return
@@ -58,7 +58,7 @@ func (r *jobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 
 // Create runs the job.
 func (r *jobResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan jobModel
+	var plan model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -90,7 +90,7 @@ func (r *jobResource) Read(context.Context, resource.ReadRequest, *resource.Read
 // Update only happens when nothing that matters changed (every argument
 // forces replacement): the plan becomes the state.
 func (r *jobResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan jobModel
+	var plan model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }

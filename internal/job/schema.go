@@ -1,4 +1,4 @@
-package collection
+package job
 
 import (
 	"context"
@@ -22,8 +22,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-// jobModel is the job resource's model.
-type jobModel struct {
+// model is the job resource's model.
+type model struct {
 	jobArgs
 	ID       types.String `tfsdk:"id"`
 	Triggers types.Map    `tfsdk:"triggers"`
@@ -39,8 +39,8 @@ const (
 	jobOperationDescription = "The job operation the service is asked for. Defaults to `\"" + defaultJobOperation + "\"`."
 )
 
-// jobResourceSchema is the schema of the job resource of kind k.
-func jobResourceSchema(k kind.Kind) schema.Schema {
+// resourceSchema is the schema of the job resource of kind k.
+func resourceSchema(k kind.Kind) schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Runs a public job of a %[1]s's plugin (the `job` action of the API "+

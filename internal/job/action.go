@@ -1,4 +1,4 @@
-package collection
+package job
 
 import (
 	"context"
@@ -29,8 +29,8 @@ type runJobAction struct {
 	kind kind.Kind
 }
 
-// NewRunJobAction returns the constructor of the run-job action of kind k.
-func NewRunJobAction(k kind.Kind) func() action.Action {
+// NewAction returns the constructor of the run-job action of kind k.
+func NewAction(k kind.Kind) func() action.Action {
 	return func() action.Action {
 		return &runJobAction{ActionBase: framework.NewActionBase(k.TypeSuffix("run_job")), kind: k}
 	}
