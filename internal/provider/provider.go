@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configlist"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/datasources"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
@@ -175,7 +175,7 @@ func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
 func (p *pipelineProvider) ListResources(_ context.Context) []func() list.ListResource {
 	var lists []func() list.ListResource
 	for _, k := range kind.Kinds() {
-		lists = append(lists, collection.NewConfigListResource(k))
+		lists = append(lists, configlist.New(k))
 	}
 	return lists
 }

@@ -1,4 +1,4 @@
-package collection
+package configlist
 
 import (
 	"context"
@@ -23,12 +23,8 @@ import (
 
 var _ list.ListResourceWithConfigure = (*configListResource)(nil)
 
-// configListResource is the list resource pipeline_<kind>_config for
-// `terraform query` (Terraform 1.14+): every record of the collection that
-// is not soft-deleted, each with the config resource's identity and, when
-// asked, its full resource object, so that -generate-config-out writes
-// import blocks and configuration for them. Metadata and Configure take a
-// resource's requests, so the resource base serves.
+// configListResource is the list resource pipeline_<kind>_config. Metadata
+// and Configure take a resource's requests, so the resource base serves.
 type configListResource struct {
 	framework.ResourceBase
 	kind kind.Kind
@@ -40,9 +36,8 @@ type configListModel struct {
 	Plugin    types.Int64  `tfsdk:"plugin"`
 }
 
-// NewConfigListResource returns the constructor of the list resource of
-// kind k.
-func NewConfigListResource(k kind.Kind) func() list.ListResource {
+// New returns the constructor of the list resource of kind k.
+func New(k kind.Kind) func() list.ListResource {
 	return func() list.ListResource {
 		return &configListResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
 	}

@@ -1,4 +1,4 @@
-package collection_test
+package configlist_test
 
 import (
 	"context"
