@@ -1,5 +1,11 @@
-// Package acctest is the acceptance-test harness: provider factories, the
-// instance tests run against, and checks of the API's records.
+// Package acctest is the acceptance-test harness, a library that the tests
+// of every package share (it has no tests of its own): provider factories,
+// the instance tests run against, the table of kinds every test runs over
+// (KindCase), checks of the API's records, a protocol-level driver for
+// features newer than this machine's Terraform (protocol*.go), and a driver
+// of the terraform binary with the provider built into a filesystem mirror
+// (terraform.go). The tests that drive that binary themselves live in
+// package acceptance.
 //
 // Tests run against a live instance when POSTHOG_HOST, POSTHOG_API_KEY and
 // POSTHOG_PROJECT_ID are all set. Otherwise the local API is started
@@ -154,14 +160,6 @@ func ProviderBlock(host, key, project string) string {
 
 // ProjectID is the project the tests work in.
 func ProjectID(t testing.TB) string { return mustGet(t).project }
-
-// Host is the base URL of the instance.
-func Host(t testing.TB) string { return mustGet(t).host }
-
-// LocalAPI returns the in-process local API for checks that need its
-// insight (request counters, jobs), or nil against a live instance: such
-// checks are then skipped.
-func LocalAPI(t testing.TB) *localapi.Server { return mustGet(t).local }
 
 // API returns a client with full access to the instance, for checking and
 // changing records behind Terraform's back.

@@ -176,7 +176,7 @@ func (r creator) create(ctx context.Context, meta *framework.ProviderData, proje
 			// run then adopts it rather than create another.
 			entry.created(found.ID)
 			meta.ReadCache().Invalidate(found.ID)
-			return r.resendConfig(ctx, c, project, found, in)
+			return r.resendSettings(ctx, c, project, found, in)
 		}
 		if retry > c.MaxRetries() {
 			return r.settle(entry, nil, fmt.Errorf("%w (no config was found that the create made; gave up after %d creates)", err, retry))
@@ -296,10 +296,10 @@ func (r creator) findCreated(ctx context.Context, c *client.Client, reg *createR
 	return nil, nil
 }
 
-// resendConfig sends the plugin settings of in again to a config that was
+// resendSettings sends the plugin settings of in again to a config that was
 // found rather than created: secret values are masked in what the service
 // shows, so only sending them makes sure the config holds this resource's.
-func (r creator) resendConfig(ctx context.Context, c *client.Client, project string, rec *client.Record, in client.RecordInput) (*client.Record, error) {
+func (r creator) resendSettings(ctx context.Context, c *client.Client, project string, rec *client.Record, in client.RecordInput) (*client.Record, error) {
 	if _, ok := in.Config.Get(); !ok {
 		return rec, nil
 	}
@@ -355,7 +355,7 @@ func matchesSent(rec *client.Record, in client.RecordInput) bool {
 	} else if !jsonvalue.IsNull(rec.Filters) {
 		return false
 	}
-	if v, ok := in.Config.Get(); ok && !configHolds(rec.Config, v) {
+	if v, ok := in.Config.Get(); ok && !holdsSettings(rec.Config, v) {
 		return false
 	}
 	return true
@@ -385,9 +385,10 @@ func matchesFallback(rec *client.Record, in client.RecordInput) bool {
 	return true
 }
 
-// configHolds reports whether the stored config has every key of sent with
-// the same value; a secret the service masks counts as the same.
-func configHolds(stored, sent json.RawMessage) bool {
+// holdsSettings reports whether the stored plugin settings have every key
+// of sent with the same value; a secret the service masks counts as the
+// same.
+func holdsSettings(stored, sent json.RawMessage) bool {
 	var want, got map[string]json.RawMessage
 	if json.Unmarshal(sent, &want) != nil || json.Unmarshal(stored, &got) != nil {
 		return false

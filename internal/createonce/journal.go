@@ -323,7 +323,7 @@ func (r creator) adoptOrphan(ctx context.Context, c *client.Client, jr *createJo
 			fmt.Sprintf("A previous run in this working directory created %s %d with exactly these settings at %s, "+
 				"but stopped before Terraform stored it in the state. This resource now manages it instead of "+
 				"creating a second one.", r.kind.Noun, rec.ID, e.Started.Format(time.RFC3339)))
-		return r.resendConfig(ctx, c, project, rec, in)
+		return r.resendSettings(ctx, c, project, rec, in)
 	}
 	return nil, nil
 }
