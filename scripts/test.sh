@@ -32,8 +32,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The extra binaries, built one after the other in the background.
-declare -A bins=()
+# The extra binaries, built one after the other in the background; each
+# run starts as soon as its binary is there.
 if [[ -n $tools ]]; then
   (
     for t in $tools; do
@@ -61,24 +61,30 @@ run() {
 
 status=0
 run oldest "$oldest" ./... || status=1
-if [[ -n $builder ]]; then
-  if ! wait "$builder"; then
-    cat "$work/build.log" >&2
-    echo "test.sh: building the other tools failed" >&2
-    exit 1
-  fi
-  builder=
-  grep -h '^tfbin: built' "$work/build.log" || true
-fi
+# tool_path T: the binary of tool T, once the background build has it.
+tool_path() {
+  while [[ ! -s $work/bin-$1 ]]; do
+    if ! kill -0 "$builder" 2>/dev/null && [[ ! -s $work/bin-$1 ]]; then
+      cat "$work/build.log" >&2
+      echo "test.sh: building $1 failed" >&2
+      return 1
+    fi
+    sleep 1
+  done
+  cat "$work/bin-$1"
+}
 runs=("$work/run-oldest.json")
 for t in $tools; do
+  # The next tool builds while this one's run goes on.
+  bin=$(tool_path "$t") || exit 1
   if [[ $t == tofu ]]; then
     # terraform-plugin-testing reattaches the in-process provider under this
     # address; OpenTofu resolves an unqualified provider to its own registry.
     export TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_ACC_PROVIDER_NAMESPACE=hashicorp
   fi
-  run "$t" "$(cat "$work/bin-$t")" -run '^TestAcc' ./... || status=1
+  run "$t" "$bin" -run '^TestAcc' ./... || status=1
   runs+=("$work/run-$t.json")
 done
+grep -h '^tfbin: built' "$work/build.log" 2>/dev/null || true
 "$work/testmatrix" check "${runs[@]}" || status=1
 exit $status

@@ -1,16 +1,12 @@
 package acceptance
 
 import (
-	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"testing"
 	"time"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -44,21 +40,9 @@ func slowAnswers(delay time.Duration) func(http.Handler) http.Handler {
 // with how many of each id (more than one would be a listing bug).
 func activeIDs(t *testing.T, host string) map[int64]int {
 	t.Helper()
-	c, err := client.New(client.Config{Host: host, APIKey: localapi.KeyFull, MaxRetries: 5})
+	ids, err := acctest.ActiveConfigs(acctest.ClientFor(t, host, localapi.KeyFull))
 	if err != nil {
 		t.Fatal(err)
-	}
-	ids := map[int64]int{}
-	for _, k := range collection.Kinds() {
-		recs, err := c.ListAll(context.Background(), "1", k.Collection)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range recs {
-			if !r.Deleted {
-				ids[r.ID]++
-			}
-		}
 	}
 	return ids
 }
@@ -103,10 +87,4 @@ type jobCase struct {
 var jobCases = []jobCase{
 	{kind: "transformation", plugin: 2, jobType: "Reprocess", payloadHCL: `{ since = "2024-01-01" }`, payloadJSON: `{"since":"2024-01-01"}`},
 	{kind: "import_app", plugin: 3, jobType: "Backfill", payloadHCL: `{ days = 7, dry_run = true }`, payloadJSON: `{"days":7,"dry_run":true}`},
-}
-
-// sameJSON reports whether two JSON texts hold the same value.
-func sameJSON(a json.RawMessage, b string) bool {
-	var x, y any
-	return json.Unmarshal(a, &x) == nil && json.Unmarshal([]byte(b), &y) == nil && reflect.DeepEqual(x, y)
 }

@@ -11,7 +11,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -22,7 +23,7 @@ import (
 // them and writes nothing on the service; the state holds the API's ids and
 // the identities; the next plan is empty.
 func TestAccImport_byIdentity(t *testing.T) {
-	for _, k := range collection.Kinds() {
+	for _, k := range kind.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			t.Parallel()
 			acctest.SkipWithoutIdentityImport(t)
@@ -105,7 +106,7 @@ resource %[4]q "all" {
 				configType + ".second": fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[1]),
 				orderType + ".all":     `{"project_id":"1"}`,
 			} {
-				if !sameJSON(identities[addr], want) {
+				if !jsonvalue.Equal(identities[addr], json.RawMessage(want)) {
 					t.Errorf("%s has the identity %s in state, want %s", addr, identities[addr], want)
 				}
 			}

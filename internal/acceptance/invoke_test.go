@@ -1,11 +1,13 @@
 package acceptance
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -62,7 +64,7 @@ action "pipeline_%[4]s_run_job" "run" {
 			if len(runs) != 1 {
 				t.Fatalf("the local API ran %d jobs, want exactly 1: %+v\n%s", len(runs), runs, out)
 			}
-			if r := runs[0]; r.ConfigID != configID || r.Type != jc.jobType || r.Operation != "start" || !sameJSON(r.Payload, jc.payloadJSON) {
+			if r := runs[0]; r.ConfigID != configID || r.Type != jc.jobType || r.Operation != "start" || !jsonvalue.Equal(r.Payload, json.RawMessage(jc.payloadJSON)) {
 				t.Errorf("job %+v (payload %s), want %s on config %d with %s", r, r.Payload, jc.jobType, configID, jc.payloadJSON)
 			}
 			if !strings.Contains(out, "The service accepted job") {

@@ -1,10 +1,12 @@
-// Package acceptance holds the tests that drive the terraform binary with
-// the provider as a process of its own, as users run it: an apply killed
-// part-way, Terraform's own log, a run against a rate-limited service, and
-// the commands terraform-plugin-testing has no step for (apply -invoke,
-// query -generate-config-out, import blocks by identity). They need
-// TF_ACC=1, run the binary TF_ACC_TERRAFORM_PATH names (else terraform on
-// PATH), and run against local APIs of their own.
+// Package acceptance holds only tests: those that drive the terraform
+// binary with the provider as a process of its own, as users run it (an
+// apply killed part-way, Terraform's own log, a run against a rate-limited
+// service, apply -invoke, query -generate-config-out, import blocks by
+// identity). They need TF_ACC=1, run the binary TF_ACC_TERRAFORM_PATH names
+// (else terraform on PATH), and run against local APIs of their own. The
+// harness they use, shared with every package's tests, is package acctest;
+// the tests of each construct, which run the provider in the test process,
+// live beside it.
 package acceptance
 
 import (

@@ -12,7 +12,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -22,7 +22,7 @@ import (
 // import blocks; applying it imports every listed config and changes
 // nothing on the service, and the next plan is empty.
 func TestAccQuery_generateConfig(t *testing.T) {
-	for _, k := range collection.Kinds() {
+	for _, k := range kind.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			t.Parallel()
 			acctest.SkipBelowTerraform(t, "1.14.0")

@@ -1,5 +1,11 @@
-// Package acctest is the acceptance-test harness: provider factories, the
-// instance tests run against, and checks of the API's records.
+// Package acctest is the acceptance-test harness, a library that the tests
+// of every package share (it has no tests of its own): provider factories,
+// the instance tests run against, the table of kinds every test runs over
+// (KindCase), checks of the API's records, a protocol-level driver for
+// features newer than this machine's Terraform (protocol*.go), and a driver
+// of the terraform binary with the provider built into a filesystem mirror
+// (terraform.go). The tests that drive that binary themselves live in
+// package acceptance.
 //
 // Tests run against a live instance when POSTHOG_HOST, POSTHOG_API_KEY and
 // POSTHOG_PROJECT_ID are all set. Otherwise the local API is started
@@ -115,15 +121,26 @@ func PreCheck(t *testing.T) {
 	mustGet(t)
 }
 
-// accEnabled reports whether acceptance tests run at all (resource.Test skips
-// them otherwise), so that building a TestCase starts nothing needlessly.
-func accEnabled() bool { return os.Getenv("TF_ACC") != "" }
+// AccEnabled reports whether acceptance tests run at all (TF_ACC is set;
+// resource.Test skips them otherwise), so that building a TestCase starts
+// nothing needlessly.
+func AccEnabled() bool { return os.Getenv("TF_ACC") != "" }
+
+// SkipUnlessAcc skips an acceptance test without TF_ACC before it starts
+// anything of its own, such as an IsolatedAPI (resource.Test would skip it
+// only after that).
+func SkipUnlessAcc(t testing.TB) {
+	t.Helper()
+	if !AccEnabled() {
+		t.Skip("acceptance tests run with TF_ACC=1")
+	}
+}
 
 // ProviderConfig returns a provider block that uses key on the local API
 // (its host, and project 1). Against a live instance it is an empty block:
 // the environment variables configure the provider.
 func ProviderConfig(key string) string {
-	if !accEnabled() || IsLive() {
+	if !AccEnabled() || IsLive() {
 		return "provider \"pipeline\" {}\n"
 	}
 	inst, err := get()
@@ -143,25 +160,6 @@ func ProviderBlock(host, key, project string) string {
 
 // ProjectID is the project the tests work in.
 func ProjectID(t testing.TB) string { return mustGet(t).project }
-
-// Host is the base URL of the instance.
-func Host(t testing.TB) string { return mustGet(t).host }
-
-// LocalAPI returns the in-process local API for checks that need its
-// insight (request counters, jobs), or nil against a live instance: such
-// checks are then skipped.
-func LocalAPI(t testing.TB) *localapi.Server { return mustGet(t).local }
-
-// LocalAPIOrSkip returns the in-process local API, or skips the test when it
-// runs against a live instance.
-func LocalAPIOrSkip(t testing.TB) *localapi.Server {
-	t.Helper()
-	srv := LocalAPI(t)
-	if srv == nil {
-		t.Skip("needs the local API's insight; running against a live instance")
-	}
-	return srv
-}
 
 // API returns a client with full access to the instance, for checking and
 // changing records behind Terraform's back.

@@ -12,8 +12,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
-// recordRef returns the project and config id of the resource at addr.
-func recordRef(s *terraform.State, addr string) (string, int64, error) {
+// RecordRef returns the project and config id of the resource at addr.
+func RecordRef(s *terraform.State, addr string) (string, int64, error) {
 	rs, ok := s.RootModule().Resources[addr]
 	if !ok {
 		return "", 0, fmt.Errorf("%s is not in state", addr)
@@ -29,7 +29,7 @@ func recordRef(s *terraform.State, addr string) (string, int64, error) {
 // that act on it behind Terraform's back.
 func CaptureID(addr string, id *int64) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		_, got, err := recordRef(s, addr)
+		_, got, err := RecordRef(s, addr)
 		*id = got
 		return err
 	}
@@ -40,7 +40,7 @@ func CaptureID(addr string, id *int64) resource.TestCheckFunc {
 // only what Terraform believes.
 func CheckAPIRecord(t *testing.T, coll client.Collection, addr string, check func(*client.Record) error) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		project, id, err := recordRef(s, addr)
+		project, id, err := RecordRef(s, addr)
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func CheckDestroyed(t *testing.T, typeName string, coll client.Collection) resou
 			if rs.Type != typeName {
 				continue
 			}
-			project, id, err := recordRef(s, addr)
+			project, id, err := RecordRef(s, addr)
 			if err != nil {
 				return err
 			}
@@ -80,4 +80,44 @@ func CheckDestroyed(t *testing.T, typeName string, coll client.Collection) resou
 		}
 		return nil
 	}
+}
+
+// CheckID checks that the resource at addr has the config id *id (same) or
+// another one.
+func CheckID(addr string, id *int64, same bool) resource.TestCheckFunc {
+	return resource.TestCheckResourceAttrWith(addr, "id", func(v string) error {
+		if (v == strconv.FormatInt(*id, 10)) != same {
+			if same {
+				return fmt.Errorf("id %s, want %d (the same config)", v, *id)
+			}
+			return fmt.Errorf("id %s is still %d, want a new config", v, *id)
+		}
+		return nil
+	})
+}
+
+// ImportID returns the import ID of the resource at addr: "project_id/id",
+// or the id alone.
+func ImportID(addr string, withProject bool) resource.ImportStateIdFunc {
+	return func(s *terraform.State) (string, error) {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok {
+			return "", fmt.Errorf("%s is not in state", addr)
+		}
+		if withProject {
+			return rs.Primary.Attributes["project_id"] + "/" + rs.Primary.ID, nil
+		}
+		return rs.Primary.ID, nil
+	}
+}
+
+// MustCreate creates a record in the test project "1" behind Terraform's
+// back.
+func MustCreate(t *testing.T, c *client.Client, coll client.Collection, in client.RecordInput) *client.Record {
+	t.Helper()
+	rec, err := c.Create(context.Background(), "1", coll, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }

@@ -83,9 +83,7 @@ type Terraform struct {
 // provider's and Terraform's logging variables.
 func NewTerraform(t testing.TB, config string, env map[string]string) *Terraform {
 	t.Helper()
-	if !accEnabled() {
-		t.Skip("acceptance tests run with TF_ACC=1")
-	}
+	SkipUnlessAcc(t)
 	if IsLive() {
 		t.Skip("needs the local API")
 	}

@@ -153,6 +153,16 @@ func IsNotFound(err error) bool { return StatusOf(err) == http.StatusNotFound }
 // IsForbidden reports whether err is a 403 answer.
 func IsForbidden(err error) bool { return StatusOf(err) == http.StatusForbidden }
 
+// IsKeyRefused reports whether err is the service refusing the key itself
+// for one of its custom actions (rearrange, job, frontend): 403 "This action
+// does not support Personal API Key access", which every key with scopes
+// gets. A 403 for the project or a missing scope is another matter.
+func IsKeyRefused(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden &&
+		strings.Contains(strings.ToLower(apiErr.Detail), "personal api key access")
+}
+
 // IsUnauthorized reports whether err is a 401 answer (missing or bad key).
 func IsUnauthorized(err error) bool { return StatusOf(err) == http.StatusUnauthorized }
 

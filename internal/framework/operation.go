@@ -7,6 +7,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
+// Default time limits of whole operations, retries and rate-limit waits
+// included; a resource's timeouts block overrides them.
+const (
+	DefaultWriteTimeout = 10 * time.Minute
+	DefaultReadTimeout  = 5 * time.Minute
+)
+
 // TimeoutFunc reads one operation's time limit from a resource's timeouts
 // block, returning the default when the block leaves it out: a method value
 // such as plan.Timeouts.Create.

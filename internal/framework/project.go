@@ -2,23 +2,21 @@ package framework
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// CurrentProject is the project id the service resolves to the key owner's
-// current project.
-const CurrentProject = "@current"
-
 var projectIDPattern = regexp.MustCompile(`^([1-9][0-9]*|@current)$`)
 
 // ValidProjectID reports whether s is a project id the service accepts in a
-// path: a positive integer or "@current".
+// path: a positive integer or "@current" (the key owner's current project).
 func ValidProjectID(s string) bool { return projectIDPattern.MatchString(s) }
 
 // ProjectIDValidator refuses project ids other than a positive integer or
@@ -29,6 +27,34 @@ func ProjectIDValidator() validator.String {
 
 // ProjectIDPath is the path of the project_id attribute every construct has.
 var ProjectIDPath = path.Root("project_id")
+
+// ProjectOrDefault is the one resolution of a construct's project: the
+// configured project_id, or the provider's when the configuration (or an
+// import identity) leaves it out. With neither it adds the one "Missing
+// project_id" error and returns "".
+func ProjectOrDefault(configured types.String, meta *ProviderData, diags *diag.Diagnostics) string {
+	if IsSet(configured) && configured.ValueString() != "" {
+		return configured.ValueString()
+	}
+	if meta != nil && meta.ProjectID != "" {
+		return meta.ProjectID
+	}
+	diags.AddAttributeError(ProjectIDPath, "Missing project_id",
+		"No project to work in: set project_id, or the provider's project_id (or the POSTHOG_PROJECT_ID "+
+			"environment variable).")
+	return ""
+}
+
+// ImportProject is the project an import identity names (ProjectOrDefault),
+// checked as the project_id validator checks a configured one.
+func ImportProject(identityProject types.String, meta *ProviderData, diags *diag.Diagnostics) string {
+	project := ProjectOrDefault(identityProject, meta, diags)
+	if project != "" && !ValidProjectID(project) {
+		diags.AddAttributeError(ProjectIDPath, "Invalid project_id",
+			fmt.Sprintf(`project_id must be a positive integer or "@current", got %q.`, project))
+	}
+	return project
+}
 
 // PlanDefaultProjectID, called from a resource's ModifyPlan, plans
 // project_id as the provider's project when the configuration leaves it out,
@@ -45,20 +71,18 @@ func PlanDefaultProjectID(ctx context.Context, meta *ProviderData, req resource.
 	if resp.Diagnostics.HasError() || !configured.IsNull() {
 		return
 	}
-	if meta.ProjectID == "" {
-		resp.Diagnostics.AddAttributeError(ProjectIDPath, "Missing project_id",
-			"No project to manage this resource in: set project_id on the resource, or project_id "+
-				"(or the POSTHOG_PROJECT_ID environment variable) on the provider.")
+	project := ProjectOrDefault(configured, meta, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, ProjectIDPath, meta.ProjectID)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, ProjectIDPath, project)...)
 
 	if req.State.Raw.IsNull() {
 		return
 	}
 	var prior types.String
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, ProjectIDPath, &prior)...)
-	if !prior.IsNull() && !prior.IsUnknown() && prior.ValueString() != meta.ProjectID {
+	if IsSet(prior) && prior.ValueString() != project {
 		resp.RequiresReplace = append(resp.RequiresReplace, ProjectIDPath)
 	}
 }

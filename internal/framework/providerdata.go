@@ -1,8 +1,3 @@
-// Package framework holds what every resource and data source of the provider
-// shares: the data the provider hands them, small base structs to embed
-// (in the spirit of terraform-provider-aws's internal/framework), the
-// project_id attribute they all take, and the mapping of API errors to
-// diagnostics.
 package framework
 
 import (

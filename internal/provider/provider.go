@@ -14,8 +14,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/collection"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configlist"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/datasources"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/job"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/order"
 )
 
 var (
@@ -137,11 +142,11 @@ func (p *pipelineProvider) ValidateConfig(ctx context.Context, req provider.Vali
 // and registered per collection kind.
 func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resource {
 	var resources []func() resource.Resource
-	for _, kind := range collection.Kinds() {
+	for _, k := range kind.Kinds() {
 		resources = append(resources,
-			collection.NewRecordResource(kind),
-			collection.NewOrderResource(kind),
-			collection.NewJobResource(kind),
+			configresource.New(k),
+			order.New(k),
+			job.NewResource(k),
 		)
 	}
 	return resources
@@ -150,11 +155,11 @@ func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resour
 // DataSources implements provider.Provider.
 func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	var dataSources []func() datasource.DataSource
-	for _, kind := range collection.Kinds() {
+	for _, k := range kind.Kinds() {
 		dataSources = append(dataSources,
-			collection.NewConfigDataSource(kind),
-			collection.NewConfigsDataSource(kind),
-			collection.NewFrontendDataSource(kind),
+			datasources.NewConfig(k),
+			datasources.NewConfigs(k),
+			datasources.NewFrontend(k),
 		)
 	}
 	return dataSources
@@ -163,8 +168,8 @@ func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.Da
 // Actions implements provider.ProviderWithActions (Terraform 1.14+).
 func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
 	var actions []func() action.Action
-	for _, kind := range collection.Kinds() {
-		actions = append(actions, collection.NewRunJobAction(kind))
+	for _, k := range kind.Kinds() {
+		actions = append(actions, job.NewAction(k))
 	}
 	return actions
 }
@@ -173,8 +178,8 @@ func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
 // 1.14+, terraform query).
 func (p *pipelineProvider) ListResources(_ context.Context) []func() list.ListResource {
 	var lists []func() list.ListResource
-	for _, kind := range collection.Kinds() {
-		lists = append(lists, collection.NewConfigListResource(kind))
+	for _, k := range kind.Kinds() {
+		lists = append(lists, configlist.New(k))
 	}
 	return lists
 }

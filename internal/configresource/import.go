@@ -1,0 +1,78 @@
+package configresource
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+// importIDFormat is how the import ID is written, for error messages.
+const importIDFormat = "<project_id>/<id> (e.g. 1/42), or <id> alone when the provider has a project_id"
+
+// ImportState implements resource.ResourceWithImportState: by ID
+// ("project_id/id" or "id") or, on Terraform 1.12+, by identity. Read then
+// fills in the rest.
+func (r *configResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	var project string
+	var id int64
+	if req.ID != "" {
+		var defaultProject string
+		if meta := r.Meta(); meta != nil {
+			defaultProject = meta.ProjectID
+		}
+		var err error
+		project, id, err = parseImportID(req.ID, defaultProject)
+		if err != nil {
+			resp.Diagnostics.AddError("Invalid import ID", err.Error())
+			return
+		}
+	} else {
+		var ident identityModel
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		project, id = framework.ImportProject(ident.ProjectID, r.Meta(), &resp.Diagnostics), ident.ID.ValueInt64()
+		if !resp.Diagnostics.HasError() && id <= 0 {
+			resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid id",
+				fmt.Sprintf("id must be a positive integer, got %d.", id))
+		}
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+
+	m := record.Model{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("project_id"), m.ProjectID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &m)...)
+}
+
+// parseImportID parses "project_id/id", or "id" with the provider's project.
+func parseImportID(importID, defaultProject string) (string, int64, error) {
+	project, rawID, found := strings.Cut(importID, "/")
+	if !found {
+		project, rawID = defaultProject, importID
+		if project == "" {
+			return "", 0, fmt.Errorf("import ID %q has no project and the provider has no project_id: "+
+				"expected %s", importID, importIDFormat)
+		}
+	} else if !framework.ValidProjectID(project) {
+		return "", 0, fmt.Errorf(`import ID %q: the project must be a positive integer or "@current"; expected %s`,
+			importID, importIDFormat)
+	}
+	id, err := strconv.ParseInt(rawID, 10, 64)
+	if err != nil || id <= 0 {
+		return "", 0, fmt.Errorf("import ID %q: the config id must be a positive integer; expected %s",
+			importID, importIDFormat)
+	}
+	return project, id, nil
+}

@@ -1,0 +1,21 @@
+package configresource
+
+import (
+	"context"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+)
+
+// read returns the record behind a resource's state for Read: through the
+// operation's read cache, which serves a refresh of many records from list
+// pages (package readcache) with the plugin_info a GET of the operation
+// showed for their plugin. A state without plugin_info yet (an import)
+// reads by GET.
+func (r *configResource) read(ctx context.Context, meta *framework.ProviderData, state *Model) (*client.Record, error) {
+	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
+	if state.PluginInfo.IsNull() || state.PluginInfo.IsUnknown() {
+		return meta.Client.Get(ctx, project, r.kind.Collection, id)
+	}
+	return meta.ReadCache().Read(ctx, project, r.kind.Collection, id)
+}

@@ -1,0 +1,150 @@
+package configresource
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+// createRequest is the body of the POST: the record's fields and, when any
+// plugin settings are configured, the request's config field: the
+// non-secret settings merged with the secret ones (secret, the write-only
+// value from the configuration). Without settings the request stays JSON.
+func (m *Model) createRequest(secret types.String) (client.RecordInput, error) {
+	in := createInput(&m.Model)
+	if !framework.IsSet(m.Settings) && !framework.IsSet(secret) {
+		return in, nil
+	}
+	cfg, err := record.SettingsInput(m.Settings, secret)
+	if err != nil {
+		return in, err
+	}
+	in.Config = client.Some(cfg)
+	return in, nil
+}
+
+// settingsUpdate returns the plugin settings to send in the PATCH's config
+// field, if any. The service replaces the stored non-secret settings with
+// what that field holds and keeps the stored secrets whose keys it leaves
+// out, so it carries the planned non-secret settings whenever it is sent,
+// and the secrets only when secret_config_wo_version changes. config is
+// Terraform's configuration.
+func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, project string, id int64,
+	plan, state, config *Model,
+) (client.Opt[json.RawMessage], error) {
+	resend := framework.IsSet(config.SecretSettings) && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
+	changed := framework.IsSet(plan.Settings) && !plan.Settings.Equal(state.Settings)
+	if !changed && !resend {
+		return client.Opt[json.RawMessage]{}, nil
+	}
+	plain, secret := plan.Settings, types.StringNull()
+	if resend {
+		secret = config.SecretSettings
+		if config.Settings.IsNull() {
+			// Settings not managed here: send what the service holds now,
+			// which state may not show in full (see record.SettingsFromAPI).
+			current, err := r.currentSettings(ctx, c, project, id, state.PluginInfo)
+			if err != nil {
+				return client.Opt[json.RawMessage]{}, err
+			}
+			plain = current
+		}
+	}
+	cfg, err := record.SettingsInput(plain, secret)
+	if err != nil {
+		return client.Opt[json.RawMessage]{}, err
+	}
+	return client.Some(cfg), nil
+}
+
+// currentSettings retrieves the config's non-secret settings.
+func (r *configResource) currentSettings(ctx context.Context, c *client.Client, project string, id int64,
+	info jsontypes.Normalized,
+) (jsontypes.Normalized, error) {
+	rec, err := c.Get(ctx, project, r.kind.Collection, id)
+	if err != nil {
+		return jsontypes.Normalized{}, err
+	}
+	secrets, known := record.SecretKeys(rec.PluginInfo)
+	if !known {
+		secrets, _ = record.SecretKeysOf(info)
+	}
+	return record.SettingsFromAPI(rec.Config, secrets, jsontypes.NewNormalizedNull()), nil
+}
+
+// createInput is the body of the POST. The service requires plugin and
+// order: order is 0 when the configuration leaves it to the service (or to an
+// ordering resource). Other fields are sent only when configured, so the
+// service applies its defaults (name and description fall back to the
+// plugin's).
+func createInput(m *record.Model) client.RecordInput {
+	in := client.RecordInput{
+		Plugin: client.Some(m.Plugin.ValueInt64()),
+		Order:  client.Some(int64(0)),
+	}
+	if framework.IsSet(m.Order) {
+		in.Order = client.Some(m.Order.ValueInt64())
+	}
+	if framework.IsSet(m.Enabled) {
+		in.Enabled = client.Some(m.Enabled.ValueBool())
+	}
+	if framework.IsSet(m.Name) {
+		in.Name = client.Some(m.Name.ValueString())
+	}
+	if framework.IsSet(m.Description) {
+		in.Description = client.Some(m.Description.ValueString())
+	}
+	if framework.IsSet(m.Filters) {
+		in.Filters = client.Some(json.RawMessage(m.Filters.ValueString()))
+	}
+	// The plugin settings join in createRequest, with the write-only secrets.
+	return in
+}
+
+// updateInput is the body of the PATCH: only what the plan changes, and
+// whether there is anything to send. plugin is absent because it forces
+// replacement (the service ignores it on PATCH). A name, description or
+// filters removed from the configuration is sent as null, so the service
+// falls back to the plugin's name and description, or drops the filters.
+func updateInput(plan, state, config *record.Model) (client.RecordInput, bool) {
+	var in client.RecordInput
+	changed := false
+	if framework.IsSet(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {
+		in.Enabled, changed = client.Some(plan.Enabled.ValueBool()), true
+	}
+	if framework.IsSet(plan.Order) && !plan.Order.Equal(state.Order) {
+		in.Order, changed = client.Some(plan.Order.ValueInt64()), true
+	}
+	if !plan.Name.Equal(state.Name) {
+		in.Name, changed = optionalString(config.Name, plan.Name), true
+	}
+	if !plan.Description.Equal(state.Description) {
+		in.Description, changed = optionalString(config.Description, plan.Description), true
+	}
+	if plan.Filters.IsNull() != state.Filters.IsNull() ||
+		(framework.IsSet(plan.Filters) && !record.FiltersEqual(plan.Filters.ValueString(), state.Filters.ValueString())) {
+		if plan.Filters.IsNull() {
+			in.Filters = client.Null[json.RawMessage]()
+		} else {
+			in.Filters = client.Some(json.RawMessage(plan.Filters.ValueString()))
+		}
+		changed = true
+	}
+	return in, changed
+}
+
+// optionalString is the value to send for an optional+computed string: null
+// when the configuration leaves it out (the service then fills it in),
+// otherwise the planned value.
+func optionalString(configured, planned types.String) client.Opt[string] {
+	if configured.IsNull() || !framework.IsSet(planned) {
+		return client.Null[string]()
+	}
+	return client.Some(planned.ValueString())
+}

@@ -1,0 +1,104 @@
+package configresource
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+func body(t *testing.T, in client.RecordInput) string {
+	t.Helper()
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestCreateInput(t *testing.T) {
+	t.Parallel()
+	minimal := record.Model{
+		Plugin: types.Int64Value(3), Enabled: types.BoolValue(false), Order: types.Int64Unknown(),
+		Name: types.StringUnknown(), Description: types.StringUnknown(), Filters: record.NewFiltersNull(),
+	}
+	if got, want := body(t, createInput(&minimal)), `{"plugin":3,"enabled":false,"order":0}`; got != want {
+		t.Errorf("minimal create body %s, want %s", got, want)
+	}
+
+	full := record.Model{
+		Plugin: types.Int64Value(1), Enabled: types.BoolValue(true), Order: types.Int64Value(7),
+		Name: types.StringValue("n"), Description: types.StringValue("d"),
+		Filters: record.NewFiltersValue(`{"events":[{"type":"events","id":"$pageview"}]}`),
+	}
+	want := `{"plugin":1,"enabled":true,"order":7,"name":"n","description":"d","filters":{"events":[{"type":"events","id":"$pageview"}]}}`
+	if got := body(t, createInput(&full)); got != want {
+		t.Errorf("full create body %s, want %s", got, want)
+	}
+}
+
+func TestUpdateInput(t *testing.T) {
+	t.Parallel()
+	state := record.Model{
+		Plugin: types.Int64Value(1), Enabled: types.BoolValue(true), Order: types.Int64Value(1),
+		Name: types.StringValue("custom"), Description: types.StringValue("plugin description"),
+		Filters: record.NewFiltersValue(`{"events":[{"id":"a","type":"events"}]}`),
+	}
+	configured := func(m record.Model) record.Model { return m }
+
+	tests := map[string]struct {
+		plan, config record.Model
+		want         string
+		changed      bool
+	}{
+		"nothing": {
+			plan: state, config: configured(state), want: `{}`,
+		},
+		"normalised filters are no change": {
+			plan: func() record.Model {
+				m := state
+				m.Filters = record.NewFiltersValue(`{"events":[{"type":"events","id":"a","properties":[]}]}`)
+				return m
+			}(),
+			config: state, want: `{}`,
+		},
+		"every writable field": {
+			plan: record.Model{
+				Plugin: types.Int64Value(1), Enabled: types.BoolValue(false), Order: types.Int64Value(5),
+				Name: types.StringValue("other"), Description: types.StringValue("mine"),
+				Filters: record.NewFiltersValue(`{"actions":[{"id":1,"type":"actions"}]}`),
+			},
+			config: record.Model{
+				Name: types.StringValue("other"), Description: types.StringValue("mine"),
+			},
+			want:    `{"enabled":false,"order":5,"name":"other","description":"mine","filters":{"actions":[{"id":1,"type":"actions"}]}}`,
+			changed: true,
+		},
+		"removed name and filters are sent as null": {
+			plan: func() record.Model {
+				m := state
+				m.Name = types.StringValue("GeoIP") // the plugin's, planned by pluginFallback
+				m.Filters = record.NewFiltersNull()
+				return m
+			}(),
+			config:  record.Model{Name: types.StringNull(), Description: types.StringNull()},
+			want:    `{"name":null,"filters":null}`,
+			changed: true,
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			in, changed := updateInput(&tt.plan, &state, &tt.config)
+			if changed != tt.changed {
+				t.Errorf("changed = %v, want %v", changed, tt.changed)
+			}
+			if got := body(t, in); got != tt.want {
+				t.Errorf("body %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,352 @@
+package configresource
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*configResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*configResource)(nil)
+	_ resource.ResourceWithImportState = (*configResource)(nil)
+	_ resource.ResourceWithIdentity    = (*configResource)(nil)
+)
+
+// configResource is the resource pipeline_<kind>_config: one config record
+// of the kind's collection.
+type configResource struct {
+	framework.ResourceBase
+	kind kind.Kind
+}
+
+// New returns the constructor of the config resource of kind k.
+func New(k kind.Kind) func() resource.Resource {
+	return func() resource.Resource {
+		return &configResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
+	}
+}
+
+// Schema implements resource.Resource.
+func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = resourceSchema(ctx, r.kind)
+}
+
+// IdentitySchema implements resource.ResourceWithIdentity.
+func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchema()
+}
+
+// ModifyPlan implements resource.ResourceWithModifyPlan: project_id defaults
+// to the provider's, and a plan that changes nothing keeps the state as it is.
+func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
+	createonce.ConfirmInState(ctx, r.Meta(), req.State)
+	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	if resp.Plan.Raw.Equal(req.State.Raw) && !configuresSecrets(ctx, req.Config, &resp.Diagnostics) {
+		// The plan is the state: nothing to decide. This is every record of
+		// a plan without changes, so it skips the model conversions below,
+		// most of the provider's time in such a plan. Configured secrets
+		// still go through the checks against the plugin's secret keys.
+		return
+	}
+
+	// The framework decides whether computed values become unknown by
+	// comparing the proposed values with state, before the attribute plan
+	// modifiers had their say: filters the service stores the same way are
+	// no change (after an import, say), while a name or description left to
+	// the plugin is one. Decide again on what is planned now.
+	var plan, state Model
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(r.checkPlannedSettings(ctx, req, &plan, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if sameArguments(&plan.Model, &state.Model) && plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion) &&
+		plan.Timeouts.Equal(state.Timeouts) {
+		// Nothing to update: plan the state as it is.
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
+		return
+	}
+	// An update: what the service changes on every write is unknown.
+	markVolatileUnknown(&plan.Model)
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// Create makes one POST (never two configs: package createonce recovers a
+// POST whose answer is lost, and a run killed before the state got the
+// id). The response's plugin_info tells whether the service shows the new
+// config in this collection (one GET when it does not say). A config of a
+// plugin of the other kind would be invisible here, so it is deleted again
+// and the error says which resource type to use.
+func (r *configResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan Model
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	meta := r.MustMeta(&resp.Diagnostics)
+	ctx, cancel := framework.OperationContext(ctx, plan.Timeouts.Create, framework.DefaultWriteTimeout, &resp.Diagnostics)
+	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	// Unknown when planned before the provider's configuration was known.
+	project := framework.ProjectOrDefault(plan.ProjectID, meta, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ProjectID = types.StringValue(project)
+	var secret types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &secret)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	in, err := plan.createRequest(secret)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(settingsPath, "Invalid plugin settings", err.Error())
+		return
+	}
+	rec, err := createonce.Create(ctx, meta, r.kind, project, in, &resp.Diagnostics)
+	if err != nil {
+		r.addError(&resp.Diagnostics, "create", 0, err)
+		return
+	}
+	ctx = tflog.SetField(ctx, "config_id", rec.ID)
+	tflog.Debug(ctx, "created "+r.kind.Noun)
+
+	shown, err := r.showsCreated(ctx, meta.Client, project, rec)
+	if err != nil {
+		// The config exists: keep it in state so that it is not orphaned.
+		// Terraform marks it tainted and the next apply replaces it.
+		plan.FromRecord(rec)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
+		r.addError(&resp.Diagnostics, "check the new", rec.ID, err)
+		return
+	}
+	if !shown {
+		r.refuseOtherKind(ctx, meta.Client, project, rec, &resp.Diagnostics)
+		return
+	}
+	if r.refuseMisplacedSettings(ctx, meta.Client, project, rec, &plan, secret, &resp.Diagnostics) {
+		return
+	}
+
+	plan.FromRecord(rec)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
+}
+
+// showsCreated reports whether the collection shows a config just created:
+// from its plugin_info when that carries the plugin's capabilities, else by
+// retrieving it from the collection.
+func (r *configResource) showsCreated(ctx context.Context, c *client.Client, project string, rec *client.Record) (bool, error) {
+	if shows, known := r.kind.Shows(rec); known {
+		return shows, nil
+	}
+	_, err := c.Get(ctx, project, r.kind.Collection, rec.ID)
+	switch {
+	case err == nil:
+		return true, nil
+	case client.IsNotFound(err):
+		return false, nil
+	default:
+		return false, err
+	}
+}
+
+// refuseOtherKind deletes a config the service stored for a plugin of
+// another kind, and reports which resource type the plugin belongs to.
+func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, project string, rec *client.Record, diags *diag.Diagnostics) {
+	owner, err := r.removeStray(ctx, c, project, rec)
+
+	var owners []string
+	for _, k := range kind.Kinds() {
+		shows, known := k.Shows(rec)
+		if k.Name != r.kind.Name && (known && shows || !known && owner != nil && k.Name == owner.Name) {
+			owners = append(owners, k.ConfigTypeName())
+		}
+	}
+	detail := fmt.Sprintf("Plugin %d is not a %s plugin: the service stores its configs but does not show them "+
+		"among the %ss of project %s.", rec.Plugin, r.kind.PluginNoun, r.kind.Noun, project)
+	if len(owners) > 0 {
+		detail += fmt.Sprintf(" Manage it with the %s resource instead.", strings.Join(owners, " or "))
+	} else {
+		detail += fmt.Sprintf(" Use a %s plugin, or the resource type of the plugin's kind.", r.kind.PluginNoun)
+	}
+	if err != nil {
+		detail += fmt.Sprintf("\n\nThe config created on the way (id %d) could not be deleted again: %s\n"+
+			"Delete it on the service, or import it into the right resource type.", rec.ID, framework.DescribeError(err))
+	} else {
+		detail += fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", rec.ID)
+	}
+	diags.AddAttributeError(path.Root("plugin"), fmt.Sprintf("Plugin %d is not a %s plugin", rec.Plugin, r.kind.PluginNoun), detail)
+}
+
+// removeStray soft-deletes a config through a collection that shows it (the
+// live service answers 404 for it in every other) and returns that
+// collection's kind. When no collection shows it, DELETE, which the live
+// service resolves in the whole project, at least disables it.
+func (r *configResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
+	var errs []error
+	for _, k := range kind.Kinds() {
+		if shows, known := k.Shows(rec); k.Name == r.kind.Name || (known && !shows) {
+			continue
+		}
+		_, err := c.Update(ctx, project, k.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)})
+		if err == nil {
+			return &k, nil
+		}
+		if !client.IsNotFound(err) {
+			errs = append(errs, err)
+		}
+	}
+	if err := c.Delete(ctx, project, r.kind.Collection, rec.ID); err != nil {
+		return nil, errors.Join(append(errs, err)...)
+	}
+	return nil, errors.Join(append(errs, fmt.Errorf("no collection shows config %d, so it could only be disabled", rec.ID))...)
+}
+
+// Read reads the config from the operation's list pages or by one GET (see
+// read). A config the service no longer has (404) or has soft-deleted is
+// removed from state, so that the next plan re-creates it.
+func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state Model
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	meta := r.MustMeta(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The identity is set first: the framework wants one even for a config
+	// that is removed from state.
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &state.Model)...)
+	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
+	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	id := state.ID.ValueInt64()
+	ctx = tflog.SetField(ctx, "config_id", id)
+	rec, err := r.read(ctx, meta, &state)
+	switch {
+	case client.IsNotFound(err):
+		tflog.Warn(ctx, r.kind.Noun+" not found; removing it from state so that it is planned for creation")
+		resp.State.RemoveResource(ctx)
+		return
+	case err != nil:
+		r.addError(&resp.Diagnostics, "read", id, err)
+		return
+	case rec.Deleted:
+		tflog.Warn(ctx, r.kind.Noun+" was deleted outside Terraform; removing it from state so that it is planned for creation")
+		resp.State.RemoveResource(ctx)
+		return
+	}
+
+	prior := state.Model
+	state.FromRecord(rec)
+	if state.Model == prior {
+		// The response holds the prior state already: converting the same
+		// values back would only cost time, on every record of a refresh.
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update makes one PATCH with only the changed fields.
+func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state, config Model
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	meta := r.MustMeta(&resp.Diagnostics)
+	ctx, cancel := framework.OperationContext(ctx, plan.Timeouts.Update, framework.DefaultWriteTimeout, &resp.Diagnostics)
+	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	id := state.ID.ValueInt64()
+	ctx = tflog.SetField(ctx, "config_id", id)
+	project := plan.ProjectID.ValueString()
+	in, changed := updateInput(&plan.Model, &state.Model, &config.Model)
+	settings, err := r.settingsUpdate(ctx, meta.Client, project, id, &plan, &state, &config)
+	if err != nil {
+		r.addError(&resp.Diagnostics, "update", id, err)
+		return
+	}
+	if !settings.IsZero() {
+		in.Config, changed = settings, true
+	}
+	var rec *client.Record
+	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
+	if changed {
+		rec, err = meta.Client.Update(ctx, project, r.kind.Collection, id, in)
+	} else {
+		// Nothing for the service (e.g. only timeouts changed), but the
+		// computed values the plan left unknown need values.
+		rec, err = meta.Client.Get(ctx, project, r.kind.Collection, id)
+	}
+	if err != nil {
+		r.addError(&resp.Diagnostics, "update", id, err)
+		return
+	}
+
+	plan.FromRecord(rec)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
+}
+
+// Delete makes one PATCH {"deleted": true}: the live service's DELETE only
+// disables a config, while the deleted flag removes it (and disables it). A
+// config already gone is fine.
+func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state Model
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	meta := r.MustMeta(&resp.Diagnostics)
+	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Delete, framework.DefaultWriteTimeout, &resp.Diagnostics)
+	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	id := state.ID.ValueInt64()
+	ctx = tflog.SetField(ctx, "config_id", id)
+	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
+	_, err := meta.Client.Update(ctx, state.ProjectID.ValueString(), r.kind.Collection, id,
+		client.RecordInput{Deleted: client.Some(true)})
+	if client.IsNotFound(err) {
+		tflog.Info(ctx, r.kind.Noun+" already gone")
+		return
+	}
+	if err != nil {
+		r.addError(&resp.Diagnostics, "delete", id, err)
+	}
+}
+
+// addError reports a failed operation on a config (id 0: not created yet),
+// on the attribute the service names when it names one.
+func (r *configResource) addError(diags *diag.Diagnostics, op string, id int64, err error) {
+	summary := fmt.Sprintf("Could not %s %s", op, r.kind.Noun)
+	if id != 0 {
+		summary += fmt.Sprintf(" %d", id)
+	}
+	framework.AddAPIError(diags, summary, err, attrPath)
+}

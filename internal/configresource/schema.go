@@ -1,0 +1,223 @@
+package configresource
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+// Limits the service enforces, checked at plan time.
+const (
+	maxNameLength        = 400
+	maxDescriptionLength = 1000
+)
+
+// writableAttributes are the record fields the service accepts in request
+// bodies; an API error naming one of them is attached to that attribute.
+var writableAttributes = []string{"plugin", "enabled", "order", "name", "description", "deleted", "filters", "config"}
+
+// attrPath maps the attr of a service error to a schema attribute: nested
+// attrs are joined with "__" (filters__events__0__type → filters).
+func attrPath(attr string) (path.Path, bool) {
+	first, _, _ := strings.Cut(attr, "__")
+	for _, a := range writableAttributes {
+		if a == first {
+			return path.Root(a), true
+		}
+	}
+	return path.Empty(), false
+}
+
+// resourceSchema is the schema of the config resource of kind k.
+func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
+	return schema.Schema{
+		MarkdownDescription: fmt.Sprintf("Manages one %[1]s of a project: a %[2]s plugin attached to the project, "+
+			"with its enabled flag, order, name, description, filters and plugin settings (API collection `%[3]s`); "+
+			"secret settings are write-only and never stored in state.\n\n"+
+			"Destroying it deletes the config for good (the service's `deleted` flag, which also disables it): "+
+			"the service's own DELETE only disables a config.",
+			k.Noun, k.PluginNoun, k.Collection),
+		Attributes: map[string]schema.Attribute{
+			"id": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "Identifier of the config, unique across both collections.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"project_id": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Project of the config: a project id or `@current`. Defaults to the provider's " +
+					"`project_id`. Changing it creates the config in the other project.",
+				Validators: []validator.String{framework.ProjectIDValidator()},
+				PlanModifiers: []planmodifier.String{
+					// Keep the known value when other attributes change, so that
+					// RequiresReplace only reacts to a real move.
+					stringplanmodifier.UseStateForUnknown(),
+					stringplanmodifier.RequiresReplace(),
+				},
+			},
+			"plugin": schema.Int64Attribute{
+				Required: true,
+				MarkdownDescription: fmt.Sprintf("Identifier of the %s plugin. Changing it creates a new config "+
+					"(the service cannot change the plugin of a config).", k.PluginNoun),
+				Validators:    []validator.Int64{int64validator.AtLeast(1)},
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
+			"enabled": schema.BoolAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the config runs. Defaults to `false`, as on the service.",
+			},
+			"order": schema.Int64Attribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Position of the config among the project's configs. Left out, a new config " +
+					"gets `0` and later changes made elsewhere (e.g. by an ordering resource) are kept, " +
+					"not reverted.",
+				Validators:    []validator.Int64{int64validator.Between(math.MinInt32, math.MaxInt32)},
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: fmt.Sprintf("Name of the config, at most %d characters. Left out, the service "+
+					"shows the plugin's name.", maxNameLength),
+				Validators:    []validator.String{stringvalidator.LengthBetween(1, maxNameLength)},
+				PlanModifiers: []planmodifier.String{pluginFallback("name")},
+			},
+			"description": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: fmt.Sprintf("Description of the config, at most %d characters. Left out, "+
+					"the service shows the plugin's description.", maxDescriptionLength),
+				Validators:    []validator.String{stringvalidator.LengthBetween(1, maxDescriptionLength)},
+				PlanModifiers: []planmodifier.String{pluginFallback("description")},
+			},
+			"filters": schema.StringAttribute{
+				CustomType: record.FiltersType{},
+				Optional:   true,
+				// Computed only so that the plan may keep the state's text when
+				// the configuration says the same thing differently (after an
+				// import, say); filtersPlan still plans exactly the
+				// configuration otherwise, null included.
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{filtersPlan{}},
+				MarkdownDescription: "Which events the config applies to: a JSON object (write it with " +
+					"`jsonencode`) with `events` and/or `actions` (lists of objects, each with a `type`) and " +
+					"`filter_test_accounts`. Compared the way the service normalises it: other top-level keys " +
+					"are ignored (with a warning) and entries without `properties` get an empty list.",
+			},
+			"deleted": schema.BoolAttribute{
+				Computed: true,
+				MarkdownDescription: "The service's soft-delete flag. Always `false` while Terraform manages " +
+					"the config: a config deleted elsewhere is planned for re-creation.",
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
+			"config": schema.StringAttribute{
+				CustomType: jsontypes.NormalizedType{},
+				Optional:   true,
+				// Computed: left out, the service's settings are shown (and kept).
+				Computed:      true,
+				Validators:    []validator.String{settingsObject},
+				PlanModifiers: []planmodifier.String{settingsPlan{}},
+				MarkdownDescription: "Non-secret plugin settings, as a JSON object string (write it with `jsonencode`). " +
+					"Compared by the keys it sets: settings the service adds are no change, a value changed " +
+					"elsewhere is. Secret settings (those the plugin's `config_schema` marks `secret`) do not " +
+					"belong here: set them in `secret_config_wo`; they never appear in this attribute. Left out, " +
+					"the settings are not managed and show what the service holds. After an import it holds the " +
+					"service's non-secret settings, and keys the configuration does not set are planned for removal.",
+			},
+			"secret_config_wo": schema.StringAttribute{
+				Optional:   true,
+				WriteOnly:  true,
+				Sensitive:  true,
+				Validators: []validator.String{settingsObject},
+				MarkdownDescription: "Secret plugin settings, as a JSON object string (write it with `jsonencode`): " +
+					"the keys the plugin's `config_schema` marks `secret`. Write-only (Terraform 1.11 and later): " +
+					"never stored in plan or state. Sent when the config is created and whenever " +
+					"`secret_config_wo_version` changes; Terraform cannot see a change of this value alone.",
+			},
+			"secret_config_wo_version": schema.Int64Attribute{
+				Optional: true,
+				Validators: []validator.Int64{
+					int64validator.AlsoRequires(path.MatchRoot("secret_config_wo")),
+				},
+				MarkdownDescription: "Version of `secret_config_wo`: change it (e.g. increment it) to send the " +
+					"secret settings again. Other updates leave the stored secrets as they are. Setting it on a " +
+					"config that has none (after an import, say) sends them once.",
+			},
+			"error":             computedJSON("Last error the plugin reported for the config, as JSON text, or null.", false),
+			"plugin_info":       computedJSON("What the service tells about the plugin, as a JSON string.", true),
+			"delivery_rate_24h": computedJSON("Delivery rate over the last 24 hours, as JSON text, or null.", false),
+			"team_id": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "Identifier of the team owning the config.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"created_at": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "When the config was created (ISO 8601, UTC).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "When the config was last changed (ISO 8601, UTC).",
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+		},
+	}
+}
+
+// computedJSON is a read-only attribute holding any JSON value from the
+// service as JSON text. Stable values keep their state across updates; the
+// others show as "known after apply" when the config changes.
+func computedJSON(description string, stable bool) schema.StringAttribute {
+	a := schema.StringAttribute{
+		CustomType:          jsontypes.NormalizedType{},
+		Computed:            true,
+		MarkdownDescription: description,
+	}
+	if stable {
+		a.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	}
+	return a
+}
+
+// identitySchema is the resource identity (Terraform 1.12+): the
+// project and the config id.
+func identitySchema() identityschema.Schema {
+	return identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"project_id": identityschema.StringAttribute{
+				OptionalForImport: true,
+				Description:       `Project of the config: a project id or "@current". Defaults to the provider's project_id on import.`,
+			},
+			"id": identityschema.Int64Attribute{
+				RequiredForImport: true,
+				Description:       "Identifier of the config.",
+			},
+		},
+	}
+}

@@ -1,0 +1,155 @@
+package configresource
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+var _ resource.ResourceWithValidateConfig = (*configResource)(nil)
+
+// Paths of the plugin settings attributes.
+var (
+	settingsPath       = path.Root("config")
+	secretSettingsPath = path.Root("secret_config_wo")
+)
+
+// settingsObject refuses settings that are not a JSON object.
+var settingsObject = framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)
+
+// configuredSettings is the part of a configuration that sets plugin
+// settings.
+type configuredSettings struct {
+	Settings       jsontypes.Normalized `tfsdk:"config"`
+	SecretSettings types.String         `tfsdk:"secret_config_wo"`
+}
+
+// ValidateConfig implements resource.ResourceWithValidateConfig: a setting
+// is either secret or not, so config and secret_config_wo share no key.
+func (r *configResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg configuredSettings
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, settingsPath, &cfg.Settings)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &cfg.SecretSettings)...)
+	if resp.Diagnostics.HasError() || !framework.IsSet(cfg.Settings) || !framework.IsSet(cfg.SecretSettings) {
+		return
+	}
+	plain, err1 := record.ParseSettings(cfg.Settings.ValueString())
+	secret, err2 := record.ParseSettings(cfg.SecretSettings.ValueString())
+	if err1 != nil || err2 != nil {
+		return // the attribute validators report it
+	}
+	var both []string
+	for _, k := range plain.SortedKeys() {
+		if _, ok := secret[k]; ok {
+			both = append(both, fmt.Sprintf("%q", k))
+		}
+	}
+	if len(both) > 0 {
+		resp.Diagnostics.AddAttributeError(settingsPath, "Setting in both config and secret_config_wo",
+			fmt.Sprintf("config and secret_config_wo both set %s. Put secret settings in secret_config_wo only, "+
+				"the others in config only.", strings.Join(both, ", ")))
+	}
+}
+
+// checkSettingKeys checks configured settings against the keys the plugin
+// marks secret: a secret in config would be stored in plan and state, and a
+// non-secret setting in secret_config_wo would be dropped by the service on
+// the next update that sends config without it.
+// note is appended to each error's detail.
+func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret record.StringValue, note string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if framework.IsSet(plain) {
+		if s, err := record.ParseSettings(plain.ValueString()); err == nil {
+			var bad []string
+			for _, k := range s.SortedKeys() {
+				if secrets[k] {
+					bad = append(bad, fmt.Sprintf("%q", k))
+				}
+			}
+			if len(bad) > 0 {
+				diags.AddAttributeError(settingsPath, "Secret setting in config",
+					fmt.Sprintf("config sets %s, which plugin %d marks secret: its value would be stored in plan "+
+						"and state. Set it in secret_config_wo (write-only, with secret_config_wo_version) instead.",
+						strings.Join(bad, ", "), plugin)+note)
+			}
+		}
+	}
+	if framework.IsSet(secret) {
+		if s, err := record.ParseSettings(secret.ValueString()); err == nil {
+			var bad []string
+			for _, k := range s.SortedKeys() {
+				if !secrets[k] {
+					bad = append(bad, fmt.Sprintf("%q", k))
+				}
+			}
+			if len(bad) > 0 {
+				diags.AddAttributeError(secretSettingsPath, "Non-secret setting in secret_config_wo",
+					fmt.Sprintf("secret_config_wo sets %s, which plugin %d does not mark secret: the service "+
+						"shows such values and drops them whenever config is updated without them. Set it in "+
+						"config instead.", strings.Join(bad, ", "), plugin)+note)
+			}
+		}
+	}
+	return diags
+}
+
+// checkPlannedSettings checks the configured settings against the secret
+// keys of the plugin in state. A new config (or another plugin) has its
+// plugin's schema checked once the service shows it, by the create.
+func (r *configResource) checkPlannedSettings(ctx context.Context, req resource.ModifyPlanRequest, plan, state *Model) diag.Diagnostics {
+	secrets, known := record.SecretKeysOf(state.PluginInfo)
+	if !known || !plan.Plugin.Equal(state.Plugin) {
+		return nil
+	}
+	var cfg configuredSettings
+	diags := req.Config.GetAttribute(ctx, settingsPath, &cfg.Settings)
+	diags.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &cfg.SecretSettings)...)
+	if diags.HasError() {
+		return diags
+	}
+	return checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.Settings, cfg.SecretSettings, "")
+}
+
+// refuseMisplacedSettings checks the settings of a config just created
+// against its plugin's secret keys, which only the service's answer tells.
+// Settings in the wrong attribute are refused: the config is deleted again
+// (a secret in config would otherwise land in state). It reports whether it
+// refused.
+func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.Client, project string,
+	rec *client.Record, plan *Model, secret types.String, diags *diag.Diagnostics,
+) bool {
+	secrets, known := record.SecretKeys(rec.PluginInfo)
+	if !known {
+		return false
+	}
+	if !checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, "").HasError() {
+		return false
+	}
+	note := fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", rec.ID)
+	_, err := c.Update(ctx, project, r.kind.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)})
+	if err != nil {
+		note = fmt.Sprintf("\n\nThe config created on the way (id %d) could not be deleted again: %s\n"+
+			"Delete it on the service, or import it.", rec.ID, framework.DescribeError(err))
+	}
+	diags.Append(checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, note)...)
+	return true
+}
+
+// configuresSecrets reports whether the configuration sets secret_config_wo
+// (or leaves it unknown until apply).
+func configuresSecrets(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) bool {
+	var secret types.String
+	diags.Append(config.GetAttribute(ctx, secretSettingsPath, &secret)...)
+	return !secret.IsNull()
+}

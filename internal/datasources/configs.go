@@ -1,0 +1,100 @@
+package datasources
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+var _ datasource.DataSourceWithConfigure = (*configsDataSource)(nil)
+
+// configsDataSource is the data source pipeline_<kind>_configs: every record
+// of the kind's collection, across all pages, optionally narrowed.
+type configsDataSource struct {
+	framework.DataSourceBase
+	kind kind.Kind
+}
+
+// configsDataSourceModel is the list data source's model; each element of
+// Configs is filled by the one record mapper.
+type configsDataSourceModel struct {
+	ProjectID      types.String   `tfsdk:"project_id"`
+	Enabled        types.Bool     `tfsdk:"enabled"`
+	Plugin         types.Int64    `tfsdk:"plugin"`
+	IncludeDeleted types.Bool     `tfsdk:"include_deleted"`
+	Configs        []record.Model `tfsdk:"configs"`
+}
+
+// NewConfigs returns the constructor of the list data source of kind k.
+func NewConfigs(k kind.Kind) func() datasource.DataSource {
+	return func() datasource.DataSource {
+		return &configsDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix() + "s"), kind: k}
+	}
+}
+
+// Schema implements datasource.DataSource.
+func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: fmt.Sprintf("Lists the %ss of a project, across all pages of the API collection "+
+			"`%s`, optionally narrowed by `enabled` and `plugin`. Soft-deleted configs are left out unless "+
+			"`include_deleted` is `true`.", d.kind.Noun, d.kind.Collection),
+		Attributes: map[string]schema.Attribute{
+			"project_id": projectIDArgument("configs"),
+			"enabled": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only configs with this `enabled` flag. Left out, both.",
+			},
+			"plugin": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: "Only configs of this plugin id.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+			},
+			"include_deleted": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Also list configs the service has soft-deleted (`deleted = true`). " +
+					"Defaults to `false`.",
+			},
+			"configs": schema.ListNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The configs, by `order` and then `id`, each with the attributes of the " +
+					"`" + d.kind.ConfigTypeName() + "` data source.",
+				NestedObject: schema.NestedAttributeObject{Attributes: recordDataSourceAttributes(d.kind)},
+			},
+		},
+	}
+}
+
+// Read lists every page of the collection (client.ListAll).
+func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m configsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	meta, project := d.MustProject(m.ProjectID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	filter := record.Filter{Enabled: m.Enabled, Plugin: m.Plugin, IncludeDeleted: m.IncludeDeleted.ValueBool()}
+	recs, err := record.List(ctx, meta.Client, project, d.kind, filter)
+	if err != nil {
+		framework.AddAPIError(&resp.Diagnostics, fmt.Sprintf("Could not list the %ss of project %s", d.kind.Noun, project), err, nil)
+		return
+	}
+	m.ProjectID = types.StringValue(project)
+	m.Configs = make([]record.Model, len(recs))
+	for i := range recs {
+		m.Configs[i].ProjectID = m.ProjectID
+		m.Configs[i].FromRecord(&recs[i])
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -1,0 +1,88 @@
+package datasources
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+// recordDataSourceAttributes are the attributes of one record as the data
+// sources show it (every attribute of record.Model, read-only): the single
+// record data source, and each element of the list data source's configs.
+func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
+	computedJSON := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{CustomType: jsontypes.NormalizedType{}, Computed: true, MarkdownDescription: description}
+	}
+	return map[string]schema.Attribute{
+		"id": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "Identifier of the config, unique across both collections.",
+		},
+		"project_id": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "Project of the config.",
+		},
+		"plugin": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: fmt.Sprintf("Identifier of the %s plugin.", k.PluginNoun),
+		},
+		"enabled": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the config runs.",
+		},
+		"order": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "Position of the config among the project's configs.",
+		},
+		"name": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "Name of the config; the plugin's name when the config has none.",
+		},
+		"description": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "Description of the config; the plugin's description when the config has none.",
+		},
+		"filters": schema.StringAttribute{
+			CustomType:          record.FiltersType{},
+			Computed:            true,
+			MarkdownDescription: "Which events the config applies to, as the service stores it (JSON), or null.",
+		},
+		"deleted": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "The service's soft-delete flag.",
+		},
+		"config":            computedJSON("Non-secret plugin settings of the config, as a JSON object string (secret ones are left out)."),
+		"error":             computedJSON("Last error the plugin reported for the config, as JSON text, or null."),
+		"plugin_info":       computedJSON("What the service tells about the plugin, as a JSON string. List pages carry none, so it is null in `configs`."),
+		"delivery_rate_24h": computedJSON("Delivery rate over the last 24 hours, as JSON text, or null."),
+		"team_id": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "Identifier of the team owning the config.",
+		},
+		"created_at": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "When the config was created (ISO 8601, UTC).",
+		},
+		"updated_at": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "When the config was last changed (ISO 8601, UTC).",
+		},
+	}
+}
+
+// projectIDArgument is the optional project_id every data source takes.
+func projectIDArgument(what string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true,
+		Computed: true,
+		MarkdownDescription: fmt.Sprintf("Project of the %s: a project id or `@current`. Defaults to the "+
+			"provider's `project_id`.", what),
+		Validators: []validator.String{framework.ProjectIDValidator()},
+	}
+}

@@ -1,0 +1,49 @@
+package framework
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+)
+
+// TestAddCustomActionError: only the service's refusal of the key itself
+// gets the advice to use a legacy key; any other 403 is the usual API error.
+func TestAddCustomActionError(t *testing.T) {
+	t.Parallel()
+	refused := fmt.Errorf("running: %w", &client.APIError{Method: "POST", Path: "/x/1/job/", Status: 403,
+		Detail: "This action does not support Personal API Key access"})
+	scope := &client.APIError{Method: "POST", Path: "/x/1/job/", Status: 403, Detail: "API key missing required scope 'plugin:write'"}
+	for _, tc := range []struct {
+		name   string
+		err    error
+		action CustomAction
+		want   []string
+		refuse bool
+	}{
+		{"job refused", refused, ActionJob, []string{"only legacy personal API keys", "To run jobs, configure"}, true},
+		{"frontend refused", refused, ActionFrontend, []string{"To read the frontend, configure"}, true},
+		{"rearrange refused", refused, ActionRearrange, []string{"Ordering does not need it"}, true},
+		{"a missing scope", scope, ActionJob, []string{"403 Forbidden", "lacks the scope"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := client.IsKeyRefused(tc.err); got != tc.refuse {
+				t.Errorf("IsKeyRefused = %v, want %v", got, tc.refuse)
+			}
+			var diags diag.Diagnostics
+			AddCustomActionError(&diags, "Could not do it", tc.action, tc.err, nil)
+			if len(diags) != 1 || diags[0].Summary() != "Could not do it" {
+				t.Fatalf("diagnostics %v", diags)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(diags[0].Detail(), w) {
+					t.Errorf("detail %q does not say %q", diags[0].Detail(), w)
+				}
+			}
+		})
+	}
+}

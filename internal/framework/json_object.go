@@ -1,0 +1,45 @@
+package framework
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+)
+
+// ErrNotJSONObject is what a string attribute that must hold a JSON object
+// is told when it holds something else.
+var ErrNotJSONObject = errors.New("must be a JSON object string (write it with jsonencode)")
+
+// JSONObjectValidator refuses a string that is not a JSON object (plugin
+// settings, a job's payload). The framework's validators have no such
+// check: jsontypes.Normalized accepts any JSON value. summary is the error's
+// summary; example shows a valid value, e.g. `jsonencode({ days = 7 })`.
+func JSONObjectValidator(summary, example string) validator.String {
+	return jsonObjectValidator{summary: summary, example: example}
+}
+
+type jsonObjectValidator struct {
+	summary, example string
+}
+
+func (jsonObjectValidator) Description(context.Context) string {
+	return "must be a JSON object string"
+}
+
+func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v jsonObjectValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if !IsSet(req.ConfigValue) {
+		return
+	}
+	if _, ok := jsonvalue.Object(req.ConfigValue.ValueString()); !ok {
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary,
+			fmt.Sprintf("%s %s, e.g. %s.", req.Path, ErrNotJSONObject, v.example))
+	}
+}

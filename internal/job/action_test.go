@@ -1,0 +1,141 @@
+package job_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+)
+
+// TestAccRunJobAction runs on Terraform 1.14+ only: an action_trigger of a
+// terraform_data resource invokes the action after create, and the local
+// API records the job with its payload.
+func TestAccRunJobAction(t *testing.T) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		acctest.SkipUnlessAcc(t)
+		jc := jobCases[tc.Kind.Name]
+		host, srv := acctest.IsolatedAPI(t, nil)
+		actionType := "pipeline_" + tc.Kind.Name + "_run_job"
+		var configID int64
+		resource.ParallelTest(t, resource.TestCase{
+			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: acctest.ProviderBlock(host, acctest.KeyFull, "1") +
+					tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) + fmt.Sprintf(`
+action %[1]q "test" {
+  config {
+    config_id = %[2]s.test.id
+    job_type  = %[3]q
+    payload   = %[4]s
+  }
+}
+
+resource "terraform_data" "trigger" {
+  input = %[2]s.test.id
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [action.%[1]s.test]
+    }
+  }
+}
+`, actionType, tc.TypeName, jc.jobType, jc.payload),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					acctest.CaptureID(tc.TypeName+".test", &configID),
+					checkJobs(srv, &configID, jc, 1),
+				),
+			}},
+		})
+	})
+}
+
+// TestRunJobAction_protocol covers the action on any Terraform by calling
+// the provider's protocol 6 server as Terraform 1.14+ would: planning checks
+// the job against the plugin's public jobs (errors on job_type and payload),
+// invoking sends progress messages and the local API records the job with
+// its payload and operation, and a key with scopes gets an error that says
+// what to do instead, with nothing run.
+func TestRunJobAction_protocol(t *testing.T) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		jc := jobCases[tc.Kind.Name]
+		host, local := acctest.IsolatedAPI(t, nil)
+		rec := acctest.MustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), tc.Kind.Collection,
+			client.RecordInput{Plugin: client.Some(jc.plugin), Order: client.Some(int64(1))})
+		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
+		actionType := "pipeline_" + tc.Kind.Name + "_run_job"
+		args := func(jobType, payload string) map[string]tftypes.Value {
+			return map[string]tftypes.Value{
+				"config_id": tftypes.NewValue(tftypes.Number, rec.ID),
+				"job_type":  tftypes.NewValue(tftypes.String, jobType),
+				"payload":   tftypes.NewValue(tftypes.String, payload),
+				"operation": tftypes.NewValue(tftypes.String, "start"),
+			}
+		}
+
+		// Planning: a good job passes; bad ones fail on their attribute.
+		acctest.FailOnDiagnostics(t, "PlanAction", srv.PlanAction(t, actionType, args(jc.jobType, jc.payloadJSON)))
+		for _, bad := range []struct {
+			jobType, payload, attr, want string
+		}{
+			{"Nope", "{}", "job_type", `no public job "Nope"`},
+			{jc.jobType, "{}", "payload", `needs the payload field(s) "` + jc.required + `"`},
+			{jc.jobType, `{"` + jc.required + `": 1, "extra": 1}`, "payload", `no payload field(s) "extra"`},
+			{jc.jobType, "[1]", "payload", "must be a JSON object"},
+		} {
+			expectAttrError(t, srv.PlanAction(t, actionType, args(bad.jobType, bad.payload)), bad.attr, bad.want)
+		}
+		if runs := local.Jobs(); len(runs) != 0 {
+			t.Fatalf("planning ran jobs: %+v", runs)
+		}
+
+		// Invoking: progress, then the job on the API.
+		inv := srv.Invoke(t, actionType, args(jc.jobType, jc.payloadJSON))
+		acctest.FailOnDiagnostics(t, "InvokeAction", inv.Diagnostics)
+		if !inv.Completed || len(inv.Progress) != 2 || !strings.Contains(inv.Progress[0], "Starting job "+fmt.Sprintf("%q", jc.jobType)) ||
+			!strings.Contains(inv.Progress[1], "accepted") {
+			t.Errorf("invocation %+v, want a start and an accepted progress message and completion", inv)
+		}
+		id := rec.ID
+		if err := checkJobs(local, &id, jc, 1)(nil); err != nil {
+			t.Error(err)
+		}
+
+		// A key with scopes: a clear error, and nothing run.
+		scoped := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
+		inv = scoped.Invoke(t, actionType, args(jc.jobType, jc.payloadJSON))
+		if !inv.Completed || len(inv.Diagnostics) != 1 || !strings.Contains(inv.Diagnostics[0].Detail, "To run jobs, configure this provider") {
+			t.Errorf("scoped key: invocation %+v, want one error saying what to do instead", inv)
+		}
+		if err := checkJobs(local, &id, jc, 1)(nil); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+// expectAttrError checks that diags hold an error on attribute attr whose
+// summary or detail contains want.
+func expectAttrError(t *testing.T, diags []*tfprotov6.Diagnostic, attr, want string) {
+	t.Helper()
+	p := tftypes.NewAttributePath().WithAttributeName(attr)
+	if !slices.ContainsFunc(diags, func(d *tfprotov6.Diagnostic) bool {
+		return d.Severity == tfprotov6.DiagnosticSeverityError && d.Attribute != nil && d.Attribute.Equal(p) &&
+			strings.Contains(d.Summary+" "+d.Detail, want)
+	}) {
+		var got []string
+		for _, d := range diags {
+			got = append(got, fmt.Sprintf("[%v] %s: %s", d.Attribute, d.Summary, d.Detail))
+		}
+		t.Errorf("diagnostics %q, want an error on %s saying %q", got, attr, want)
+	}
+}

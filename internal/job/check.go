@@ -1,0 +1,210 @@
+package job
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+)
+
+// What the job resource and the run-job action share: the job they send,
+// the check of it against the plugin's public jobs, and the call.
+
+// defaultJobOperation is the operation the service assumes.
+const defaultJobOperation = "start"
+
+// Paths of the job attributes, the same in the resource and the action.
+var (
+	jobConfigIDPath = path.Root("config_id")
+	jobTypePath     = path.Root("job_type")
+	jobPayloadPath  = path.Root("payload")
+)
+
+// jobArgs is a job as configured: the attributes the resource and the
+// action have in common.
+type jobArgs struct {
+	ProjectID types.String         `tfsdk:"project_id"`
+	ConfigID  types.Int64          `tfsdk:"config_id"`
+	JobType   types.String         `tfsdk:"job_type"`
+	Payload   jsontypes.Normalized `tfsdk:"payload"`
+	Operation types.String         `tfsdk:"operation"`
+}
+
+// request is the body of the job call.
+func (a *jobArgs) request() client.Job {
+	job := client.Job{Type: a.JobType.ValueString(), Operation: a.Operation.ValueString()}
+	if job.Operation == "" {
+		job.Operation = defaultJobOperation
+	}
+	if framework.IsSet(a.Payload) {
+		job.Payload = json.RawMessage(a.Payload.ValueString())
+	}
+	return job
+}
+
+// publicJob is one entry of plugin_info.public_jobs.
+type publicJob struct {
+	Payload map[string]struct {
+		Required bool `json:"required"`
+	} `json:"payload"`
+}
+
+// publicJobsOf returns the public jobs in a record's plugin_info, and false
+// when plugin_info does not say (then the service alone can judge a job).
+func publicJobsOf(pluginInfo json.RawMessage) (map[string]publicJob, bool) {
+	var info struct {
+		PublicJobs *map[string]publicJob `json:"public_jobs"`
+	}
+	if err := json.Unmarshal(pluginInfo, &info); err != nil || info.PublicJobs == nil {
+		return nil, false
+	}
+	return *info.PublicJobs, true
+}
+
+// checkJob judges a job at plan time against the public jobs of the
+// config's plugin (one GET of the config), so that an unknown job type, a
+// missing required payload field or an unknown one is reported on its
+// attribute before anything runs. Values not known yet are not judged (a
+// payload known only at apply leaves just the job type to judge); a
+// config the service cannot show is an error on config_id; any other failure
+// to look is a warning, and the service judges at apply.
+func checkJob(ctx context.Context, c *client.Client, k kind.Kind, project string, a *jobArgs) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if !framework.IsSet(a.ConfigID) || !framework.IsSet(a.JobType) {
+		return nil
+	}
+	id := a.ConfigID.ValueInt64()
+	rec, err := c.Get(ctx, project, k.Collection, id)
+	switch {
+	case client.IsNotFound(err):
+		diags.AddAttributeError(jobConfigIDPath, fmt.Sprintf("Unknown %s %d", k.Noun, id), fmt.Sprintf(
+			"Project %s has no %s with id %d, so no job can run on it.\n\n%s", project, k.Noun, id, framework.DescribeError(err)))
+		return diags
+	case err != nil:
+		diags.AddAttributeWarning(jobConfigIDPath, "Could not check the job at plan time", fmt.Sprintf(
+			"Reading %s %d failed, so the job type and payload are left to the service to judge at apply.\n\n%s",
+			k.Noun, id, framework.DescribeError(err)))
+		return diags
+	}
+	jobs, known := publicJobsOf(rec.PluginInfo)
+	if !known {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(jobs))
+	jobType := a.JobType.ValueString()
+	job, ok := jobs[jobType]
+	switch {
+	case len(jobs) == 0:
+		diags.AddAttributeError(jobTypePath, "Plugin has no public jobs", fmt.Sprintf(
+			"Plugin %d of %s %d has no public jobs, so job %q cannot run.", rec.Plugin, k.Noun, id, jobType))
+		return diags
+	case !ok:
+		diags.AddAttributeError(jobTypePath, "Unknown job type", fmt.Sprintf(
+			"Plugin %d of %s %d has no public job %q. Its jobs: %s.", rec.Plugin, k.Noun, id, jobType, quoteAll(names)))
+		return diags
+	}
+
+	if a.Payload.IsUnknown() {
+		return nil // judged by the service at apply
+	}
+	var payload map[string]json.RawMessage
+	if framework.IsSet(a.Payload) {
+		var ok bool
+		if payload, ok = jsonvalue.Object(a.Payload.ValueString()); !ok {
+			return nil // the attribute's validator reports it
+		}
+	}
+	fields := slices.Sorted(maps.Keys(job.Payload))
+	var missing, unknown []string
+	for _, f := range fields {
+		if _, sent := payload[f]; job.Payload[f].Required && !sent {
+			missing = append(missing, f)
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(payload)) {
+		if _, ok := job.Payload[f]; !ok {
+			unknown = append(unknown, f)
+		}
+	}
+	if len(missing) > 0 {
+		diags.AddAttributeError(jobPayloadPath, "Missing required job field", fmt.Sprintf(
+			"Job %q needs the payload field(s) %s. Its fields: %s.", jobType, quoteAll(missing), describeFields(job, fields)))
+	}
+	if len(unknown) > 0 {
+		diags.AddAttributeError(jobPayloadPath, "Unknown field for job", fmt.Sprintf(
+			"Job %q has no payload field(s) %s. Its fields: %s.", jobType, quoteAll(unknown), describeFields(job, fields)))
+	}
+	return diags
+}
+
+// describeFields lists a job's payload fields, marking the required ones.
+func describeFields(job publicJob, fields []string) string {
+	if len(fields) == 0 {
+		return "none (leave payload out)"
+	}
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = fmt.Sprintf("%q", f)
+		if job.Payload[f].Required {
+			out[i] += " (required)"
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// quoteAll renders names as a quoted, comma-separated list.
+func quoteAll(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// runJob asks the service to run the job; errors are added to diags, a key
+// the service refuses with what to do instead.
+func runJob(ctx context.Context, c *client.Client, k kind.Kind, project string, a *jobArgs, diags *diag.Diagnostics) {
+	id := a.ConfigID.ValueInt64()
+	err := c.RunJob(ctx, project, k.Collection, id, a.request())
+	if err == nil {
+		return
+	}
+	summary := fmt.Sprintf("Could not run job %q of %s %d", a.JobType.ValueString(), k.Noun, id)
+	switch {
+	case client.IsNotFound(err):
+		diags.AddAttributeError(jobConfigIDPath, summary, fmt.Sprintf("Project %s has no %s with id %d.\n\n%s",
+			project, k.Noun, id, framework.DescribeError(err)))
+	case client.StatusOf(err) == http.StatusBadRequest:
+		// The service names no attribute; its messages say which one.
+		diags.AddAttributeError(jobErrorPath(err), summary, framework.DescribeError(err))
+	default:
+		framework.AddCustomActionError(diags, summary, framework.ActionJob, err, nil)
+	}
+}
+
+// jobErrorPath maps the service's job validation messages ("Missing
+// required job field: k", "Unknown field for job: k", "Unknown plugin job:
+// 'x'", "Plugin has no public jobs") to the attribute they are about.
+func jobErrorPath(err error) path.Path {
+	msg := strings.ToLower(err.Error())
+	if strings.Contains(msg, "field") || strings.Contains(msg, "payload") {
+		return jobPayloadPath
+	}
+	return jobTypePath
+}

@@ -1,0 +1,216 @@
+package job_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// jobCase is a public job of one of the local API's plugins of a kind.
+type jobCase struct {
+	plugin   int64
+	jobType  string
+	required string
+	// payload is a valid payload as HCL, and its JSON.
+	payload, payloadJSON string
+}
+
+// jobCases are the local API's jobs, by kind (see the localapi README).
+var jobCases = map[string]jobCase{
+	"transformation": {plugin: 2, jobType: "Reprocess", required: "since",
+		payload: `jsonencode({ since = "2024-01-01" })`, payloadJSON: `{"since":"2024-01-01"}`},
+	"import_app": {plugin: 3, jobType: "Backfill", required: "days",
+		payload: `jsonencode({ days = 7, dry_run = true })`, payloadJSON: `{"days":7,"dry_run":true}`},
+}
+
+// TestAccJobResource runs a job of a config created in the same
+// configuration, against a local API of its own whose job record is
+// checked: the job ran once with its payload; the same payload written
+// differently plans nothing; a trigger change runs it again; an unknown job
+// type, a missing required payload field and an unknown one fail at plan
+// time on their attribute without running anything; a key with scopes gets
+// an error that says what to do instead.
+func TestAccJobResource(t *testing.T) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		acctest.SkipUnlessAcc(t)
+		jc := jobCases[tc.Kind.Name]
+		host, srv := acctest.IsolatedAPI(t, nil)
+		jobType := "pipeline_" + tc.Kind.Name + "_job"
+		addr := jobType + ".test"
+		var configID int64
+		config := func(job, triggers string) string {
+			return acctest.ProviderBlock(host, acctest.KeyFull, "1") +
+				tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) +
+				fmt.Sprintf("\nresource %q \"test\" {\n  config_id = %s.test.id\n%s\n  triggers = { %s }\n}\n", jobType, tc.TypeName, job, triggers)
+		}
+		valid := fmt.Sprintf("  job_type  = %q\n  payload   = %s", jc.jobType, jc.payload)
+		// The same JSON, written out by hand in another key order.
+		var fields map[string]any
+		if err := json.Unmarshal([]byte(jc.payloadJSON), &fields); err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, k := range slices.Backward(slices.Sorted(mapKeys(fields))) {
+			v, _ := json.Marshal(fields[k])
+			parts = append(parts, fmt.Sprintf("%q: %s", k, v))
+		}
+		rewritten := fmt.Sprintf("  job_type  = %q\n  payload   = %q", jc.jobType, "{ "+strings.Join(parts, ", ")+" }")
+
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{
+				{
+					Config:           config(valid, `run = "1"`),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),
+					Check: resource.ComposeAggregateTestCheckFunc(
+						acctest.CaptureID(tc.TypeName+".test", &configID),
+						checkJobs(srv, &configID, jc, 1),
+						resource.TestCheckResourceAttr(addr, "operation", "start"),
+						resource.TestCheckResourceAttr(addr, "project_id", "1"),
+						resource.TestCheckResourceAttrSet(addr, "ran_at"),
+					),
+				},
+				{
+					Config:           config(rewritten, `run = "1"`),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
+					Check:            checkJobs(srv, &configID, jc, 1),
+				},
+				{
+					Config:           config(valid, `run = "2"`),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)),
+					Check:            checkJobs(srv, &configID, jc, 2),
+				},
+				{
+					Config:      config(fmt.Sprintf("  job_type = \"Nope\"\n  payload  = %s", jc.payload), `run = "3"`),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)Unknown job type.*with ` + addr + `.*job_type.*no public job "Nope".*` + regexp.QuoteMeta(fmt.Sprintf("%q", jc.jobType))),
+				},
+				{
+					Config:      config(fmt.Sprintf("  job_type = %q\n  payload  = jsonencode({})", jc.jobType), `run = "3"`),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)Missing required job field.*payload.*needs the payload field\(s\) "` + jc.required + `"`),
+				},
+				{
+					Config:      config(fmt.Sprintf("  job_type = %q\n  payload  = jsonencode({ %s = 1, extra = 1 })", jc.jobType, jc.required), `run = "3"`),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)Unknown field for job.*payload.*no payload field\(s\) "extra"`),
+				},
+				{
+					Config:      config("  job_type = \"x\"\n  payload  = jsonencode([1])", `run = "3"`),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)Payload is not a JSON object.*payload`),
+				},
+				{
+					// Nothing ran in the failed plans.
+					Config:           config(valid, `run = "2"`),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(plancheck.ExpectEmptyPlan()),
+					Check:            checkJobs(srv, &configID, jc, 2),
+				},
+				{
+					// A key with scopes may not run jobs. (One provider
+					// configuration: in-process test providers share one
+					// server, so an aliased second one would not be apart.)
+					Config: acctest.ProviderBlock(host, acctest.KeyWrite, "1") +
+						tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) +
+						fmt.Sprintf("\nresource %q \"scoped\" {\n  config_id = %s.test.id\n%s\n}\n", jobType, tc.TypeName, valid),
+					ExpectError: regexp.MustCompile(`(?s)403\s+Forbidden.*To\s+run\s+jobs,\s+configure\s+this\s+provider`),
+				},
+			},
+		})
+	})
+}
+
+// mapKeys returns the keys of m.
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// checkJobs checks that the local API recorded exactly n runs, each of jc's
+// job on the config *id with jc's payload and operation "start".
+func checkJobs(srv *localapi.Server, id *int64, jc jobCase, n int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		runs := srv.Jobs()
+		if len(runs) != n {
+			return fmt.Errorf("the local API ran %d jobs, want %d: %+v", len(runs), n, runs)
+		}
+		for _, r := range runs {
+			if r.ConfigID != *id || r.Project != 1 || r.Type != jc.jobType || r.Operation != "start" || !jsonEqual(r.Payload, jc.payloadJSON) {
+				return fmt.Errorf("job run %+v (payload %s), want %s on config %d with %s", r, r.Payload, jc.jobType, *id, jc.payloadJSON)
+			}
+		}
+		return nil
+	}
+}
+
+// jsonEqual reports whether two JSON texts hold the same value.
+func jsonEqual(a json.RawMessage, b string) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal([]byte(b), &y) == nil && fmt.Sprint(x) == fmt.Sprint(y)
+}
+
+// TestJobResource_requests counts the job resource's requests: planning a
+// run reads the config once (to check the job), create makes the one job
+// call, and read and delete call nothing.
+func TestJobResource_requests(t *testing.T) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		jc := jobCases[tc.Kind.Name]
+		var log acctest.RequestLog
+		host, local := acctest.IsolatedAPI(t, log.Wrap)
+		rec := acctest.MustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), tc.Kind.Collection,
+			client.RecordInput{Plugin: client.Some(jc.plugin), Order: client.Some(int64(1))})
+		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
+		typeName := "pipeline_" + tc.Kind.Name + "_job"
+		path := "/api/projects/1/" + string(tc.Kind.Collection) + "/" + strconv.FormatInt(rec.ID, 10) + "/"
+		log.Take()
+
+		created := srv.Apply(t, typeName, nil, nil, map[string]tftypes.Value{
+			"config_id": tftypes.NewValue(tftypes.Number, rec.ID),
+			"job_type":  tftypes.NewValue(tftypes.String, jc.jobType),
+			"payload":   tftypes.NewValue(tftypes.String, jc.payloadJSON),
+		})
+		acctest.FailOnDiagnostics(t, "create", created.Diagnostics)
+		if got, want := log.Take(), []string{"GET " + path, "POST " + path + "job/"}; !slices.Equal(got, want) {
+			t.Errorf("plan and create: requests %q, want %q", got, want)
+		}
+		if runs := local.Jobs(); len(runs) != 1 || runs[0].ConfigID != rec.ID || !jsonEqual(runs[0].Payload, jc.payloadJSON) {
+			t.Errorf("job runs %+v, want one of config %d with %s", runs, rec.ID, jc.payloadJSON)
+		}
+
+		read, err := srv.ReadResource(context.Background(), &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: created.NewState})
+		if err != nil {
+			t.Fatal(err)
+		}
+		acctest.FailOnDiagnostics(t, "read", read.Diagnostics)
+		destroyed := srv.Apply(t, typeName, read.NewState, nil, nil)
+		acctest.FailOnDiagnostics(t, "destroy", destroyed.Diagnostics)
+		if got := log.Take(); len(got) != 0 {
+			t.Errorf("read and destroy made requests %q, want none", got)
+		}
+		if c := local.Counters(); c["job"] != 1 {
+			t.Errorf("job calls %d, want 1", c["job"])
+		}
+	})
+}

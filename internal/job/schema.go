@@ -1,0 +1,130 @@
+package job
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+)
+
+// model is the job resource's model.
+type model struct {
+	jobArgs
+	ID       types.String `tfsdk:"id"`
+	Triggers types.Map    `tfsdk:"triggers"`
+	RanAt    types.String `tfsdk:"ran_at"`
+}
+
+// Descriptions shared by the job resource and the run-job action.
+const (
+	jobTypeDescription = "Name of the job, one of the public jobs of the config's plugin (`plugin_info.public_jobs`). " +
+		"When the config id is known at plan time, an unknown name is reported then."
+	jobPayloadDescription = "The job's payload, a JSON object string (write it with `jsonencode`). Fields the job " +
+		"requires, and fields it does not know, are reported at plan time when the config id is known."
+	jobOperationDescription = "The job operation the service is asked for. Defaults to `\"" + defaultJobOperation + "\"`."
+)
+
+// resourceSchema is the schema of the job resource of kind k.
+func resourceSchema(k kind.Kind) schema.Schema {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	return schema.Schema{
+		MarkdownDescription: fmt.Sprintf("Runs a public job of a %[1]s's plugin (the `job` action of the API "+
+			"collection `%[2]s`) when it is created, and again whenever anything about it changes: change "+
+			"`triggers` to run it again. Reading and destroying it call nothing.\n\n"+
+			"The service lets only legacy personal API keys without scopes run jobs; a key with scopes gets an "+
+			"error that says so. On Terraform 1.14+ the action `%[3]s_%[4]s_run_job` makes the same call "+
+			"without keeping anything in state.", k.Noun, k.Collection, framework.ProviderTypeName, k.Name),
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "Identifier of this run: `<project_id>/<config_id>/<ran_at>`.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"project_id": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Project of the config: a project id or `@current`. Defaults to the provider's " +
+					"`project_id`.",
+				Validators: []validator.String{framework.ProjectIDValidator()},
+				PlanModifiers: []planmodifier.String{
+					stringplanmodifier.UseStateForUnknown(),
+					stringplanmodifier.RequiresReplace(),
+				},
+			},
+			"config_id": schema.Int64Attribute{
+				Required:            true,
+				MarkdownDescription: fmt.Sprintf("Identifier of the %s whose plugin runs the job.", k.Noun),
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
+			"job_type": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: jobTypeDescription,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers:       replace,
+			},
+			"payload": schema.StringAttribute{
+				CustomType:          jsontypes.NormalizedType{},
+				Optional:            true,
+				MarkdownDescription: jobPayloadDescription + " Rewriting it the same way does not run the job again.",
+				Validators:          []validator.String{payloadObject},
+				PlanModifiers:       []planmodifier.String{sameJSONPlan{}, stringplanmodifier.RequiresReplace()},
+			},
+			"operation": schema.StringAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString(defaultJobOperation),
+				MarkdownDescription: jobOperationDescription,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers:       replace,
+			},
+			"triggers": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Arbitrary values whose change runs the job again (by replacing this " +
+					"resource), e.g. a date or the version of what the job processes.",
+				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			},
+			"ran_at": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "When the service accepted the job (RFC 3339, UTC).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+// payloadObject refuses a payload that is not a JSON object.
+var payloadObject = framework.JSONObjectValidator("Payload is not a JSON object", "jsonencode({ days = 7 })")
+
+// sameJSONPlan keeps the state's text when the configuration says the same
+// JSON differently, so that reformatting is no change (and no re-run).
+type sameJSONPlan struct{}
+
+func (sameJSONPlan) Description(context.Context) string {
+	return "The same JSON written differently is no change."
+}
+
+func (m sameJSONPlan) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (sameJSONPlan) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if framework.IsSet(req.PlanValue) && framework.IsSet(req.StateValue) &&
+		jsonvalue.Equal(json.RawMessage(req.PlanValue.ValueString()), json.RawMessage(req.StateValue.ValueString())) {
+		resp.PlanValue = req.StateValue
+	}
+}

@@ -1,0 +1,84 @@
+package order_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+)
+
+// TestOrderResource_requests drives the order resource over the protocol
+// against a service whose rearrange answers a record-shaped object (the
+// published schema) instead of the live array: the provider lists the
+// collection again to see what rearrange did and PATCHes only the disabled
+// config it skipped. A config missing from config_ids is placed after the
+// listed ones, with a warning on config_ids. Destroy makes no request.
+func TestOrderResource_requests(t *testing.T) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		var log acctest.RequestLog
+		host, _ := acctest.IsolatedAPI(t, func(h http.Handler) http.Handler {
+			return log.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if !strings.HasSuffix(r.URL.Path, "/rearrange/") {
+					h.ServeHTTP(w, r)
+					return
+				}
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, r)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(rec.Code)
+				_, _ = w.Write([]byte(`{"id": 0, "plugin": 0, "order": 0}`))
+			}))
+		})
+		api := acctest.ClientFor(t, host, acctest.KeyFull)
+		a := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(tc.Plugins[0]), Order: client.Some(int64(0)), Enabled: client.Some(true)})
+		b := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(tc.Plugins[1]), Order: client.Some(int64(0))})
+		c := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(tc.Plugins[0]), Order: client.Some(int64(0)), Enabled: client.Some(true)})
+		log.Take()
+
+		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
+		orderType := "pipeline_" + tc.Kind.Name + "_order"
+		coll := "/api/projects/1/" + string(tc.Kind.Collection) + "/"
+		ids := tftypes.NewValue(tftypes.List{ElementType: tftypes.Number}, []tftypes.Value{
+			tftypes.NewValue(tftypes.Number, b.ID), tftypes.NewValue(tftypes.Number, a.ID),
+		})
+		created := srv.Apply(t, orderType, nil, nil, map[string]tftypes.Value{"config_ids": ids})
+		acctest.FailOnDiagnostics(t, "create", created.Diagnostics)
+		if got, want := log.Take(), []string{"GET " + coll, "PATCH " + coll + "rearrange/", "GET " + coll, "PATCH " + coll + strconv.FormatInt(b.ID, 10) + "/"}; !slices.Equal(got, want) {
+			t.Errorf("requests %q, want %q", got, want)
+		}
+		p := tftypes.NewAttributePath().WithAttributeName("config_ids")
+		if !slices.ContainsFunc(created.Diagnostics, func(d *tfprotov6.Diagnostic) bool {
+			return d.Severity == tfprotov6.DiagnosticSeverityWarning && d.Attribute.Equal(p) && strings.Contains(d.Detail, strconv.FormatInt(c.ID, 10))
+		}) {
+			t.Errorf("diagnostics %v, want a warning on config_ids naming config %d", created.Diagnostics, c.ID)
+		}
+		recs, err := api.ListAll(context.Background(), "1", tc.Kind.Collection)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[int64]int64{}
+		for _, r := range recs {
+			got[r.ID] = r.Order
+		}
+		if got[b.ID] != 1 || got[a.ID] != 2 || got[c.ID] != 3 {
+			t.Errorf("orders %v, want %d:1 %d:2 %d:3", got, b.ID, a.ID, c.ID)
+		}
+
+		log.Take() // the check's own list
+		destroyed := srv.Apply(t, orderType, created.NewState, nil, nil)
+		acctest.FailOnDiagnostics(t, "destroy", destroyed.Diagnostics)
+		if reqs := log.Take(); len(reqs) != 0 {
+			t.Errorf("destroy made requests %q", reqs)
+		}
+	})
+}

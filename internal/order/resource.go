@@ -1,0 +1,310 @@
+package order
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*orderResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*orderResource)(nil)
+	_ resource.ResourceWithImportState = (*orderResource)(nil)
+	_ resource.ResourceWithIdentity    = (*orderResource)(nil)
+)
+
+// configIDsPath is the order resource's list of config ids.
+var configIDsPath = path.Root("config_ids")
+
+// orderResource is the resource pipeline_<kind>_order: the sequence of all
+// configs of the kind's collection in one project.
+type orderResource struct {
+	framework.ResourceBase
+	kind kind.Kind
+}
+
+// New returns the constructor of the order resource of kind k.
+func New(k kind.Kind) func() resource.Resource {
+	return func() resource.Resource {
+		return &orderResource{ResourceBase: framework.NewResourceBase(k.TypeSuffix("order")), kind: k}
+	}
+}
+
+// Schema implements resource.Resource.
+func (r *orderResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = resourceSchema(ctx, r.kind)
+}
+
+// IdentitySchema implements resource.ResourceWithIdentity.
+func (r *orderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchema()
+}
+
+// ModifyPlan implements resource.ResourceWithModifyPlan: project_id
+// defaults to the provider's, and orders are planned from what Read saw.
+// When the service already holds the configured sequence, the orders stay as
+// they are (no change); otherwise they are planned as 1, 2, 3, ... in
+// sequence. On create they are unknown: apply writes nothing when the
+// service already holds the sequence.
+func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
+	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan model
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = plan.ProjectID
+	ids, known, diags := listInt64s(ctx, plan.ConfigIDs)
+	resp.Diagnostics.Append(diags...)
+	switch {
+	case resp.Diagnostics.HasError():
+		return
+	case !known || req.State.Raw.IsNull():
+		plan.Orders = types.MapUnknown(types.Int64Type)
+	default:
+		var state model
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		stateIDs, _, d1 := listInt64s(ctx, state.ConfigIDs)
+		stateOrders, _, d2 := mapOrders(ctx, state.Orders)
+		resp.Diagnostics.Append(d1...)
+		resp.Diagnostics.Append(d2...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if slices.Equal(ids, stateIDs) && inSequence(ids, stateOrders) {
+			plan.Orders = state.Orders
+		} else {
+			plan.Orders = ordersMap(ids, targetOrders(ids))
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// Create applies the configured sequence.
+func (r *orderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan model
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.write(ctx, plan.Timeouts.Create, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: plan.ProjectID})...)
+}
+
+// Update applies the configured sequence.
+func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan model
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.write(ctx, plan.Timeouts.Update, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: plan.ProjectID})...)
+}
+
+// write brings the service to plan's sequence and sets plan's orders (and
+// project, when it was not known at plan time) to what it holds afterwards.
+func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc, plan *model, diags *diag.Diagnostics) {
+	meta := r.MustMeta(diags)
+	ctx, cancel := framework.OperationContext(ctx, timeout, framework.DefaultWriteTimeout, diags)
+	defer cancel()
+	if diags.HasError() {
+		return
+	}
+	project := framework.ProjectOrDefault(plan.ProjectID, meta, diags)
+	ids, _, d := listInt64s(ctx, plan.ConfigIDs)
+	diags.Append(d...)
+	planned, plannedKnown, d := mapOrders(ctx, plan.Orders)
+	diags.Append(d...)
+	if diags.HasError() {
+		return
+	}
+	plan.ProjectID, plan.ID = types.StringValue(project), types.StringValue(project)
+
+	recs, err := meta.Client.ListAll(ctx, project, r.kind.Collection)
+	if err != nil {
+		framework.AddAPIError(diags, fmt.Sprintf("Could not list the %ss of project %s", r.kind.Noun, project), err, nil)
+		return
+	}
+	current, byOrder := activeOrders(recs)
+	var missing []string
+	for _, id := range ids {
+		if _, ok := current[id]; !ok {
+			missing = append(missing, client.FormatID(id))
+		}
+	}
+	if len(missing) > 0 {
+		diags.AddAttributeError(configIDsPath, "Unknown configs in config_ids", fmt.Sprintf(
+			"Project %s has no %s with id %s: unknown, soft-deleted, or a config of another kind. "+
+				"Remove them from config_ids.", project, r.kind.Noun, strings.Join(missing, ", ")))
+		return
+	}
+
+	want := planned
+	switch {
+	case plannedKnown:
+	case inSequence(ids, current):
+		want = make(map[int64]int64, len(ids))
+		for _, id := range ids {
+			want[id] = current[id]
+		}
+	default:
+		want = targetOrders(ids)
+	}
+	after, unlisted := unlistedAfter(byOrder, want, current, maxOrder(want))
+	if len(unlisted) > 0 {
+		var names []string
+		for _, id := range unlisted {
+			names = append(names, client.FormatID(id))
+		}
+		diags.AddAttributeWarning(configIDsPath, "Configs missing from config_ids", fmt.Sprintf(
+			"The %ss %s of project %s are not in config_ids; they were placed after the listed configs. "+
+				"Unless they are about to be destroyed, add them to config_ids (or delete them), or the next "+
+				"plan shows them again.", r.kind.Noun, strings.Join(names, ", "), project))
+	}
+	changes := changedOrders(want, current)
+	for id, o := range after {
+		changes[id] = o
+	}
+	// No list page fetched before these writes may serve the records' reads.
+	defer func() {
+		for id := range changes {
+			meta.ReadCache().Invalidate(id)
+		}
+	}()
+	if err := r.setOrders(ctx, meta.Client, project, changes); err != nil {
+		framework.AddCustomActionError(diags, fmt.Sprintf("Could not order the %ss of project %s", r.kind.Noun, project),
+			framework.ActionRearrange, err, nil)
+		return
+	}
+	plan.Orders = ordersMap(ids, want)
+}
+
+// setOrders writes orders (by config id): one rearrange request, then a
+// PATCH of order on every config that rearrange did not set (disabled ones,
+// which it skips). When the key may not call rearrange (403), every
+// config is PATCHed.
+func (r *orderResource) setOrders(ctx context.Context, c *client.Client, project string, orders map[int64]int64) error {
+	if len(orders) == 0 {
+		tflog.Debug(ctx, "the service already holds the sequence")
+		return nil
+	}
+	remaining := orders
+	recs, err := c.Rearrange(ctx, project, r.kind.Collection, orders)
+	switch {
+	case client.IsForbidden(err):
+		tflog.Info(ctx, "the API key may not call rearrange; updating the order of each config instead",
+			map[string]any{"configs": len(orders)})
+	case err != nil:
+		return err
+	default:
+		if recs == nil {
+			// An answer without the records (the published schema's shape):
+			// look at what the service holds now.
+			if recs, err = c.ListAll(ctx, project, r.kind.Collection); err != nil {
+				return err
+			}
+		}
+		now := make(map[int64]int64, len(recs))
+		for _, rec := range recs {
+			if !rec.Deleted {
+				now[rec.ID] = rec.Order
+			}
+		}
+		remaining = changedOrders(orders, now)
+		tflog.Debug(ctx, "rearranged", map[string]any{"configs": len(orders), "left_to_update": len(remaining)})
+	}
+	var errs []error
+	for _, id := range sortedIDs(remaining) {
+		if _, err := c.Update(ctx, project, r.kind.Collection, id, client.RecordInput{Order: client.Some(remaining[id])}); err != nil {
+			errs = append(errs, fmt.Errorf("setting the order of config %d: %w", id, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Read lists the collection and reports the sequence the service holds.
+func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state model
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	meta := r.MustMeta(&resp.Diagnostics)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: state.ProjectID})...)
+	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
+	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	project := state.ProjectID.ValueString()
+	recs, err := meta.Client.ListAll(ctx, project, r.kind.Collection)
+	if err != nil {
+		framework.AddAPIError(&resp.Diagnostics, fmt.Sprintf("Could not list the %ss of project %s", r.kind.Noun, project), err, nil)
+		return
+	}
+	previous, _, diags := listInt64s(ctx, state.ConfigIDs)
+	resp.Diagnostics.Append(diags...)
+	current, byOrder := activeOrders(recs)
+	ids := observedSequence(previous, current, byOrder)
+	state.ID = state.ProjectID
+	state.ConfigIDs = int64List(ids)
+	state.Orders = ordersMap(ids, current)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Delete changes nothing on the service: the configs keep their orders.
+func (r *orderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	tflog.Info(ctx, "removing the "+r.kind.Name+" order from state; the configs keep their orders")
+}
+
+// ImportState implements resource.ResourceWithImportState: the import ID is
+// the project id (or "@current"); on Terraform 1.12+ the identity names the
+// project, or leaves it to the provider's. Read then fills in the sequence.
+func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	project := req.ID
+	if project == "" && req.Identity != nil {
+		var ident identityModel
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if project = framework.ImportProject(ident.ProjectID, r.Meta(), &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	} else if !framework.ValidProjectID(project) {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf(
+			`The import ID of the order resource is the project id (e.g. 1) or "@current", got %q.`, req.ID))
+		return
+	}
+	m := model{
+		ID:        types.StringValue(project),
+		ProjectID: types.StringValue(project),
+		ConfigIDs: types.ListNull(types.Int64Type),
+		Orders:    types.MapNull(types.Int64Type),
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, framework.ProjectIDPath, m.ProjectID)...)
+	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: m.ProjectID})...)
+}

@@ -1,0 +1,154 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+)
+
+// Plugin settings: `config` holds the non-secret ones, the write-only
+// `secret_config_wo` the secret ones. The service masks secret values in
+// every response, and on update keeps a stored secret whose key is left out
+// of the sent config (or sent as null), while every other key is replaced
+// by what is sent.
+
+// SecretMask is what the service shows instead of a secret value.
+const SecretMask = "**************** POSTHOG SECRET FIELD ****************"
+
+// Settings is a JSON object of plugin settings, values as sent or received.
+type Settings map[string]json.RawMessage
+
+// StringValue is a string attribute value of any type (plain, JSON).
+type StringValue interface {
+	attr.Value
+	ValueString() string
+}
+
+// ParseSettings decodes a JSON object; anything else is an error.
+func ParseSettings(text string) (Settings, error) {
+	obj, ok := jsonvalue.Object(text)
+	if !ok {
+		return nil, framework.ErrNotJSONObject
+	}
+	return obj, nil
+}
+
+// text renders s as compact JSON with sorted keys, as jsonencode does.
+func (s Settings) text() string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		// Values are decoded JSON, so they encode again.
+		return "{}"
+	}
+	return string(b)
+}
+
+// SortedKeys lists the keys of s in order, for stable messages.
+func (s Settings) SortedKeys() []string { return slices.Sorted(maps.Keys(s)) }
+
+// SecretKeys returns the config keys a plugin_info's config_schema marks
+// secret, and whether plugin_info tells (list pages send it as null).
+func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
+	var info struct {
+		ConfigSchema *[]struct {
+			Key    string `json:"key"`
+			Secret bool   `json:"secret"`
+		} `json:"config_schema"`
+	}
+	// Lenient: anything but an object with a config_schema list is "not known".
+	if jsonvalue.IsNull(pluginInfo) || json.Unmarshal(pluginInfo, &info) != nil || info.ConfigSchema == nil {
+		return nil, false
+	}
+	keys := map[string]bool{}
+	for _, f := range *info.ConfigSchema {
+		if f.Secret {
+			keys[f.Key] = true
+		}
+	}
+	return keys, true
+}
+
+// SecretKeysOf is SecretKeys of plugin_info as held in a model.
+func SecretKeysOf(info jsontypes.Normalized) (map[string]bool, bool) {
+	if !framework.IsSet(info) {
+		return nil, false
+	}
+	return SecretKeys(json.RawMessage(info.ValueString()))
+}
+
+// SettingsFromAPI is the value of `config` for the service's config: its
+// non-secret settings, without the keys plugin_info marks secret and without
+// masked values. The prior value (the configured one, or state) is kept when
+// the service agrees with it on every key it sets: settings the service
+// adds are no change, while a configured value changed elsewhere is.
+func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes.Normalized) jsontypes.Normalized {
+	if jsonvalue.IsNull(raw) {
+		return jsontypes.NewNormalizedNull()
+	}
+	obj, ok := jsonvalue.Object(string(raw))
+	if !ok {
+		// Not an object: shown as the service sent it.
+		return jsonValue(raw)
+	}
+	got := Settings(obj)
+	for k, v := range got {
+		if secrets[k] || IsMasked(v) {
+			delete(got, k)
+		}
+	}
+	if framework.IsSet(prior) && agrees(got, prior.ValueString()) {
+		return prior
+	}
+	return jsontypes.NewNormalizedValue(got.text())
+}
+
+// IsMasked reports whether v is the service's mask of a secret value.
+func IsMasked(v json.RawMessage) bool {
+	var s string
+	return json.Unmarshal(v, &s) == nil && s == SecretMask
+}
+
+// agrees reports whether got holds every setting of the object text want,
+// with the same value.
+func agrees(got Settings, want string) bool {
+	w, err := ParseSettings(want)
+	if err != nil {
+		return false
+	}
+	for k, v := range w {
+		g, ok := got[k]
+		if !ok || !jsonvalue.Equal(g, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// SettingsInput returns the config to send: the non-secret settings
+// (nonSecret; "{}" when not known) merged with the secret ones (secret, when
+// set). The two were checked not to share keys; a secret value wins anyway.
+func SettingsInput(nonSecret, secret StringValue) (json.RawMessage, error) {
+	out := Settings{}
+	if framework.IsSet(nonSecret) {
+		s, err := ParseSettings(nonSecret.ValueString())
+		if err != nil {
+			return nil, fmt.Errorf("config %w", err)
+		}
+		out = s
+	}
+	if framework.IsSet(secret) {
+		s, err := ParseSettings(secret.ValueString())
+		if err != nil {
+			return nil, fmt.Errorf("secret_config_wo %w", err)
+		}
+		maps.Copy(out, s)
+	}
+	return json.RawMessage(out.text()), nil
+}
