@@ -27,7 +27,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pipeline-test.XXXXXX")
 builder=
 cleanup() {
-  [[ -n $builder ]] && kill "$builder" 2>/dev/null
+  if [[ -n $builder ]]; then kill "$builder" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
