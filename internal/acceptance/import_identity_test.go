@@ -12,7 +12,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -23,28 +22,26 @@ import (
 // them and writes nothing on the service; the state holds the API's ids and
 // the identities; the next plan is empty.
 func TestAccImport_byIdentity(t *testing.T) {
-	for _, k := range kind.Kinds() {
-		t.Run(k.Name, func(t *testing.T) {
-			t.Parallel()
-			acctest.SkipWithoutIdentityImport(t)
-			host, local := acctest.IsolatedAPI(t, nil)
-			api := acctest.ClientFor(t, host, localapi.KeyFull)
-			plugin := map[string]int64{"transformation": 2, "import_app": 4}[k.Name]
-			ctx := context.Background()
-			var ids []int64
-			for i, name := range []string{"first", "second"} {
-				rec, err := api.Create(ctx, "1", k.Collection, client.RecordInput{
-					Plugin: client.Some(plugin), Order: client.Some(int64(i + 1)), Enabled: client.Some(true), Name: client.Some(name),
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				ids = append(ids, rec.ID)
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		acctest.SkipWithoutIdentityImport(t)
+		host, local := acctest.IsolatedAPI(t, nil)
+		api := acctest.ClientFor(t, host, localapi.KeyFull)
+		k, plugin, configType := tc.Kind, tc.Plugins[1], tc.TypeName
+		ctx := context.Background()
+		var ids []int64
+		for i, name := range []string{"first", "second"} {
+			rec, err := api.Create(ctx, "1", k.Collection, client.RecordInput{
+				Plugin: client.Some(plugin), Order: client.Some(int64(i + 1)), Enabled: client.Some(true), Name: client.Some(name),
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
+			ids = append(ids, rec.ID)
+		}
 
-			configType := "pipeline_" + k.Name + "_config"
-			orderType := "pipeline_" + k.Name + "_order"
-			tf := acctest.NewTerraform(t, fmt.Sprintf(`provider "pipeline" {
+		orderType := "pipeline_" + k.Name + "_order"
+		tf := acctest.NewTerraform(t, fmt.Sprintf(`provider "pipeline" {
   host       = %[1]q
   api_key    = %[2]q
   project_id = "1"
@@ -84,37 +81,36 @@ resource %[4]q "all" {
 }
 `, host, localapi.KeyWrite, configType, orderType, ids[0], ids[1], plugin), nil)
 
-			local.ResetCounters()
-			out, err := tf.Run("apply", "-auto-approve", "-no-color")
-			if err != nil {
-				t.Fatalf("apply: %v\n%s", err, out)
+		local.ResetCounters()
+		out, err := tf.Run("apply", "-auto-approve", "-no-color")
+		if err != nil {
+			t.Fatalf("apply: %v\n%s", err, out)
+		}
+		if !strings.Contains(out, "3 imported, 0 added, 0 changed, 0 destroyed") {
+			t.Errorf("apply did not import exactly the three resources:\n%s", out)
+		}
+		c := local.Counters()
+		if writes := c["create"] + c["update"] + c["delete"] + c["rearrange"]; writes != 0 {
+			t.Errorf("importing made %d writes on the service, want none: %v", writes, c)
+		}
+		state := tf.StateIDs()
+		if state[configType+".first"] != ids[0] || state[configType+".second"] != ids[1] {
+			t.Errorf("the state holds %v, want first=%d second=%d", state, ids[0], ids[1])
+		}
+		identities := stateIdentities(t, tf.Dir)
+		for addr, want := range map[string]string{
+			configType + ".first":  fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[0]),
+			configType + ".second": fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[1]),
+			orderType + ".all":     `{"project_id":"1"}`,
+		} {
+			if !jsonvalue.Equal(identities[addr], json.RawMessage(want)) {
+				t.Errorf("%s has the identity %s in state, want %s", addr, identities[addr], want)
 			}
-			if !strings.Contains(out, "3 imported, 0 added, 0 changed, 0 destroyed") {
-				t.Errorf("apply did not import exactly the three resources:\n%s", out)
-			}
-			c := local.Counters()
-			if writes := c["create"] + c["update"] + c["delete"] + c["rearrange"]; writes != 0 {
-				t.Errorf("importing made %d writes on the service, want none: %v", writes, c)
-			}
-			state := tf.StateIDs()
-			if state[configType+".first"] != ids[0] || state[configType+".second"] != ids[1] {
-				t.Errorf("the state holds %v, want first=%d second=%d", state, ids[0], ids[1])
-			}
-			identities := stateIdentities(t, tf.Dir)
-			for addr, want := range map[string]string{
-				configType + ".first":  fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[0]),
-				configType + ".second": fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[1]),
-				orderType + ".all":     `{"project_id":"1"}`,
-			} {
-				if !jsonvalue.Equal(identities[addr], json.RawMessage(want)) {
-					t.Errorf("%s has the identity %s in state, want %s", addr, identities[addr], want)
-				}
-			}
-			if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
-				t.Errorf("the plan after the import is not empty: %v\n%s", err, out)
-			}
-		})
-	}
+		}
+		if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
+			t.Errorf("the plan after the import is not empty: %v\n%s", err, out)
+		}
+	})
 }
 
 // stateIdentities returns the identity of each resource in the working

@@ -12,7 +12,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -22,86 +21,83 @@ import (
 // import blocks; applying it imports every listed config and changes
 // nothing on the service, and the next plan is empty.
 func TestAccQuery_generateConfig(t *testing.T) {
-	for _, k := range kind.Kinds() {
-		t.Run(k.Name, func(t *testing.T) {
-			t.Parallel()
-			acctest.SkipBelowTerraform(t, "1.14.0")
-			host, local := acctest.IsolatedAPI(t, nil)
-			api := acctest.ClientFor(t, host, localapi.KeyFull)
-			plugins := map[string][]int64{"transformation": {1, 2}, "import_app": {3, 4}}[k.Name]
-			ctx := context.Background()
-			inputs := []client.RecordInput{
-				{Plugin: client.Some(plugins[0]), Order: client.Some(int64(1)), Enabled: client.Some(true), Name: client.Some("first"),
-					Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`))},
-				{Plugin: client.Some(plugins[1]), Order: client.Some(int64(2)), Description: client.Some("second, described")},
-				{Plugin: client.Some(plugins[0]), Order: client.Some(int64(3)), Config: client.Some(json.RawMessage(`{"locale":"en"}`))},
-			}
-			if k.Name == "import_app" {
-				inputs[2].Config = client.Some(json.RawMessage(`{"bucket":"events"}`))
-			}
-			var want []int64
-			for _, in := range inputs {
-				rec, err := api.Create(ctx, "1", k.Collection, in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want = append(want, rec.ID)
-			}
-			gone, err := api.Create(ctx, "1", k.Collection, client.RecordInput{Plugin: client.Some(plugins[1]), Order: client.Some(int64(4))})
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		acctest.SkipBelowTerraform(t, "1.14.0")
+		host, local := acctest.IsolatedAPI(t, nil)
+		api := acctest.ClientFor(t, host, localapi.KeyFull)
+		k, plugins, configType := tc.Kind, tc.Plugins, tc.TypeName
+		ctx := context.Background()
+		inputs := []client.RecordInput{
+			{Plugin: client.Some(plugins[0]), Order: client.Some(int64(1)), Enabled: client.Some(true), Name: client.Some("first"),
+				Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`))},
+			{Plugin: client.Some(plugins[1]), Order: client.Some(int64(2)), Description: client.Some("second, described")},
+			{Plugin: client.Some(plugins[0]), Order: client.Some(int64(3)), Config: client.Some(json.RawMessage(`{"locale":"en"}`))},
+		}
+		if k.Name == "import_app" {
+			inputs[2].Config = client.Some(json.RawMessage(`{"bucket":"events"}`))
+		}
+		var want []int64
+		for _, in := range inputs {
+			rec, err := api.Create(ctx, "1", k.Collection, in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := api.Update(ctx, "1", k.Collection, gone.ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {
-				t.Fatal(err)
-			}
+			want = append(want, rec.ID)
+		}
+		gone, err := api.Create(ctx, "1", k.Collection, client.RecordInput{Plugin: client.Some(plugins[1]), Order: client.Some(int64(4))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := api.Update(ctx, "1", k.Collection, gone.ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {
+			t.Fatal(err)
+		}
 
-			configType := "pipeline_" + k.Name + "_config"
-			tf := acctest.NewTerraform(t, fmt.Sprintf(`provider "pipeline" {
+		tf := acctest.NewTerraform(t, fmt.Sprintf(`provider "pipeline" {
   host       = %q
   api_key    = %q
   project_id = "1"
 }
 `, host, localapi.KeyWrite), nil)
-			writeFile(t, filepath.Join(tf.Dir, "configs.tfquery.hcl"), fmt.Sprintf(`list %q "all" {
+		writeFile(t, filepath.Join(tf.Dir, "configs.tfquery.hcl"), fmt.Sprintf(`list %q "all" {
   provider         = pipeline
   include_resource = true
 }
 `, configType))
-			out, err := tf.Run("query", "-generate-config-out=generated.tf", "-no-color")
-			if err != nil {
-				t.Fatalf("terraform query: %v\n%s", err, out)
-			}
-			generated, err := os.ReadFile(filepath.Join(tf.Dir, "generated.tf"))
-			if err != nil {
-				t.Fatalf("query wrote no configuration: %v\n%s", err, out)
-			}
-			if n := strings.Count(string(generated), "import {"); n != len(want) {
-				t.Errorf("the generated configuration has %d import blocks, want %d:\n%s", n, len(want), generated)
-			}
+		out, err := tf.Run("query", "-generate-config-out=generated.tf", "-no-color")
+		if err != nil {
+			t.Fatalf("terraform query: %v\n%s", err, out)
+		}
+		generated, err := os.ReadFile(filepath.Join(tf.Dir, "generated.tf"))
+		if err != nil {
+			t.Fatalf("query wrote no configuration: %v\n%s", err, out)
+		}
+		if n := strings.Count(string(generated), "import {"); n != len(want) {
+			t.Errorf("the generated configuration has %d import blocks, want %d:\n%s", n, len(want), generated)
+		}
 
-			local.ResetCounters()
-			if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil {
-				t.Fatalf("apply of the generated configuration: %v\n%s\n%s", err, generated, out)
-			} else if !strings.Contains(out, fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", len(want))) {
-				t.Errorf("apply did not import exactly the listed configs:\n%s\n%s", generated, out)
-			}
-			c := local.Counters()
-			if writes := c["create"] + c["update"] + c["delete"] + c["rearrange"]; writes != 0 {
-				t.Errorf("importing made %d writes on the service, want none: %v", writes, c)
-			}
-			var got []int64
-			for _, id := range tf.StateIDs() {
-				got = append(got, id)
-			}
-			slices.Sort(got)
-			if !slices.Equal(got, want) {
-				t.Errorf("the state holds configs %v, want the listed ones %v (not soft-deleted %d)", got, want, gone.ID)
-			}
-			if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
-				t.Errorf("the plan after the import is not empty: %v\n%s\n%s", err, generated, out)
-			}
-		})
-	}
+		local.ResetCounters()
+		if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil {
+			t.Fatalf("apply of the generated configuration: %v\n%s\n%s", err, generated, out)
+		} else if !strings.Contains(out, fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", len(want))) {
+			t.Errorf("apply did not import exactly the listed configs:\n%s\n%s", generated, out)
+		}
+		c := local.Counters()
+		if writes := c["create"] + c["update"] + c["delete"] + c["rearrange"]; writes != 0 {
+			t.Errorf("importing made %d writes on the service, want none: %v", writes, c)
+		}
+		var got []int64
+		for _, id := range tf.StateIDs() {
+			got = append(got, id)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("the state holds configs %v, want the listed ones %v (not soft-deleted %d)", got, want, gone.ID)
+		}
+		if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
+			t.Errorf("the plan after the import is not empty: %v\n%s\n%s", err, generated, out)
+		}
+	})
 }
 
 func writeFile(t *testing.T, name, content string) {
