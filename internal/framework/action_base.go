@@ -30,3 +30,11 @@ func (b *ActionBase) Metadata(_ context.Context, req action.MetadataRequest, res
 func (b *ActionBase) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
 	b.configure(req.ProviderData, &resp.Diagnostics)
 }
+
+// Progress sends an action's progress message when Terraform listens for
+// them.
+func Progress(resp *action.InvokeResponse, msg string) {
+	if resp.SendProgress != nil {
+		resp.SendProgress(action.InvokeProgressEvent{Message: msg})
+	}
+}

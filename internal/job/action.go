@@ -111,17 +111,10 @@ func (a *runJobAction) Invoke(ctx context.Context, req action.InvokeRequest, res
 	ctx = tflog.SetField(ctx, "config_id", id)
 	job := args.request()
 
-	progress(resp, fmt.Sprintf("Starting job %q (operation %q) of %s %d in project %s", job.Type, job.Operation, a.kind.Noun, id, project))
+	framework.Progress(resp, fmt.Sprintf("Starting job %q (operation %q) of %s %d in project %s", job.Type, job.Operation, a.kind.Noun, id, project))
 	runJob(ctx, meta.Client, a.kind, project, &args, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	progress(resp, fmt.Sprintf("The service accepted job %q of %s %d", job.Type, a.kind.Noun, id))
-}
-
-// progress sends a progress message when Terraform listens for them.
-func progress(resp *action.InvokeResponse, msg string) {
-	if resp.SendProgress != nil {
-		resp.SendProgress(action.InvokeProgressEvent{Message: msg})
-	}
+	framework.Progress(resp, fmt.Sprintf("The service accepted job %q of %s %d", job.Type, a.kind.Noun, id))
 }
