@@ -97,7 +97,7 @@ func (r *configResource) checkDroppedFilters(planned record.FiltersValue, rec *c
 func (r *configResource) addDroppedFilters(diags *diag.Diagnostics, applied string) {
 	diags.AddAttributeError(filtersPath, "The service ignores filters", fmt.Sprintf(
 		"The service answers %ss without a filters field: it no longer has filters (%s) and ignores filters "+
-			"sent to it, so this value can never be applied.%s Remove filters from this resource's configuration "+
-			"(hog functions have filters of their own: see %s).",
+			"sent to it, so this value can never be applied.%s Remove filters from this resource's configuration. "+
+			"Hog functions have filters of their own: see %s.",
 		r.kind.Noun, framework.Generation2Since, applied, framework.MovingGuide))
 }
