@@ -81,7 +81,10 @@ func TestServiceGone(t *testing.T) {
 
 	// Remembered: every later 404 of the collection costs no probe.
 	for _, call := range []func() error{
-		func() error { _, err := c.Update(ctx, "1", Transformations, 5, RecordInput{Deleted: Some(true)}); return err },
+		func() error {
+			_, err := c.Update(ctx, "1", Transformations, 5, RecordInput{Deleted: Some(true)})
+			return err
+		},
 		func() error { return c.Delete(ctx, "1", Transformations, 5) },
 		func() error { return c.RunJob(ctx, "1", Transformations, 5, Job{Type: "x"}) },
 		func() error { _, err := c.Migrate(ctx, "1", Transformations, 5); return err },

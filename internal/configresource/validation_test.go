@@ -152,7 +152,7 @@ func TestAccRecordResource_badInput(t *testing.T) {
 				t.Fatalf("%d kinds of bad input, want at least 15", len(cases))
 			}
 			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheck(t) },
+				PreCheck:                 func() { acctest.PreCheckWithoutCreates(t) },
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 				Steps:                    steps,
 			})
