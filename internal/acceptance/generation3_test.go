@@ -17,7 +17,8 @@ import (
 // (every route of both collections answers 404), plan, apply and destroy
 // fail with one clear error per construct that names the route and says
 // the API is gone, nothing crashes, and the state file is left exactly as
-// it was: no config is dropped from state as if deleted.
+// it was: no config is dropped from state as if deleted. The way out the
+// errors advise, removed blocks with destroy = false, then works.
 func TestAccGeneration3_apiGone(t *testing.T) {
 	t.Parallel()
 	host, local := acctest.IsolatedAPI(t, nil)
@@ -79,7 +80,7 @@ data "pipeline_import_app_configs" "all" {}
 		for _, want := range []string{
 			"Nothing was changed, and the state keeps what it holds.",
 			"official PostHog provider (posthog/posthog)",
-			"lifecycle { destroy = false }",
+			"lifecycle { destroy = false }) applied with terraform apply -refresh=false",
 			`the guide "Moving to hog functions"`,
 		} {
 			if !strings.Contains(flat, want) {
@@ -93,5 +94,19 @@ data "pipeline_import_app_configs" "all" {}
 		if !bytes.Equal(before, after) {
 			t.Errorf("%s changed the state file:\nbefore %s\nafter %s", cmd[0], before, after)
 		}
+	}
+
+	// What the errors advise: removed blocks, applied without a refresh
+	// (OpenTofu refreshes resources it is told to forget), let them go.
+	var removed strings.Builder
+	for _, addr := range []string{"pipeline_transformation_config.geoip", "pipeline_import_app_config.s3", "pipeline_transformation_order.all"} {
+		fmt.Fprintf(&removed, "\nremoved {\n  from = %s\n  lifecycle {\n    destroy = false\n  }\n}\n", addr)
+	}
+	tf.WriteConfig(provider + removed.String())
+	if out, err := tf.Run("apply", "-refresh=false", "-auto-approve", "-no-color"); err != nil {
+		t.Fatalf("removed blocks against a service without the API: %v\n%s", err, out)
+	}
+	if out, err := tf.Run("state", "list"); err != nil || strings.TrimSpace(out) != "" {
+		t.Errorf("the state still holds %q (%v)", out, err)
 	}
 }

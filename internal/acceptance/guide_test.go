@@ -41,7 +41,7 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 	t.Parallel()
 	host, local := acctest.IsolatedAPI(t, nil)
 	provider := acctest.ProviderBlock(host, localapi.KeyFull, "1")
-	tf := acctest.NewTerraform(t, provider+guideStep(t, "1-before"), nil)
+	tf := acctest.NewTerraform(t, provider+guideStep(t, "0-before"), nil)
 	apply := func(step string) string {
 		t.Helper()
 		out, err := tf.Run("apply", "-auto-approve", "-no-color")
@@ -70,7 +70,7 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 	emptyPlan("generation 2")
 
 	// Step 1: migrate.
-	tf.WriteConfig(provider + guideStep(t, "2-migrate"))
+	tf.WriteConfig(provider + guideStep(t, "1-migrate"))
 	apply("step 1")
 	made := local.HogFunctions()
 	if len(made) != 2 {
@@ -102,7 +102,7 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 	}
 
 	// Step 2: out of Terraform, nothing destroyed.
-	tf.WriteConfig(provider + guideStep(t, "3-removed"))
+	tf.WriteConfig(provider + guideStep(t, "2-removed"))
 	local.ResetCounters()
 	out = apply("step 2")
 	if !strings.Contains(out, "0 destroyed") {
@@ -132,7 +132,7 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 
 	// Step 3's file names the official provider's resources as the guide
 	// says: one import per hog function, "<project_id>/<id>".
-	step3 := guideStep(t, "4-posthog")
+	step3 := guideStep(t, "3-posthog")
 	for _, name := range []string{"geoip", "s3"} {
 		if !strings.Contains(step3, fmt.Sprintf("to = posthog_hog_function.%s\n  id = \"", name)) {
 			t.Errorf("step 3 does not import posthog_hog_function.%s by id", name)

@@ -11,8 +11,8 @@ const MovingGuide = `the guide "Moving to hog functions" (docs/guides/moving-to-
 const ServiceGoneHint = "Nothing was changed, and the state keeps what it holds. PostHog has removed the legacy " +
 	"plugin-config API this provider manages: manage the pipelines as hog functions with the official PostHog " +
 	"provider (posthog/posthog), and take these resources out of Terraform without destroying them with removed " +
-	"blocks (lifecycle { destroy = false }); see " + MovingGuide + ". If host does not point at a PostHog " +
-	"instance, correct it."
+	"blocks (lifecycle { destroy = false }) applied with terraform apply -refresh=false; see " + MovingGuide +
+	". If host does not point at a PostHog instance, correct it."
 
 // Generation2Since says when the service changed, for messages about
 // generation 2.
