@@ -191,7 +191,9 @@ resource "pipeline_transformation_config" "outside" {
 	// Creates and a job: refused, each with its message.
 	journalBefore := journalEntries(t, tf.Dir)
 	local.ResetCounters()
-	local.ResetHogFunctions()
+	if err := local.ResetHogFunctions(); err != nil {
+		t.Fatal(err)
+	}
 	tf.WriteConfig(provider + imported + `
 resource "pipeline_transformation_config" "new" {
   plugin = 1

@@ -530,7 +530,9 @@ func TestCreateRecord_unsaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	entry := jr.begin(a.c.Host(), "1", kind.Transformation.Collection, "fp", time.Now())
-	creator{kind: kind.Transformation}.settle(entry, nil, &client.UnsavedError{Method: http.MethodPost, Status: 201})
+	if _, err := (creator{kind: kind.Transformation}).settle(entry, nil, &client.UnsavedError{Method: http.MethodPost, Status: 201}); !client.IsUnsaved(err) {
+		t.Fatalf("settle returned %v", err)
+	}
 	if files, _ := os.ReadDir(jr.dir); len(files) != 0 {
 		t.Errorf("journal files %v after an unsaved create, want none", files)
 	}

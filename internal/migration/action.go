@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
@@ -39,20 +40,13 @@ func (a *migrateAction) Schema(_ context.Context, _ action.SchemaRequest, resp *
 // ModifyPlan implements action.ActionWithModifyPlan: the config is checked
 // before anything is migrated.
 func (a *migrateAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	meta := a.Meta()
-	if meta == nil {
-		return
-	}
-	var cfg args
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || cfg.ProjectID.IsUnknown() {
-		return
-	}
-	project := framework.ProjectOrDefault(cfg.ProjectID, meta, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(check(ctx, meta.Client, a.kind, project, &cfg)...)
+	a.PlanCheck(ctx, req.Config, &resp.Diagnostics, func(meta *framework.ProviderData, project string) diag.Diagnostics {
+		var cfg args
+		if diags := req.Config.Get(ctx, &cfg); diags.HasError() {
+			return diags
+		}
+		return check(ctx, meta.Client, a.kind, project, &cfg)
+	})
 }
 
 // Invoke migrates the config, saying what it does as it goes.

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // TestMigrateAction_protocol covers the migrate action on any Terraform by
@@ -22,11 +21,7 @@ import (
 func TestMigrateAction_protocol(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
-		host, srv := acctest.IsolatedAPI(t, nil)
-		configID := seed(t, host, tc.Kind.Collection, plugins[tc.Kind.Name].migrator)
-		if err := srv.SetGeneration(localapi.Generation2); err != nil {
-			t.Fatal(err)
-		}
+		host, srv, configID := generation2(t, tc)
 		ps := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
 		actionType := "pipeline_" + tc.Kind.Name + "_migrate"
 		config := func(id int64) map[string]tftypes.Value {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -20,16 +21,20 @@ var (
 
 // migrationResource is the resource pipeline_<kind>_migration: a config
 // turned into a hog function, once, on create. Every argument forces
-// replacement (a new migration), and nothing else calls the service.
+// replacement (a new migration), and nothing else calls the service: the
+// refresh of an event resource calls nothing, since a migration is a past
+// event. The config it disabled belongs to the config resource (or to
+// nobody, once taken out of Terraform), the hog function to the official
+// PostHog provider; this resource only remembers what the service answered.
 type migrationResource struct {
-	framework.ResourceBase
+	framework.EventResource
 	kind kind.Kind
 }
 
 // NewResource returns the constructor of the migration resource of kind k.
 func NewResource(k kind.Kind) func() resource.Resource {
 	return func() resource.Resource {
-		return &migrationResource{ResourceBase: framework.NewResourceBase(k.TypeSuffix("migration")), kind: k}
+		return &migrationResource{EventResource: framework.NewEventResource(k.TypeSuffix("migration")), kind: k}
 	}
 }
 
@@ -40,20 +45,14 @@ func (r *migrationResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id
 // defaults to the provider's, and a planned migration checks its config.
-// Terraform plans a replacement a second time as a create (no prior
-// state), so checking creates only looks once per run.
 func (r *migrationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
-	meta := r.Meta()
-	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || meta == nil {
-		return
-	}
-	var plan model
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !framework.IsSet(plan.ProjectID) {
-		return
-	}
-	resp.Diagnostics.Append(check(ctx, meta.Client, r.kind, plan.ProjectID.ValueString(), &plan.args)...)
+	r.PlanCreate(ctx, req, resp, func(meta *framework.ProviderData, project string) diag.Diagnostics {
+		var plan model
+		if diags := resp.Plan.Get(ctx, &plan); diags.HasError() {
+			return diags
+		}
+		return check(ctx, meta.Client, r.kind, project, &plan.args)
+	})
 }
 
 // Create migrates the config: one migrate request, never repeated.
@@ -84,20 +83,6 @@ func (r *migrationResource) Create(ctx context.Context, req resource.CreateReque
 		plan.HogFunctionID = types.StringValue(hf.ID)
 	}
 	plan.HogFunction = jsontypes.NewNormalizedValue(string(hf.JSON))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// Read calls nothing: a migration is a past event. The config it disabled
-// belongs to the config resource (or to nobody, once taken out of
-// Terraform), and the hog function to the official PostHog provider; this
-// resource only remembers what the service answered.
-func (r *migrationResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
-
-// Update only happens when nothing that matters changed (every argument
-// forces replacement): the plan becomes the state.
-func (r *migrationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan model
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

@@ -34,6 +34,19 @@ func seed(t *testing.T, host string, coll client.Collection, plugin int64) int64
 	}).ID
 }
 
+// generation2 returns a local API of the test's own at generation 2,
+// holding an enabled config of kind tc's plugin with a migrator, made under
+// generation 1.
+func generation2(t *testing.T, tc acctest.KindCase) (host string, srv *localapi.Server, configID int64) {
+	t.Helper()
+	host, srv = acctest.IsolatedAPI(t, nil)
+	configID = seed(t, host, tc.Kind.Collection, plugins[tc.Kind.Name].migrator)
+	if err := srv.SetGeneration(localapi.Generation2); err != nil {
+		t.Fatal(err)
+	}
+	return host, srv, configID
+}
+
 func migrationConfig(host, kind string, configID int64) string {
 	return acctest.ProviderBlock(host, acctest.KeyFull, "1") + fmt.Sprintf(`
 resource "pipeline_%s_migration" "m" {
@@ -51,11 +64,7 @@ resource "pipeline_%s_migration" "m" {
 func TestAccMigrationResource(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		acctest.SkipUnlessAcc(t)
-		host, srv := acctest.IsolatedAPI(t, nil)
-		configID := seed(t, host, tc.Kind.Collection, plugins[tc.Kind.Name].migrator)
-		if err := srv.SetGeneration(localapi.Generation2); err != nil {
-			t.Fatal(err)
-		}
+		host, srv, configID := generation2(t, tc)
 		addr := "pipeline_" + tc.Kind.Name + "_migration.m"
 		migrations := "migrate:" + string(tc.Kind.Collection)
 		resource.ParallelTest(t, resource.TestCase{
@@ -85,8 +94,11 @@ func TestAccMigrationResource(t *testing.T) {
 								ID      string `json:"id"`
 								Enabled bool   `json:"enabled"`
 							}
-							if err := json.Unmarshal([]byte(v), &hf); err != nil || hf.ID != srv.HogFunctions()[0].ID || !hf.Enabled {
-								return fmt.Errorf("hog_function %s (%v), want the enabled hog function the local API made", v, err)
+							if err := json.Unmarshal([]byte(v), &hf); err != nil {
+								return fmt.Errorf("hog_function %s: %w", v, err)
+							}
+							if hf.ID != srv.HogFunctions()[0].ID || !hf.Enabled {
+								return fmt.Errorf("hog_function %s, want the enabled hog function the local API made", v)
 							}
 							return nil
 						}),
@@ -195,11 +207,7 @@ func TestAccMigrationResource_refused(t *testing.T) {
 func TestMigrationResource_destroyWarns(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
-		host, srv := acctest.IsolatedAPI(t, nil)
-		configID := seed(t, host, tc.Kind.Collection, plugins[tc.Kind.Name].migrator)
-		if err := srv.SetGeneration(localapi.Generation2); err != nil {
-			t.Fatal(err)
-		}
+		host, srv, configID := generation2(t, tc)
 		ps := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
 		typeName := "pipeline_" + tc.Kind.Name + "_migration"
 		created := ps.Apply(t, typeName, nil, nil, map[string]tftypes.Value{

@@ -113,7 +113,7 @@ func seed(c *client.Client, file string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(file, b, 0o600)
+	return os.WriteFile(file, b, 0o600) //nolint:gosec // G703: the script's own file
 }
 
 // take reads every config of the test project.
