@@ -537,3 +537,30 @@ func TestCreateRecord_unsaved(t *testing.T) {
 		t.Errorf("journal files %v after an unsaved create, want none", files)
 	}
 }
+
+// TestCreateRecord_lostAnswerAtGeneration2: at generation 2 a create whose
+// answer is lost made a hog function and stored nothing; once the search
+// has seen the service's configs without filters, the create is not sent
+// again: one POST, one hog function, an error that says why.
+func TestCreateRecord_lostAnswerAtGeneration2(t *testing.T) {
+	t.Parallel()
+	decide, posts := losePosts(localapitest.Lose502, 2) // the create's, after one made at generation 1
+	a := newRecoveryAPI(t, decide)
+	if _, err := a.c.Create(context.Background(), "1", kind.Transformation.Collection, geoIPInput("made at generation 1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.srv.SetGeneration(localapi.Generation2); err != nil {
+		t.Fatal(err)
+	}
+	var diags diag.Diagnostics
+	_, err := Create(context.Background(), &framework.ProviderData{Client: a.c}, kind.Transformation, "1", geoIPInput("lost"), &diags)
+	if err == nil || !client.MayHaveApplied(err) || !strings.Contains(err.Error(), "The create was not sent again") {
+		t.Fatalf("got %v, want the lost answer, not sent again", err)
+	}
+	if n := posts.Load(); n != 2 {
+		t.Errorf("%d POSTs, want the one at generation 1 and one create", n)
+	}
+	if made := a.srv.HogFunctions(); len(made) != 1 {
+		t.Errorf("%d hog functions, want the one the lost create made", len(made))
+	}
+}
