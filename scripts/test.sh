@@ -7,16 +7,22 @@
 #      here, and
 #   3. with OpenTofu; both built from their Go modules by scripts/tfbin.sh
 #      (cached; the first build takes minutes, and runs in the background
-#      while the checks and the first run go on).
+#      while the checks and the first run go on);
+#   and, after the first run, the acceptance tests in live mode against a
+#   service of generation 2 (scripts/live-gen2.sh: the local API command,
+#   seeded at generation 1 and restarted at 2; the tests of existing configs
+#   run, those that create skip), with the terraform on PATH.
 #
 # Then testmatrix prints which versions ran what, and fails when a test was
 # skipped in every run (a version-gated feature that no run exercised).
-# TEST_TOOLS="newest tofu" chooses the extra runs ("" for none).
+# TEST_TOOLS="newest tofu" chooses the extra runs ("" for none);
+# TEST_LIVE_GEN2=0 leaves out the live run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 timeout=${TEST_TIMEOUT:-18m}
 tools=${TEST_TOOLS-newest tofu}
+live_gen2=${TEST_LIVE_GEN2:-1}
 
 # A CLI configuration file that does not exist makes every command warn,
 # and OpenTofu warns on stdout, in the way of version -json.
@@ -51,16 +57,29 @@ make --no-print-directory checks
 
 go build -o "$work/testmatrix" ./scripts/testmatrix
 oldest=$(command -v terraform)
-# run LABEL BIN ARGS...: go test with the tool BIN, reported as it goes.
+# run LABEL BIN [PREFIX...] -- ARGS...: go test with the tool BIN (run by
+# the command PREFIX, if any), reported as it goes.
 run() {
   local label=$1 bin=$2
   shift 2
-  TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin go test -count=1 -json -timeout "$timeout" "$@" 2>&1 |
+  local prefix=()
+  while [[ $1 != -- ]]; do
+    prefix+=("$1")
+    shift
+  done
+  shift
+  TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin "${prefix[@]}" go test -count=1 -json -timeout "$timeout" "$@" 2>&1 |
     "$work/testmatrix" stream -label "$label" -tool "$bin" -out "$work/run-$label.json"
 }
 
 status=0
-run oldest "$oldest" ./... || status=1
+run oldest "$oldest" -- ./... || status=1
+runs=("$work/run-oldest.json")
+if [[ $live_gen2 != 0 ]]; then
+  # Packages one at a time: their tests share the seeded configs.
+  run live-gen2 "$oldest" scripts/live-gen2.sh -- -p 1 -run '^TestAcc' ./... || status=1
+  runs+=("$work/run-live-gen2.json")
+fi
 # tool_path T: the binary of tool T, once the background build has it.
 tool_path() {
   while [[ ! -s $work/bin-$1 ]]; do
@@ -73,7 +92,6 @@ tool_path() {
   done
   cat "$work/bin-$1"
 }
-runs=("$work/run-oldest.json")
 for t in $tools; do
   # The next tool builds while this one's run goes on.
   bin=$(tool_path "$t") || exit 1
@@ -82,7 +100,7 @@ for t in $tools; do
     # address; OpenTofu resolves an unqualified provider to its own registry.
     export TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_ACC_PROVIDER_NAMESPACE=hashicorp
   fi
-  run "$t" "$bin" -run '^TestAcc' ./... || status=1
+  run "$t" "$bin" -- -run '^TestAcc' ./... || status=1
   runs+=("$work/run-$t.json")
 done
 grep -h '^tfbin: built' "$work/build.log" 2>/dev/null || true

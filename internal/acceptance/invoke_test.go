@@ -1,12 +1,14 @@
 package acceptance
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
@@ -83,6 +85,66 @@ action "pipeline_%[4]s_run_job" "run" {
 			}
 			if runs := local.Jobs(); len(runs) != 1 {
 				t.Errorf("after the refused invoke the local API holds %d jobs, want still 1", len(runs))
+			}
+		})
+	}
+}
+
+// TestAccInvoke_migrate runs `terraform apply -invoke` on the migrate
+// action of each kind (Terraform 1.14+) against a local API moved to
+// generation 2 after the config was made: the apply that manages the config
+// migrates nothing; the invocation makes exactly one hog function, of that
+// config, which it then disables, and says which hog function it made.
+func TestAccInvoke_migrate(t *testing.T) {
+	for _, k := range []struct{ kind string }{{"transformation"}, {"import_app"}} {
+		t.Run(k.kind, func(t *testing.T) {
+			t.Parallel()
+			acctest.SkipBelowTerraform(t, "1.14.0")
+			host, local := acctest.IsolatedAPI(t, nil)
+			plugin := map[string]int64{"transformation": 1, "import_app": 3}[k.kind]
+			configType := "pipeline_" + k.kind + "_config"
+			actionAddr := "action.pipeline_" + k.kind + "_migrate.move"
+			tf := acctest.NewTerraform(t, acctest.ProviderBlock(host, localapi.KeyFull, "1")+fmt.Sprintf(`
+resource %[1]q "test" {
+  plugin  = %[2]d
+  enabled = true
+}
+
+action "pipeline_%[3]s_migrate" "move" {
+  config {
+    config_id = %[1]s.test.id
+  }
+}
+`, configType, plugin, k.kind), nil)
+			if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil {
+				t.Fatalf("apply at generation 1: %v\n%s", err, out)
+			}
+			if err := local.SetGeneration(localapi.Generation2); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil || len(local.HogFunctions()) != 0 {
+				t.Fatalf("apply at generation 2: %v, %d hog functions; an action runs only when invoked\n%s", err, len(local.HogFunctions()), out)
+			}
+			configID := tf.StateIDs()[configType+".test"]
+
+			out, err := tf.Run("apply", "-invoke="+actionAddr, "-auto-approve", "-no-color")
+			if err != nil {
+				t.Fatalf("apply -invoke: %v\n%s", err, out)
+			}
+			made := local.HogFunctions()
+			if len(made) != 1 || made[0].SourceConfigID == nil || *made[0].SourceConfigID != configID {
+				t.Fatalf("hog functions %+v, want exactly one made of config %d\n%s", made, configID, out)
+			}
+			if n := local.Counters()["migrate"]; n != 1 {
+				t.Errorf("%d migrate requests, want 1", n)
+			}
+			if !strings.Contains(out, "The service made hog function "+made[0].ID) {
+				t.Errorf("apply -invoke did not say which hog function it made:\n%s", out)
+			}
+			coll := map[string]client.Collection{"transformation": client.Transformations, "import_app": client.ImportApps}[k.kind]
+			rec, err := acctest.ClientFor(t, host, localapi.KeyFull).Get(context.Background(), "1", coll, configID)
+			if err != nil || rec.Enabled || rec.Deleted {
+				t.Errorf("config %d after the migration: %+v %v, want kept and disabled", configID, rec, err)
 			}
 		})
 	}

@@ -2,7 +2,8 @@
 // binary with the provider as a process of its own, as users run it (an
 // apply killed part-way, Terraform's own log, a run against a rate-limited
 // service, apply -invoke, query -generate-config-out, import blocks by
-// identity). They need TF_ACC=1, run the binary TF_ACC_TERRAFORM_PATH names
+// identity, a service moved to generation 2 or 3, the steps of the guide
+// "Moving to hog functions"). They need TF_ACC=1, run the binary TF_ACC_TERRAFORM_PATH names
 // (else terraform on PATH), and run against local APIs of their own. The
 // harness they use, shared with every package's tests, is package acctest;
 // the tests of each construct, which run the provider in the test process,

@@ -10,7 +10,10 @@
 // Tests run against a live instance when POSTHOG_HOST, POSTHOG_API_KEY and
 // POSTHOG_PROJECT_ID are all set. Otherwise the local API is started
 // in-process, once per test binary, on a loopback port, and the provider is
-// pointed at it.
+// pointed at it. A live instance of a later service generation creates no
+// configs: the tests that create skip there, and those of existing configs
+// (Existing, named by PIPELINE_TEST_<KIND>_CONFIG_ID) run (generation.go,
+// existing.go).
 package acctest
 
 import (
@@ -114,9 +117,19 @@ func mustGet(t testing.TB) *instance {
 	return inst
 }
 
-// PreCheck makes sure the instance is up; use it as every TestCase's
-// PreCheck.
+// PreCheck makes sure the instance is up, and skips the test when the
+// instance creates no configs (generation 2 and later: SkipUnlessCreates);
+// use it as the PreCheck of every TestCase that creates a config.
 func PreCheck(t *testing.T) {
+	t.Helper()
+	mustGet(t)
+	SkipUnlessCreates(t)
+}
+
+// PreCheckWithoutCreates makes sure the instance is up, for a TestCase that
+// creates no config (plan-time refusals, existing configs): it runs against
+// every service generation.
+func PreCheckWithoutCreates(t *testing.T) {
 	t.Helper()
 	mustGet(t)
 }

@@ -28,8 +28,11 @@ const EnvLegacyKey = "PIPELINE_ACC_LEGACY_KEY"
 // is one (the test is skipped otherwise).
 func LegacyKey(t testing.TB) string {
 	t.Helper()
-	if IsLive() && os.Getenv(EnvLegacyKey) != "1" {
+	if !HasLegacyKey() {
 		t.Skipf("needs a legacy API key without scopes: set %s=1 if POSTHOG_API_KEY is one", EnvLegacyKey)
 	}
 	return KeyFull
 }
+
+// HasLegacyKey reports whether the tests have a legacy key (LegacyKey).
+func HasLegacyKey() bool { return !IsLive() || os.Getenv(EnvLegacyKey) == "1" }

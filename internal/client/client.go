@@ -4,14 +4,17 @@
 // One Client is shared by every resource of a Terraform run and is safe for
 // concurrent use. It retries what is safe to retry: 429 for any method,
 // until the caller's deadline, after the Retry-After it asks for; 502, 503,
-// 504 and transport errors for GET, PATCH and DELETE; POST (create, job)
-// only when the request provably never reached the service, so a record is
-// never created twice; 500 never. A 429 pauses every request of the client
-// and slows its pace, which grows back while requests succeed, never above
-// the configured requests per minute. It decodes the service's error
-// envelope into *APIError (other failures are *TransportError, and
+// 504 and transport errors for GET, PATCH and DELETE; POST (create, job,
+// migrate) only when the request provably never reached the service, so a
+// record is never created twice; 500 never. A 429 pauses every request of
+// the client and slows its pace, which grows back while requests succeed,
+// never above the configured requests per minute. It decodes the service's
+// error envelope into *APIError (other failures are *TransportError, and
 // *ThrottledError when the service throttles past the deadline) and logs
-// each HTTP attempt through tflog without the API key.
+// each HTTP attempt through tflog without the API key. It tells the answers
+// of later service generations apart (generations.go, collections.go): a
+// create that saved nothing, an API that is gone, an action that is gone,
+// records without filters.
 package client
 
 import (
@@ -85,6 +88,7 @@ type Client struct {
 	http       *http.Client
 	clock      *serviceClock
 	throttle   *throttle
+	colls      collections
 }
 
 // New validates cfg and returns a client. Its errors are *ConfigError
@@ -127,6 +131,7 @@ func newClient(cfg Config, clk clock) (*Client, error) {
 	if c.pageSize <= 0 {
 		c.pageSize = DefaultPageSize
 	}
+	c.colls.init()
 
 	next := cfg.Transport
 	if next == nil {

@@ -91,6 +91,9 @@ func TestErrorBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+				if answerProbe(w, r) {
+					return
+				}
 				if tt.contentType != "" {
 					w.Header().Set("Content-Type", tt.contentType)
 				}

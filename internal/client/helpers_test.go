@@ -87,6 +87,34 @@ func (r *recorder) requests() []seenRequest {
 
 func (r *recorder) count() int { return int(r.n.Load()) }
 
+// probeQuery is the query of the client's look at a collection after a
+// 404 (collections.go).
+const probeQuery = "limit=1"
+
+// isProbe reports whether r is such a look.
+func isProbe(r *http.Request) bool { return r.URL.RawQuery == probeQuery }
+
+// answerProbe answers a probe with an empty page and reports whether r was
+// one: the collection exists, so a 404 is a missing record.
+func answerProbe(w http.ResponseWriter, r *http.Request) bool {
+	if !isProbe(r) {
+		return false
+	}
+	writeJSON(w, http.StatusOK, `{"count": 0, "next": null, "previous": null, "results": []}`)
+	return true
+}
+
+// attempts counts the requests that were not probes.
+func (r *recorder) attempts() int {
+	n := 0
+	for _, req := range r.requests() {
+		if req.Query != probeQuery {
+			n++
+		}
+	}
+	return n
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)

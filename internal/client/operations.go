@@ -15,12 +15,18 @@ func (c *Client) Get(ctx context.Context, project string, coll Collection, id in
 	if err != nil {
 		return nil, err
 	}
-	return c.recordCall(ctx, apiRequest{method: http.MethodGet, path: p})
+	rec, _, err := c.recordCall(ctx, coll, apiRequest{method: http.MethodGet, path: p})
+	if err != nil {
+		return nil, c.resolveNotFound(ctx, err, http.MethodGet, p, project, coll, id, "")
+	}
+	return rec, nil
 }
 
 // Create creates a record; it is never sent twice. It is sent as JSON, or as
 // multipart/form-data when in.Config is set (see RecordInput). A failure for
-// which MayHaveApplied is true may have created the record.
+// which MayHaveApplied is true may have created the record. A success
+// without a record id is an *UnsavedError: the service saved no config
+// (generation 2 made a hog function instead).
 func (c *Client) Create(ctx context.Context, project string, coll Collection, in RecordInput) (*Record, error) {
 	p, err := collectionPath(project, coll)
 	if err != nil {
@@ -30,12 +36,12 @@ func (c *Client) Create(ctx context.Context, project string, coll Collection, in
 	if err != nil {
 		return nil, fmt.Errorf("create in %s: %w", coll, err)
 	}
-	rec, err := c.recordCall(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: ctype})
+	rec, status, err := c.recordCall(ctx, coll, apiRequest{method: http.MethodPost, path: p, body: body, contentType: ctype})
 	if err != nil {
-		return nil, err
+		return nil, c.resolveNotFound(ctx, err, http.MethodPost, p, project, coll, 0, "")
 	}
 	if rec.ID == 0 {
-		return nil, fmt.Errorf("POST %s: the answer has no record id", p)
+		return nil, &UnsavedError{Method: http.MethodPost, Path: p, Status: status, Record: rec}
 	}
 	return rec, nil
 }
@@ -51,7 +57,11 @@ func (c *Client) Update(ctx context.Context, project string, coll Collection, id
 	if err != nil {
 		return nil, fmt.Errorf("update of %s %d: %w", coll, id, err)
 	}
-	return c.recordCall(ctx, apiRequest{method: http.MethodPatch, path: p, body: body, contentType: ctype})
+	rec, _, err := c.recordCall(ctx, coll, apiRequest{method: http.MethodPatch, path: p, body: body, contentType: ctype})
+	if err != nil {
+		return nil, c.resolveNotFound(ctx, err, http.MethodPatch, p, project, coll, id, "")
+	}
+	return rec, nil
 }
 
 // Delete calls DELETE on a record (on the live service this only disables
@@ -62,7 +72,7 @@ func (c *Client) Delete(ctx context.Context, project string, coll Collection, id
 		return err
 	}
 	_, err = c.do(ctx, apiRequest{method: http.MethodDelete, path: p})
-	return err
+	return c.resolveNotFound(ctx, err, http.MethodDelete, p, project, coll, id, "")
 }
 
 // Frontend retrieves a record's frontend source. Content is the body as
@@ -75,7 +85,7 @@ func (c *Client) Frontend(ctx context.Context, project string, coll Collection, 
 	}
 	resp, err := c.do(ctx, apiRequest{method: http.MethodGet, path: p, accept: "*/*"})
 	if err != nil {
-		return nil, err
+		return nil, c.resolveNotFound(ctx, err, http.MethodGet, p, project, coll, id, "frontend")
 	}
 	return &Frontend{ContentType: resp.header.Get("Content-Type"), Content: string(resp.body)}, nil
 }
@@ -98,7 +108,37 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 		return fmt.Errorf("job of %s %d: encoding the request: %w", coll, id, err)
 	}
 	_, err = c.do(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: contentTypeJSON})
-	return err
+	return c.resolveNotFound(ctx, err, http.MethodPost, p, project, coll, id, "job")
+}
+
+// Migrate asks the service to turn a record into a hog function (the
+// migrate action of generation 2 services), and returns the hog function
+// the service answers with, as compact JSON. The service disables the
+// record. Every call makes a hog function, so like a create it is not
+// resent once it may have reached the service. A service without the
+// action answers a *MissingActionError.
+func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (json.RawMessage, error) {
+	p, err := recordPath(project, coll, id, "migrate")
+	if err != nil {
+		return nil, err
+	}
+	r := apiRequest{method: http.MethodPost, path: p, body: []byte("{}"), contentType: contentTypeJSON}
+	resp, err := c.do(ctx, r)
+	if err != nil {
+		return nil, c.resolveNotFound(ctx, err, r.method, p, project, coll, id, "migrate")
+	}
+	var obj map[string]json.RawMessage
+	if err := c.decodeJSON(r, resp, &obj); err != nil {
+		return nil, err
+	}
+	if obj == nil {
+		return nil, c.decodeError(r, resp, errors.New("not a JSON object"))
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, resp.body); err != nil {
+		return nil, c.decodeError(r, resp, err)
+	}
+	return buf.Bytes(), nil
 }
 
 // Rearrange sets the order of enabled configs by id and returns every enabled
@@ -124,7 +164,7 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 	r := apiRequest{method: http.MethodPatch, path: p + "rearrange/", body: body, contentType: contentTypeJSON}
 	resp, err := c.do(ctx, r)
 	if err != nil {
-		return nil, err
+		return nil, c.resolveNotFound(ctx, err, r.method, r.path, project, coll, 0, "")
 	}
 	b := bytes.TrimSpace(resp.body)
 	switch {
@@ -135,6 +175,7 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 		if err := json.Unmarshal(b, &recs); err != nil {
 			return nil, c.decodeError(r, resp, err)
 		}
+		c.noteRecords(coll, recs...)
 		return recs, nil
 	case b[0] == '{' && json.Valid(b):
 		return nil, nil
@@ -142,15 +183,17 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 	return nil, c.decodeError(r, resp, errors.New("neither an array nor an object"))
 }
 
-// recordCall sends r and decodes the record it answers with.
-func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, error) {
+// recordCall sends r to collection coll and decodes the record it answers
+// with, and the answer's status.
+func (c *Client) recordCall(ctx context.Context, coll Collection, r apiRequest) (*Record, int, error) {
 	resp, err := c.do(ctx, r)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var rec Record
 	if err := c.decodeJSON(r, resp, &rec); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return &rec, nil
+	c.noteRecords(coll, rec)
+	return &rec, resp.status, nil
 }

@@ -230,7 +230,7 @@ func TestCreateAndUpdateReturnTheRecord(t *testing.T) {
 func TestCreateWithoutIDIsAnError(t *testing.T) {
 	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSON(w, 201, `{}`) })
 	c := newTestClient(t, srv.URL)
-	if _, err := c.Create(context.Background(), "1", Transformations, RecordInput{}); err == nil || !strings.Contains(err.Error(), "no record id") {
+	if _, err := c.Create(context.Background(), "1", Transformations, RecordInput{}); !IsUnsaved(err) || !strings.Contains(err.Error(), "no id") {
 		t.Fatalf("got %v", err)
 	}
 }

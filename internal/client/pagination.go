@@ -28,6 +28,11 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 	q.Set("offset", strconv.Itoa(offset))
 	r := apiRequest{method: http.MethodGet, path: p + "?" + q.Encode()}
 	resp, err := c.do(ctx, r)
+	if apiErr := notFound404(err); apiErr != nil {
+		// The collection's own route: its 404 is the API gone.
+		c.rememberGone(project, coll)
+		return nil, c.goneError(r.method, r.path, project, coll, apiErr)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -35,6 +40,7 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 	if err != nil {
 		return nil, c.decodeError(r, resp, err)
 	}
+	c.noteRecords(coll, page.Results...)
 	return page, nil
 }
 

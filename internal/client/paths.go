@@ -12,7 +12,8 @@ import (
 //	/api/projects/{project}/{collection}/
 //	/api/projects/{project}/{collection}/{id}/
 //	/api/projects/{project}/{collection}/{id}/frontend/
-//	/api/projects/{project}/{collection}/{id}/job/
+//	/api/projects/{project}/{collection}/{id}/job/      (generation 1)
+//	/api/projects/{project}/{collection}/{id}/migrate/  (generation 2)
 //	/api/projects/{project}/{collection}/rearrange/
 
 // collectionPath returns the collection's path. project is escaped as one

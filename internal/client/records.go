@@ -64,6 +64,10 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// FiltersOmitted reports whether the answer had no filters field at all
+// (not even null): a service that no longer has the field (generation 2).
+func (r *Record) FiltersOmitted() bool { return r.Filters == nil }
+
 // Page is one page of a list response.
 type Page struct {
 	Count    int64    `json:"count"`

@@ -28,7 +28,7 @@ import (
 //     deleted record only disables it again), at most MaxRetries times,
 //     waiting an exponential backoff between RetryWaitMin and RetryWaitMax
 //     (a Retry-After of such an answer is capped at RetryWaitMax).
-//   - POST (create, job) is retried on a transport error only when the
+//   - POST (create, job, migrate) is retried on a transport error only when the
 //     request provably never reached the service: the dial failed
 //     (connection refused, DNS failure, dial timeout). A 5xx, a reset or a
 //     timeout after the request was written may follow a create that

@@ -64,6 +64,9 @@ func TestRetryRulesPerMethodAndStatus(t *testing.T) {
 		for _, method := range methods {
 			t.Run(http.StatusText(tt.status)+"/"+method, func(t *testing.T) {
 				srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+					if answerProbe(w, r) {
+						return
+					}
 					if n == 0 {
 						writeJSON(w, tt.status, envelope("server_error", "x", "first answer", ""))
 						return
@@ -81,8 +84,8 @@ func TestRetryRulesPerMethodAndStatus(t *testing.T) {
 					}
 					return
 				}
-				if srv.count() != 1 {
-					t.Fatalf("want 1 attempt (no retry), server saw %d", srv.count())
+				if srv.attempts() != 1 {
+					t.Fatalf("want 1 attempt (no retry), server saw %d", srv.attempts())
 				}
 				var apiErr *APIError
 				if !errors.As(err, &apiErr) || apiErr.Status != tt.status || apiErr.Detail != "first answer" {

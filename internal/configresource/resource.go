@@ -54,6 +54,7 @@ func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
 	createonce.ConfirmInState(ctx, r.Meta(), req.State)
+	r.planDroppedFilters(ctx, req, resp)
 	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -125,7 +126,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	rec, err := createonce.Create(ctx, meta, r.kind, project, in, &resp.Diagnostics)
 	if err != nil {
-		r.addError(&resp.Diagnostics, "create", 0, err)
+		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return
 	}
 	ctx = tflog.SetField(ctx, "config_id", rec.ID)
@@ -149,6 +150,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 
+	r.checkDroppedFilters(plan.Filters, rec, &resp.Diagnostics)
 	plan.FromRecord(rec)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
@@ -309,6 +311,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 		return
 	}
 
+	r.checkDroppedFilters(plan.Filters, rec, &resp.Diagnostics)
 	plan.FromRecord(rec)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)

@@ -123,9 +123,10 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{filtersPlan{}},
 				MarkdownDescription: "Which events the config applies to: a JSON object (write it with " +
-					"`jsonencode`) with `events` and/or `actions` (lists of objects, each with a `type`) and " +
-					"`filter_test_accounts`. Compared the way the service normalises it: other top-level keys " +
-					"are ignored (with a warning) and entries without `properties` get an empty list.",
+					"`jsonencode`) with `events` and/or `actions` (lists of objects, each with a `type` of " +
+					"`events` or `actions`) and `filter_test_accounts`. Compared the way the service normalises " +
+					"it: other top-level keys are ignored (with a warning) and entries without `properties` get " +
+					"an empty list. Services since July 2025 have no filters: set there, they are refused.",
 			},
 			"deleted": schema.BoolAttribute{
 				Computed: true,

@@ -40,8 +40,10 @@ func badInputs(tc acctest.KindCase, withProvider bool) []badInput {
 			summary: "Invalid filters", detail: `filters must be a JSON object.*got a list`},
 		{what: "filters event without a type", body: record(`  filters = jsonencode({ events = [{ id = "$pageview" }] })`), attr: "filters",
 			summary: "Invalid filters", detail: `filters.events\[0\] needs a "type"`},
-		{what: "filters event of a bad type", body: record(`  filters = jsonencode({ events = [{ type = 5 }] })`), attr: "filters",
-			summary: "Invalid filters", detail: `filters.events\[0\] needs a "type"`},
+		{what: "filters event type not a string", body: record(`  filters = jsonencode({ events = [{ type = 5 }] })`), attr: "filters",
+			summary: "Invalid filters", detail: `filters.events\[0\].type must be "events" or "actions", got a number`},
+		{what: "filters event of another type", body: record(`  filters = jsonencode({ actions = [{ type = "event" }] })`), attr: "filters",
+			summary: "Invalid filters", detail: `filters.actions\[0\].type must be "events" or "actions", got "event"`},
 		{what: "filters events not a list", body: record(`  filters = jsonencode({ events = "$pageview" })`), attr: "filters",
 			summary: "Invalid filters", detail: `filters.events must be a list`},
 		{what: "filters test-account flag not a boolean", body: record(`  filters = jsonencode({ filter_test_accounts = "yes" })`), attr: "filters",
@@ -150,7 +152,7 @@ func TestAccRecordResource_badInput(t *testing.T) {
 				t.Fatalf("%d kinds of bad input, want at least 15", len(cases))
 			}
 			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheck(t) },
+				PreCheck:                 func() { acctest.PreCheckWithoutCreates(t) },
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 				Steps:                    steps,
 			})

@@ -12,6 +12,13 @@
 // (nor known to the create journal, journal.go). It adopts that config, or
 // POSTs again, at most max_retries more times, when there is none.
 //
+// A service that no longer stores configs (generation 2: it makes a hog
+// function of every create, and shows configs without filters) is never
+// sent a create again after a lost answer, once the provider has seen such
+// a config (DropsFilters): the search cannot find what was never stored.
+// An answer that says a create stored nothing (client.UnsavedError) is no
+// lost answer: no search, no second POST, and no journal entry left.
+//
 // Identical configs created in parallel (count = 10 of the same settings)
 // make "the config that matches" ambiguous. Creates of the same settings
 // therefore share a gate: their POSTs run concurrently (read side), while a
@@ -180,6 +187,14 @@ func (r creator) create(ctx context.Context, meta *framework.ProviderData, proje
 		}
 		if retry > c.MaxRetries() {
 			return r.settle(entry, nil, fmt.Errorf("%w (no config was found that the create made; gave up after %d creates)", err, retry))
+		}
+		if c.DropsFilters(r.kind.Collection) {
+			// A service without filters (generation 2) saves no config and
+			// makes a hog function of every create: nothing to find, and a
+			// second POST would make a second hog function.
+			return r.settle(entry, nil, fmt.Errorf("%w\n\nThe create was not sent again: this service no longer "+
+				"stores configs (it shows them without filters) and makes a hog function of every create, so the lost "+
+				"one may have made one; look among the project's hog functions", err))
 		}
 		rec, err = r.post(ctx, c, project, in)
 		if err == nil {

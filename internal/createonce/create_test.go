@@ -501,3 +501,66 @@ func TestJournal_expires(t *testing.T) {
 		t.Errorf("expired entries left: %v", left)
 	}
 }
+
+// TestCreateRecord_unsaved: a generation 2 service answers a create with a
+// config it did not save, after making a hog function of it. The create is
+// refused as it is: one POST, no search for a config (no list), no second
+// POST, and no journal entry left for a later run to resolve.
+func TestCreateRecord_unsaved(t *testing.T) {
+	t.Parallel()
+	a := newRecoveryAPI(t, func(*http.Request) localapitest.Loss { return localapitest.Keep })
+	if err := a.srv.SetGeneration(localapi.Generation2); err != nil {
+		t.Fatal(err)
+	}
+	var diags diag.Diagnostics
+	_, err := Create(context.Background(), &framework.ProviderData{Client: a.c}, kind.Transformation, "1", geoIPInput("unsaved"), &diags)
+	if !client.IsUnsaved(err) {
+		t.Fatalf("got %v, want the unsaved create", err)
+	}
+	counters := a.srv.Counters()
+	if counters["create"] != 1 || counters["list"] != 0 || counters["total"] != 1 {
+		t.Errorf("counters %v, want the one POST and nothing else", counters)
+	}
+	if made := a.srv.HogFunctions(); len(made) != 1 {
+		t.Errorf("%d hog functions, want the one the POST made", len(made))
+	}
+
+	jr, err := openJournal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := jr.begin(a.c.Host(), "1", kind.Transformation.Collection, "fp", time.Now())
+	if _, err := (creator{kind: kind.Transformation}).settle(entry, nil, &client.UnsavedError{Method: http.MethodPost, Status: 201}); !client.IsUnsaved(err) {
+		t.Fatalf("settle returned %v", err)
+	}
+	if files, _ := os.ReadDir(jr.dir); len(files) != 0 {
+		t.Errorf("journal files %v after an unsaved create, want none", files)
+	}
+}
+
+// TestCreateRecord_lostAnswerAtGeneration2: at generation 2 a create whose
+// answer is lost made a hog function and stored nothing; once the search
+// has seen the service's configs without filters, the create is not sent
+// again: one POST, one hog function, an error that says why.
+func TestCreateRecord_lostAnswerAtGeneration2(t *testing.T) {
+	t.Parallel()
+	decide, posts := losePosts(localapitest.Lose502, 2) // the create's, after one made at generation 1
+	a := newRecoveryAPI(t, decide)
+	if _, err := a.c.Create(context.Background(), "1", kind.Transformation.Collection, geoIPInput("made at generation 1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.srv.SetGeneration(localapi.Generation2); err != nil {
+		t.Fatal(err)
+	}
+	var diags diag.Diagnostics
+	_, err := Create(context.Background(), &framework.ProviderData{Client: a.c}, kind.Transformation, "1", geoIPInput("lost"), &diags)
+	if err == nil || !client.MayHaveApplied(err) || !strings.Contains(err.Error(), "The create was not sent again") {
+		t.Fatalf("got %v, want the lost answer, not sent again", err)
+	}
+	if n := posts.Load(); n != 2 {
+		t.Errorf("%d POSTs, want the one at generation 1 and one create", n)
+	}
+	if made := a.srv.HogFunctions(); len(made) != 1 {
+		t.Errorf("%d hog functions, want the one the lost create made", len(made))
+	}
+}

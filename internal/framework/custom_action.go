@@ -10,7 +10,8 @@ import (
 )
 
 // CustomAction names one of the service's custom actions on a collection;
-// only legacy personal API keys without scopes may call them.
+// only legacy personal API keys without scopes may call them (migrate: as
+// the local API assumes; the notes do not say).
 type CustomAction string
 
 // The service's custom actions.
@@ -18,6 +19,7 @@ const (
 	ActionRearrange CustomAction = "rearrange"
 	ActionJob       CustomAction = "job"
 	ActionFrontend  CustomAction = "frontend"
+	ActionMigrate   CustomAction = "migrate"
 )
 
 // AddCustomActionError reports a failed custom action. When the service
@@ -46,6 +48,8 @@ func insteadOf(a CustomAction) string {
 		return "To run jobs, " + legacy + "."
 	case ActionFrontend:
 		return "To read the frontend, " + legacy + "."
+	case ActionMigrate:
+		return "To migrate configs, " + legacy + "."
 	default:
 		return "Ordering does not need it: the order resource falls back to updating each config's order. " +
 			"If you see this, " + legacy + "."

@@ -5,6 +5,7 @@
 // internal/framework), the project_id every construct takes and its one
 // resolution (project.go), operation time limits (operation.go), API errors
 // as diagnostics (errors.go) and the custom actions' key refusal with what
-// to do instead (custom_action.go), the JSON-object validator
+// to do instead (custom_action.go), what users are told about the later
+// service generations (generations.go), the JSON-object validator
 // (json_object.go), and small value helpers (values.go).
 package framework

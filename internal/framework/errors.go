@@ -41,6 +41,9 @@ func DescribeError(err error) string {
 	if errors.As(err, &thrErr) {
 		return err.Error() + "\n\n" + throttledHint(thrErr.Until, thrErr.Wait)
 	}
+	if client.IsServiceGone(err) {
+		return err.Error() + ".\n\n" + ServiceGoneHint
+	}
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
 		if errors.Is(err, context.DeadlineExceeded) {

@@ -61,6 +61,13 @@ func TestAddAPIError(t *testing.T) {
 			wantDetail: []string{"POST /x/", "again in 14m0s, at 2026-03-01 12:34:56 UTC", "9m0s left",
 				"Run again after 2026-03-01 12:34:56 UTC", "more than 14m0s with the resource's timeouts block", "a key of its own"},
 		},
+		"API gone": {
+			err: fmt.Errorf("reading: %w", &client.ServiceGoneError{Method: "GET", Path: "/api/projects/1/pipeline_transformation_configs/5/",
+				Collection: client.Transformations, CollectionPath: "/api/projects/1/pipeline_transformation_configs/"}),
+			wantDetail: []string{"GET /api/projects/1/pipeline_transformation_configs/5/ answered 404 Not Found, and so does " +
+				"/api/projects/1/pipeline_transformation_configs/: the service no longer offers the pipeline_transformation_configs API.",
+				"Nothing was changed", "removed blocks", "-refresh=false", `"Moving to hog functions"`},
+		},
 		"timeout": {
 			err:        fmt.Errorf("GET /x/: %w", context.DeadlineExceeded),
 			wantDetail: []string{"timed out", "timeouts"},

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -78,20 +79,13 @@ func (a *runJobAction) Schema(_ context.Context, _ action.SchemaRequest, resp *a
 // ModifyPlan implements action.ActionWithModifyPlan: the job is checked
 // against the plugin's public jobs before anything runs.
 func (a *runJobAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	meta := a.Meta()
-	if meta == nil {
-		return
-	}
-	var args jobArgs
-	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
-	if resp.Diagnostics.HasError() || args.ProjectID.IsUnknown() {
-		return
-	}
-	project := framework.ProjectOrDefault(args.ProjectID, meta, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(checkJob(ctx, meta.Client, a.kind, project, &args)...)
+	a.PlanCheck(ctx, req.Config, &resp.Diagnostics, func(meta *framework.ProviderData, project string) diag.Diagnostics {
+		var args jobArgs
+		if diags := req.Config.Get(ctx, &args); diags.HasError() {
+			return diags
+		}
+		return checkJob(ctx, meta.Client, a.kind, project, &args)
+	})
 }
 
 // Invoke runs the job, saying what it does as it goes.
@@ -111,17 +105,10 @@ func (a *runJobAction) Invoke(ctx context.Context, req action.InvokeRequest, res
 	ctx = tflog.SetField(ctx, "config_id", id)
 	job := args.request()
 
-	progress(resp, fmt.Sprintf("Starting job %q (operation %q) of %s %d in project %s", job.Type, job.Operation, a.kind.Noun, id, project))
+	framework.Progress(resp, fmt.Sprintf("Starting job %q (operation %q) of %s %d in project %s", job.Type, job.Operation, a.kind.Noun, id, project))
 	runJob(ctx, meta.Client, a.kind, project, &args, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	progress(resp, fmt.Sprintf("The service accepted job %q of %s %d", job.Type, a.kind.Noun, id))
-}
-
-// progress sends a progress message when Terraform listens for them.
-func progress(resp *action.InvokeResponse, msg string) {
-	if resp.SendProgress != nil {
-		resp.SendProgress(action.InvokeProgressEvent{Message: msg})
-	}
+	framework.Progress(resp, fmt.Sprintf("The service accepted job %q of %s %d", job.Type, a.kind.Noun, id))
 }

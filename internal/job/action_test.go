@@ -13,6 +13,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // TestAccRunJobAction runs on Terraform 1.14+ only: an action_trigger of a
@@ -138,4 +139,34 @@ func expectAttrError(t *testing.T, diags []*tfprotov6.Diagnostic, attr, want str
 		}
 		t.Errorf("diagnostics %q, want an error on %s saying %q", got, attr, want)
 	}
+}
+
+// TestRunJobAction_noJobAction: a service of generation 2 has no job
+// action; invoking the action on a config made under generation 1 fails
+// with an error that says so, and nothing runs.
+func TestRunJobAction_noJobAction(t *testing.T) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		jc := jobCases[tc.Kind.Name]
+		host, local := acctest.IsolatedAPI(t, nil)
+		rec := acctest.MustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), tc.Kind.Collection,
+			client.RecordInput{Plugin: client.Some(jc.plugin), Order: client.Some(int64(1))})
+		if err := local.SetGeneration(localapi.Generation2); err != nil {
+			t.Fatal(err)
+		}
+		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
+		inv := srv.Invoke(t, "pipeline_"+tc.Kind.Name+"_run_job", map[string]tftypes.Value{
+			"config_id": tftypes.NewValue(tftypes.Number, rec.ID),
+			"job_type":  tftypes.NewValue(tftypes.String, jc.jobType),
+			"payload":   tftypes.NewValue(tftypes.String, jc.payloadJSON),
+		})
+		if !inv.Completed || len(inv.Diagnostics) != 1 ||
+			!strings.Contains(inv.Diagnostics[0].Detail, fmt.Sprintf("although config %d exists: the service has no job action.", rec.ID)) ||
+			!strings.Contains(inv.Diagnostics[0].Detail, "The service no longer runs plugin jobs") {
+			t.Errorf("invocation %+v, want one error saying the service has no job action", inv)
+		}
+		if runs := local.Jobs(); len(runs) != 0 {
+			t.Errorf("jobs run: %+v", runs)
+		}
+	})
 }

@@ -93,6 +93,9 @@ func checkJob(ctx context.Context, c *client.Client, k kind.Kind, project string
 		diags.AddAttributeError(jobConfigIDPath, fmt.Sprintf("Unknown %s %d", k.Noun, id), fmt.Sprintf(
 			"Project %s has no %s with id %d, so no job can run on it.\n\n%s", project, k.Noun, id, framework.DescribeError(err)))
 		return diags
+	case client.IsServiceGone(err):
+		framework.AddAPIError(&diags, fmt.Sprintf("Could not read %s %d", k.Noun, id), err, nil)
+		return diags
 	case err != nil:
 		diags.AddAttributeWarning(jobConfigIDPath, "Could not check the job at plan time", fmt.Sprintf(
 			"Reading %s %d failed, so the job type and payload are left to the service to judge at apply.\n\n%s",
@@ -187,6 +190,10 @@ func runJob(ctx context.Context, c *client.Client, k kind.Kind, project string, 
 	}
 	summary := fmt.Sprintf("Could not run job %q of %s %d", a.JobType.ValueString(), k.Noun, id)
 	switch {
+	case client.IsMissingAction(err):
+		diags.AddError(summary, fmt.Sprintf("%s.\n\nThe service no longer runs plugin jobs (%s): nothing ran. "+
+			"Remove this job (resource or action) from the configuration; %s says what replaces plugin configs.",
+			err, framework.Generation2Since, framework.MovingGuide))
 	case client.IsNotFound(err):
 		diags.AddAttributeError(jobConfigIDPath, summary, fmt.Sprintf("Project %s has no %s with id %d.\n\n%s",
 			project, k.Noun, id, framework.DescribeError(err)))

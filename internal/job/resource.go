@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -18,18 +19,19 @@ var (
 	_ resource.ResourceWithModifyPlan = (*jobResource)(nil)
 )
 
-// jobResource is the resource pipeline_<kind>_job: an action-style resource
-// that runs a job of a config's plugin on create. Every argument forces
-// replacement, so any change (triggers above all) runs the job again.
+// jobResource is the resource pipeline_<kind>_job: an event resource that
+// runs a job of a config's plugin on create. Every argument forces
+// replacement, so any change (triggers above all) runs the job again;
+// refresh calls nothing.
 type jobResource struct {
-	framework.ResourceBase
+	framework.EventResource
 	kind kind.Kind
 }
 
 // NewResource returns the constructor of the job resource of kind k.
 func NewResource(k kind.Kind) func() resource.Resource {
 	return func() resource.Resource {
-		return &jobResource{ResourceBase: framework.NewResourceBase(k.TypeSuffix("job")), kind: k}
+		return &jobResource{EventResource: framework.NewEventResource(k.TypeSuffix("job")), kind: k}
 	}
 }
 
@@ -40,20 +42,15 @@ func (r *jobResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id
 // defaults to the provider's, and a planned run is checked against the
-// plugin's public jobs. Terraform plans a replacement a second time as a
-// create (no prior state), so checking creates only looks once per run.
+// plugin's public jobs.
 func (r *jobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
-	meta := r.Meta()
-	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || meta == nil {
-		return
-	}
-	var plan model
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !framework.IsSet(plan.ProjectID) {
-		return
-	}
-	resp.Diagnostics.Append(checkJob(ctx, meta.Client, r.kind, plan.ProjectID.ValueString(), &plan.jobArgs)...)
+	r.PlanCreate(ctx, req, resp, func(meta *framework.ProviderData, project string) diag.Diagnostics {
+		var plan model
+		if diags := resp.Plan.Get(ctx, &plan); diags.HasError() {
+			return diags
+		}
+		return checkJob(ctx, meta.Client, r.kind, project, &plan.jobArgs)
+	})
 }
 
 // Create runs the job.
@@ -80,18 +77,6 @@ func (r *jobResource) Create(ctx context.Context, req resource.CreateRequest, re
 	plan.ProjectID = types.StringValue(project)
 	plan.RanAt = types.StringValue(ranAt)
 	plan.ID = types.StringValue(fmt.Sprintf("%s/%d/%s", project, plan.ConfigID.ValueInt64(), ranAt))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// Read calls nothing: a job run is a past event, there is nothing to
-// refresh.
-func (r *jobResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
-
-// Update only happens when nothing that matters changed (every argument
-// forces replacement): the plan becomes the state.
-func (r *jobResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan model
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

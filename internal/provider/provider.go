@@ -20,6 +20,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/job"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/migration"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/order"
 )
 
@@ -147,6 +148,7 @@ func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resour
 			configresource.New(k),
 			order.New(k),
 			job.NewResource(k),
+			migration.NewResource(k),
 		)
 	}
 	return resources
@@ -169,7 +171,7 @@ func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.Da
 func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
 	var actions []func() action.Action
 	for _, k := range kind.Kinds() {
-		actions = append(actions, job.NewAction(k))
+		actions = append(actions, job.NewAction(k), migration.NewAction(k))
 	}
 	return actions
 }

@@ -49,7 +49,7 @@ resource "pipeline_transformation_config" "test" {
 		}
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+		PreCheck:                 func() { acctest.PreCheckWithoutCreates(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps:                    steps,
 	})

@@ -23,6 +23,10 @@ var filterKeys = []string{"events", "actions", "filter_test_accounts"}
 // "properties": [] and which need a "type".
 var filterEntryKeys = []string{"events", "actions"}
 
+// filterEntryTypes are the types the service accepts for such an entry
+// (either one in either list).
+var filterEntryTypes = []string{"events", "actions"}
+
 var (
 	_ basetypes.StringTypable                    = FiltersType{}
 	_ basetypes.StringValuableWithSemanticEquals = FiltersValue{}
@@ -152,7 +156,8 @@ func normalizeFilters(s string) (any, error) {
 }
 
 // ValidateAttribute implements xattr.ValidateableAttribute: filters must be
-// a JSON object whose events/actions entries each have a "type". Top-level
+// a JSON object whose events/actions entries each have a "type" that is
+// "events" or "actions" (the service answers 400 to anything else). Top-level
 // keys the service drops earn a warning.
 func (v FiltersValue) ValidateAttribute(_ context.Context, req xattr.ValidateAttributeRequest, resp *xattr.ValidateAttributeResponse) {
 	if v.IsNull() || v.IsUnknown() {
@@ -208,8 +213,13 @@ func checkFilters(s string) (problems, dropped []string) {
 				problems = append(problems, fmt.Sprintf("filters.%s[%d] must be an object, got %s.", k, i, jsonKind(e)))
 				continue
 			}
-			if t, ok := m["type"].(string); !ok || t == "" {
-				problems = append(problems, fmt.Sprintf(`filters.%s[%d] needs a "type" (e.g. "events").`, k, i))
+			switch t, ok := m["type"].(string); {
+			case !ok && m["type"] != nil:
+				problems = append(problems, fmt.Sprintf(`filters.%s[%d].type must be "events" or "actions", got %s.`, k, i, jsonKind(m["type"])))
+			case !ok || t == "":
+				problems = append(problems, fmt.Sprintf(`filters.%s[%d] needs a "type": "events" or "actions".`, k, i))
+			case !slices.Contains(filterEntryTypes, t):
+				problems = append(problems, fmt.Sprintf(`filters.%s[%d].type must be "events" or "actions", got %q.`, k, i, t))
 			}
 			if props, ok := m["properties"]; ok && props != nil {
 				if _, ok := props.([]any); !ok {

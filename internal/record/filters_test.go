@@ -69,19 +69,22 @@ func TestFiltersValidate(t *testing.T) {
 		errors  []string // substrings, one per expected error
 		warning string
 	}{
-		"valid":              {value: `{"events":[{"id":"$pageview","type":"events"}],"filter_test_accounts":true}`},
-		"empty object":       {value: `{}`},
-		"not json":           {value: `{"events":`, errors: []string{"must be a JSON object"}},
-		"trailing data":      {value: `{} {}`, errors: []string{"must be a JSON object"}},
-		"array":              {value: `[]`, errors: []string{"got a list"}},
-		"string":             {value: `"x"`, errors: []string{"got a string"}},
-		"events not list":    {value: `{"events":{}}`, errors: []string{"filters.events must be a list"}},
-		"events null":        {value: `{"events":null}`, errors: []string{"filters.events must be a list, got null"}},
-		"entry not object":   {value: `{"actions":[1]}`, errors: []string{"filters.actions[0] must be an object"}},
-		"entry without type": {value: `{"events":[{"id":"a","type":"events"},{"id":"b"}]}`, errors: []string{`filters.events[1] needs a "type"`}},
-		"bad properties":     {value: `{"events":[{"type":"events","properties":{}}]}`, errors: []string{"properties must be a list"}},
-		"bad test accounts":  {value: `{"filter_test_accounts":"yes"}`, errors: []string{"must be true or false"}},
-		"unknown key":        {value: `{"events":[],"foo":1,"bar":2}`, warning: "drops bar, foo"},
+		"valid":                      {value: `{"events":[{"id":"$pageview","type":"events"}],"filter_test_accounts":true}`},
+		"empty object":               {value: `{}`},
+		"not json":                   {value: `{"events":`, errors: []string{"must be a JSON object"}},
+		"trailing data":              {value: `{} {}`, errors: []string{"must be a JSON object"}},
+		"array":                      {value: `[]`, errors: []string{"got a list"}},
+		"string":                     {value: `"x"`, errors: []string{"got a string"}},
+		"events not list":            {value: `{"events":{}}`, errors: []string{"filters.events must be a list"}},
+		"events null":                {value: `{"events":null}`, errors: []string{"filters.events must be a list, got null"}},
+		"entry not object":           {value: `{"actions":[1]}`, errors: []string{"filters.actions[0] must be an object"}},
+		"entry without type":         {value: `{"events":[{"id":"a","type":"events"},{"id":"b"}]}`, errors: []string{`filters.events[1] needs a "type"`}},
+		"other entry type":           {value: `{"events":[{"type":"event"}]}`, errors: []string{`filters.events[0].type must be "events" or "actions", got "event".`}},
+		"type not a string":          {value: `{"actions":[{"type":true}]}`, errors: []string{`filters.actions[0].type must be "events" or "actions", got a boolean.`}},
+		"either type in either list": {value: `{"events":[{"type":"actions"}],"actions":[{"type":"events"}]}`},
+		"bad properties":             {value: `{"events":[{"type":"events","properties":{}}]}`, errors: []string{"properties must be a list"}},
+		"bad test accounts":          {value: `{"filter_test_accounts":"yes"}`, errors: []string{"must be true or false"}},
+		"unknown key":                {value: `{"events":[],"foo":1,"bar":2}`, warning: "drops bar, foo"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

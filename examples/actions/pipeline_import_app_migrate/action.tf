@@ -1,0 +1,13 @@
+# Terraform 1.14+. Migrate on demand, once:
+#   terraform apply -invoke=action.pipeline_import_app_migrate.s3
+# Every invocation makes another hog function.
+action "pipeline_import_app_migrate" "s3" {
+  config {
+    config_id = pipeline_import_app_config.s3.id
+  }
+}
+
+resource "pipeline_import_app_config" "s3" {
+  plugin  = 3
+  enabled = true
+}

@@ -1,0 +1,13 @@
+# Terraform 1.14+. Migrate on demand, once:
+#   terraform apply -invoke=action.pipeline_transformation_migrate.geoip
+# Every invocation makes another hog function.
+action "pipeline_transformation_migrate" "geoip" {
+  config {
+    config_id = pipeline_transformation_config.geoip.id
+  }
+}
+
+resource "pipeline_transformation_config" "geoip" {
+  plugin  = 1
+  enabled = true
+}

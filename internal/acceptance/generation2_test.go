@@ -1,0 +1,302 @@
+package acceptance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// gen2Configs renders the configs of both kinds that the generation 2 test
+// manages: two per kind (a and b; the transformations' a with filters when
+// filters is set), both orders, and, once updated, a changed name,
+// description and enabled flag, orders reversed, and data sources of each
+// kind with outputs.
+func gen2Configs(filters, updated bool) string {
+	var b strings.Builder
+	for _, k := range []struct{ name, first, second string }{
+		{"transformation", "1", "2"},
+		{"import_app", "3", "4"},
+	} {
+		typ := "pipeline_" + k.name + "_config"
+		aBody := fmt.Sprintf("  plugin  = %s\n  enabled = true\n  name    = \"a\"\n", k.first)
+		if updated {
+			aBody = fmt.Sprintf("  plugin      = %s\n  enabled     = false\n  name        = \"a2\"\n  description = \"changed at generation 2\"\n", k.first)
+		}
+		if filters && k.name == "transformation" {
+			aBody += `  filters = jsonencode({ events = [{ id = "$pageview", type = "events" }] })` + "\n"
+		}
+		sequence := fmt.Sprintf("[%[1]s.a.id, %[1]s.b.id]", typ)
+		if updated {
+			sequence = fmt.Sprintf("[%[1]s.b.id, %[1]s.a.id]", typ)
+		}
+		fmt.Fprintf(&b, `
+resource %[1]q "a" {
+%[2]s}
+
+resource %[1]q "b" {
+  plugin  = %[3]s
+  enabled = true
+  name    = "b"
+}
+
+resource "pipeline_%[4]s_order" "all" {
+  config_ids = %[5]s
+}
+`, typ, aBody, k.second, k.name, sequence)
+		if updated {
+			fmt.Fprintf(&b, `
+data %[1]q "a" {
+  id = %[1]s.a.id
+}
+
+data "%[1]ss" "all" {
+  depends_on = [%[1]s.a, %[1]s.b]
+}
+
+data "%[1]s_frontend" "b" {
+  config_id = %[1]s.b.id
+}
+
+output "%[2]s" {
+  value = {
+    name     = data.%[1]s.a.name
+    enabled  = data.%[1]s.a.enabled
+    listed   = sort([for c in data.%[1]ss.all.configs : c.name])
+    frontend = data.%[1]s_frontend.b.content_type
+  }
+}
+`, typ, k.name)
+		}
+	}
+	return b.String()
+}
+
+// TestAccGeneration2_existingConfigs drives the terraform binary against a
+// local API switched to generation 2 after configs of both kinds were
+// created under generation 1. The existing configs keep working with empty
+// plans: filters still configured are refused on their attribute at plan
+// time (never an inconsistent result), and once left out the plan is
+// empty; update, disable, reorder, data sources, an import of a config made
+// under generation 1 all work, each followed by an empty plan. A create is
+// refused with the documented message: exactly one POST per refused create,
+// one hog function for the plugin with a migrator and none for the other,
+// nothing in state, no create journal entry left; a job resource is told
+// that the service has no job action. Destroy deletes every config.
+func TestAccGeneration2_existingConfigs(t *testing.T) {
+	t.Parallel()
+	host, local := acctest.IsolatedAPI(t, nil)
+	api := acctest.ClientFor(t, host, localapi.KeyFull)
+	ctx := context.Background()
+	outside, err := api.Create(ctx, "2", client.Transformations, client.RecordInput{
+		Plugin: client.Some(int64(2)), Order: client.Some(int64(1)), Name: client.Some("outside"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	provider := acctest.ProviderBlock(host, localapi.KeyFull, "1")
+	tf := acctest.NewTerraform(t, provider+gen2Configs(true, false), nil)
+	run := func(step string, args ...string) (string, error) {
+		t.Helper()
+		out, err := tf.Run(append(args, "-no-color")...)
+		if strings.Contains(out, "inconsistent result") || strings.Contains(out, "panic:") {
+			t.Errorf("%s: terraform %s:\n%s", step, args[0], out)
+		}
+		return out, err
+	}
+	mustApply := func(step string) string {
+		t.Helper()
+		out, err := run(step, "apply", "-auto-approve")
+		if err != nil {
+			t.Fatalf("%s: apply: %v\n%s", step, err, out)
+		}
+		return out
+	}
+	emptyPlan := func(step string) {
+		t.Helper()
+		if out, err := run(step, "plan", "-detailed-exitcode"); err != nil {
+			t.Fatalf("%s: the plan is not empty: %v\n%s", step, err, out)
+		}
+	}
+
+	mustApply("generation 1")
+	if err := local.SetGeneration(localapi.Generation2); err != nil {
+		t.Fatal(err)
+	}
+
+	// Filters: refused on the attribute at plan time; fine once left out.
+	out, err := run("filters", "plan")
+	flat := strings.Join(strings.Fields(out), " ")
+	if err == nil || !strings.Contains(flat, "Error: The service ignores filters") ||
+		!strings.Contains(flat, "with pipeline_transformation_config.a") || !strings.Contains(flat, "filters = jsonencode") {
+		t.Fatalf("configured filters at generation 2: want the error on the filters attribute, got %v\n%s", err, out)
+	}
+	tf.WriteConfig(provider + gen2Configs(false, false))
+	emptyPlan("filters left out")
+
+	// Update, disable, reorder, data sources.
+	tf.WriteConfig(provider + gen2Configs(false, true))
+	mustApply("update")
+	ids := tf.StateIDs()
+	for _, k := range []struct {
+		name string
+		coll client.Collection
+	}{{"transformation", client.Transformations}, {"import_app", client.ImportApps}} {
+		a, b := ids["pipeline_"+k.name+"_config.a"], ids["pipeline_"+k.name+"_config.b"]
+		recA, errA := api.Get(ctx, "1", k.coll, a)
+		recB, errB := api.Get(ctx, "1", k.coll, b)
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v %v", k.name, errA, errB)
+		}
+		if acctest.Deref(recA.Name) != "a2" || acctest.Deref(recA.Description) != "changed at generation 2" || recA.Enabled {
+			t.Errorf("%s config a on the API: %+v, want the update applied and disabled", k.name, recA)
+		}
+		if !recB.Enabled || recB.Order >= recA.Order {
+			t.Errorf("%s: b enabled=%v order %d, a order %d: want b enabled and first", k.name, recB.Enabled, recB.Order, recA.Order)
+		}
+		out, err := tf.Run("output", "-json", k.name)
+		if err != nil || !strings.Contains(out, `"name":"a2"`) || !strings.Contains(out, `"enabled":false`) ||
+			!strings.Contains(out, `"listed":["a2","b"]`) || !strings.Contains(out, `"frontend":"application/javascript`) {
+			t.Errorf("%s: the data sources show %s (%v)", k.name, out, err)
+		}
+	}
+	emptyPlan("update")
+
+	// Import a config made under generation 1 outside Terraform.
+	imported := gen2Configs(false, true) + fmt.Sprintf(`
+import {
+  to = pipeline_transformation_config.outside
+  id = "2/%d"
+}
+
+resource "pipeline_transformation_config" "outside" {
+  project_id = "2"
+  plugin     = 2
+  name       = "outside"
+}
+`, outside.ID)
+	tf.WriteConfig(provider + imported)
+	if out := mustApply("import"); !strings.Contains(out, "1 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("import: %s", out)
+	}
+	emptyPlan("import")
+
+	// Creates and a job: refused, each with its message.
+	journalBefore := journalEntries(t, tf.Dir)
+	local.ResetCounters()
+	if err := local.ResetHogFunctions(); err != nil {
+		t.Fatal(err)
+	}
+	tf.WriteConfig(provider + imported + `
+resource "pipeline_transformation_config" "new" {
+  plugin = 1
+}
+
+resource "pipeline_import_app_config" "new" {
+  plugin = 4
+}
+
+resource "pipeline_transformation_job" "reprocess" {
+  config_id = pipeline_transformation_config.b.id
+  job_type  = "Reprocess"
+  payload   = jsonencode({ since = "2024-01-01" })
+}
+`)
+	out, err = run("refused", "apply", "-auto-approve")
+	flat = strings.Join(strings.Fields(out), " ")
+	if err == nil {
+		t.Fatalf("the creates and the job succeeded:\n%s", out)
+	}
+	for _, want := range []string{
+		"Error: The service made a hog function instead of a transformation config",
+		`POST /api/projects/1/pipeline_transformation_configs/ answered 201 Created with a config that has no id: ` +
+			`the service no longer stores plugin configs (PostHog since July 2025) and turned this request for plugin 1 ("GeoIP") into a hog function instead.`,
+		"The request was not sent again, and nothing was saved in the state.",
+		"posthog_hog_function",
+		"Error: The service no longer creates import app configs",
+		"Plugin creation is no longer possible.",
+		"it cannot turn plugin 4 into a hog function, so nothing was made on the service",
+		`Error: Could not run job "Reprocess" of transformation config`,
+		"answered 404 Not Found although config",
+		"the service has no job action.",
+		"The service no longer runs plugin jobs",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the refusals do not say %q", want)
+		}
+	}
+	c := local.Counters()
+	if c["create:pipeline_transformation_configs"] != 1 || c["create:pipeline_import_apps_configs"] != 1 || c["create"] != 2 {
+		t.Errorf("creates counted %v, want exactly one POST per refused create", c)
+	}
+	if made := local.HogFunctions(); len(made) != 1 || made[0].Plugin != 1 || made[0].SourceConfigID != nil {
+		t.Errorf("hog functions %+v, want the one the transformation create made", made)
+	}
+	if c["job"] != 1 || len(local.Jobs()) != 0 {
+		t.Errorf("job requests %d, jobs run %v: want one request and nothing run", c["job"], local.Jobs())
+	}
+	state := tf.StateIDs()
+	for _, addr := range []string{"pipeline_transformation_config.new", "pipeline_import_app_config.new", "pipeline_transformation_job.reprocess"} {
+		if _, ok := state[addr]; ok {
+			t.Errorf("%s is in the state", addr)
+		}
+	}
+	if after := journalEntries(t, tf.Dir); len(after) != len(journalBefore) {
+		t.Errorf("the create journal holds %v after the refused creates, %v before: they must leave nothing for a later run to resolve",
+			after, journalBefore)
+	}
+	tf.WriteConfig(provider + imported)
+	emptyPlan("after the refusals")
+
+	// Destroy deletes every config, the imported one included.
+	ids = tf.StateIDs()
+	if _, err := run("destroy", "destroy", "-auto-approve"); err != nil {
+		t.Fatalf("destroy: %v", err)
+	}
+	for addr, id := range ids {
+		coll, project := client.Transformations, "1"
+		switch {
+		case strings.HasPrefix(addr, "pipeline_import_app_config."):
+			coll = client.ImportApps
+		case addr == "pipeline_transformation_config.outside":
+			project = "2"
+		case !strings.HasPrefix(addr, "pipeline_transformation_config."):
+			continue
+		}
+		if rec, err := api.Get(ctx, project, coll, id); err != nil || !rec.Deleted || rec.Enabled {
+			t.Errorf("%s (config %d) after destroy: %+v %v, want deleted", addr, id, rec, err)
+		}
+	}
+}
+
+// journalEntries returns the config id of each entry of the create journal
+// in a working directory (0: a create whose outcome is unknown).
+func journalEntries(t *testing.T, dir string) []int64 {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, ".terraform", "pipeline-provider", "pending-creates", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, f := range files {
+		b, err := os.ReadFile(f) //nolint:gosec // G304: the test's own working directory
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e struct {
+			ID int64 `json:"id"`
+		}
+		if err := json.Unmarshal(b, &e); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		ids = append(ids, e.ID)
+	}
+	return ids
+}

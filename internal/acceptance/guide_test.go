@@ -1,0 +1,141 @@
+package acceptance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// guideStep returns the configuration of one step of the guide "Moving to
+// hog functions", as the guide shows it (examples/guides/...).
+func guideStep(t *testing.T, step string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "examples", "guides", "moving-to-hog-functions", step, "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestAccGuide_movingToHogFunctions runs the guide "Moving to hog functions"
+// step by step, with its own files, through the terraform binary: configs
+// managed under generation 1 (the guide's starting point), the service
+// moved to generation 2, step 1 migrates them (one hog function made of
+// each config, the configs disabled, the ids in the outputs), step 2 takes
+// configs and migrations out of Terraform without destroying anything, and
+// the next plan is empty. Step 3, importing the hog functions into the
+// official PostHog provider, cannot run here (that provider is not
+// available offline); what it needs is checked: the ids the outputs gave
+// are the hog functions the service holds.
+func TestAccGuide_movingToHogFunctions(t *testing.T) {
+	t.Parallel()
+	host, local := acctest.IsolatedAPI(t, nil)
+	provider := acctest.ProviderBlock(host, localapi.KeyFull, "1")
+	tf := acctest.NewTerraform(t, provider+guideStep(t, "0-before"), nil)
+	apply := func(step string) string {
+		t.Helper()
+		out, err := tf.Run("apply", "-auto-approve", "-no-color")
+		if err != nil {
+			t.Fatalf("%s: apply: %v\n%s", step, err, out)
+		}
+		return out
+	}
+	emptyPlan := func(step string) {
+		t.Helper()
+		if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
+			t.Fatalf("%s: the plan is not empty: %v\n%s", step, err, out)
+		}
+	}
+
+	apply("before")
+	configs := tf.StateIDs()
+	ids := map[string]int64{
+		"geoip": configs["pipeline_transformation_config.geoip"],
+		"s3":    configs["pipeline_import_app_config.s3"],
+	}
+	colls := map[string]client.Collection{"geoip": client.Transformations, "s3": client.ImportApps}
+	if err := local.SetGeneration(localapi.Generation2); err != nil {
+		t.Fatal(err)
+	}
+	emptyPlan("generation 2")
+
+	// Step 1: migrate.
+	tf.WriteConfig(provider + guideStep(t, "1-migrate"))
+	apply("step 1")
+	made := local.HogFunctions()
+	if len(made) != 2 {
+		t.Fatalf("step 1 made %d hog functions, want one per config: %+v", len(made), made)
+	}
+	bySource := map[int64]localapi.HogFunction{}
+	for _, hf := range made {
+		if hf.SourceConfigID != nil {
+			bySource[*hf.SourceConfigID] = hf
+		}
+	}
+	out, err := tf.Run("output", "-json", "hog_function_ids")
+	if err != nil {
+		t.Fatalf("output: %v\n%s", err, out)
+	}
+	var outputs map[string]string
+	if err := json.Unmarshal([]byte(out), &outputs); err != nil {
+		t.Fatalf("output %q: %v", out, err)
+	}
+	for name, id := range ids {
+		hf, ok := bySource[id]
+		if !ok || !hf.Enabled {
+			t.Errorf("%s: no enabled hog function made of config %d: %+v", name, id, made)
+		}
+		// What step 3 imports: "<project_id>/<id>" with this id.
+		if outputs[name] != hf.ID {
+			t.Errorf("output %s = %q, but the hog function made of config %d is %q", name, outputs[name], id, hf.ID)
+		}
+	}
+
+	// Step 2: out of Terraform, nothing destroyed.
+	tf.WriteConfig(provider + guideStep(t, "2-removed"))
+	local.ResetCounters()
+	out = apply("step 2")
+	if !strings.Contains(out, "0 destroyed") {
+		t.Errorf("step 2 destroyed something:\n%s", out)
+	}
+	if c := local.Counters(); c["update"]+c["delete"]+c["migrate"]+c["create"] != 0 {
+		t.Errorf("step 2 wrote to the service: %v", c)
+	}
+	if left := tf.StateIDs(); len(left) != 0 {
+		t.Errorf("the state still holds %v", left)
+	}
+	emptyPlan("after step 2")
+
+	api := acctest.ClientFor(t, host, localapi.KeyFull)
+	for name, id := range ids {
+		rec, err := api.Get(context.Background(), "1", colls[name], id)
+		switch {
+		case err != nil:
+			t.Errorf("%s: config %d: %v", name, id, err)
+		case rec.Deleted || rec.Enabled:
+			t.Errorf("%s: config %d is deleted=%v enabled=%v, want kept and disabled", name, id, rec.Deleted, rec.Enabled)
+		}
+	}
+	if n := len(local.HogFunctions()); n != 2 {
+		t.Errorf("%d hog functions in the end, want the 2 of step 1", n)
+	}
+
+	// Step 3's file names the official provider's resources as the guide
+	// says: one import per hog function, "<project_id>/<id>".
+	step3 := guideStep(t, "3-posthog")
+	for _, name := range []string{"geoip", "s3"} {
+		if !strings.Contains(step3, fmt.Sprintf("to = posthog_hog_function.%s\n  id = \"", name)) {
+			t.Errorf("step 3 does not import posthog_hog_function.%s by id", name)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"sync"
+)
+
+// What the client learns about the service's collections during its life
+// (one Terraform operation): whether a collection's API is gone, and
+// whether its records come without a filters field.
+
+// collKey names one collection of one project.
+type collKey struct {
+	project string
+	coll    Collection
+}
+
+// collections is what the client learned, safe for concurrent use.
+type collections struct {
+	mu sync.Mutex
+	// probes holds, per collection of a project, whether its API is gone,
+	// once a probe has told.
+	probes map[collKey]*probe
+	// noFilters holds the collections whose records came without a
+	// filters field.
+	noFilters map[Collection]bool
+}
+
+// probe is one look at a collection's own route; done is closed once gone
+// and known are set.
+type probe struct {
+	done  chan struct{}
+	gone  bool
+	known bool
+}
+
+func (s *collections) init() {
+	s.probes = map[collKey]*probe{}
+	s.noFilters = map[Collection]bool{}
+}
+
+// resolveNotFound tells what a 404 of a route of collection coll means, once
+// per collection of a project for the client's life (one GET of the
+// collection's first record): a *ServiceGoneError when the collection's own
+// route answers 404 too; for a record's action (action set), a
+// *MissingActionError when the record exists (one GET of it); otherwise err
+// as it is, a missing record. Any other error, and the service's unknown
+// project, come back as they are.
+func (c *Client) resolveNotFound(ctx context.Context, err error, method, path, project string, coll Collection, id int64, action string) error {
+	apiErr := notFound404(err)
+	if apiErr == nil {
+		return err
+	}
+	gone, known := c.collectionGone(ctx, project, coll)
+	if !known {
+		return err
+	}
+	if gone {
+		return c.goneError(method, path, project, coll, apiErr)
+	}
+	if action == "" {
+		return err
+	}
+	if _, getErr := c.Get(ctx, project, coll, id); getErr != nil {
+		return err // the record is missing (or cannot be read): the 404 stands
+	}
+	return &MissingActionError{Action: action, Method: method, Path: path, ID: id, Err: apiErr}
+}
+
+// goneError is the *ServiceGoneError of a request to collection coll.
+func (c *Client) goneError(method, path, project string, coll Collection, apiErr *APIError) error {
+	collPath, _ := collectionPath(project, coll)
+	return &ServiceGoneError{Method: method, Path: path, Collection: coll, CollectionPath: collPath, Err: apiErr}
+}
+
+// collectionGone reports whether collection coll of project answers 404
+// (known false when that could not be told: the probe failed otherwise).
+// Concurrent callers share one probe; a told answer is remembered.
+func (c *Client) collectionGone(ctx context.Context, project string, coll Collection) (gone, known bool) {
+	k := collKey{project, coll}
+	c.colls.mu.Lock()
+	p := c.colls.probes[k]
+	if p != nil {
+		c.colls.mu.Unlock()
+		select {
+		case <-p.done:
+			return p.gone, p.known
+		case <-ctx.Done():
+			return false, false
+		}
+	}
+	p = &probe{done: make(chan struct{})}
+	c.colls.probes[k] = p
+	c.colls.mu.Unlock()
+
+	p.gone, p.known = c.probeCollection(ctx, project, coll)
+	c.colls.mu.Lock()
+	if !p.known {
+		delete(c.colls.probes, k) // the next 404 asks again
+	}
+	close(p.done)
+	c.colls.mu.Unlock()
+	return p.gone, p.known
+}
+
+// probeCollection asks for the collection's first record.
+func (c *Client) probeCollection(ctx context.Context, project string, coll Collection) (gone, known bool) {
+	p, err := collectionPath(project, coll)
+	if err != nil {
+		return false, false
+	}
+	_, err = c.do(ctx, apiRequest{method: http.MethodGet, path: p + "?limit=1"})
+	switch {
+	case err == nil:
+		return false, true
+	case notFound404(err) != nil:
+		return true, true
+	}
+	return false, false
+}
+
+// rememberGone records that a collection's own route answered 404: the
+// list that got it was the probe.
+func (c *Client) rememberGone(project string, coll Collection) {
+	p := &probe{done: make(chan struct{}), gone: true, known: true}
+	close(p.done)
+	c.colls.mu.Lock()
+	c.colls.probes[collKey{project, coll}] = p
+	c.colls.mu.Unlock()
+}
+
+// noteRecords remembers that collection coll's records come without a
+// filters field, when one of recs does.
+func (c *Client) noteRecords(coll Collection, recs ...Record) {
+	for i := range recs {
+		if recs[i].FiltersOmitted() {
+			c.colls.mu.Lock()
+			c.colls.noFilters[coll] = true
+			c.colls.mu.Unlock()
+			return
+		}
+	}
+}
+
+// DropsFilters reports whether the service answered, during this client's
+// life, records of collection coll without a filters field: a service that
+// no longer has the field (generation 2), which ignores filters sent to it.
+func (c *Client) DropsFilters(coll Collection) bool {
+	c.colls.mu.Lock()
+	defer c.colls.mu.Unlock()
+	return c.colls.noFilters[coll]
+}

@@ -1,0 +1,285 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// unsavedJSON is a generation 2 create's answer: the config it did not save.
+const unsavedJSON = `{"id": null, "plugin": 1, "enabled": true, "order": 0, "config": {}, "error": null,
+ "team_id": 1, "plugin_info": {"name": "GeoIP"}, "delivery_rate_24h": null,
+ "created_at": null, "updated_at": null, "name": "GeoIP", "description": "d", "deleted": false}`
+
+func TestCreateUnsaved(t *testing.T) {
+	t.Parallel()
+	srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { writeJSON(w, 201, unsavedJSON) })
+	c := newTestClient(t, srv.URL)
+	_, err := c.Create(context.Background(), "1", Transformations, RecordInput{Plugin: Some[int64](1), Order: Some[int64](0)})
+	var unsaved *UnsavedError
+	if !errors.As(err, &unsaved) || !IsUnsaved(err) {
+		t.Fatalf("got %v, want an *UnsavedError", err)
+	}
+	if MayHaveApplied(err) {
+		t.Error("an unsaved create is not a lost answer: nothing may search for or resend it")
+	}
+	if unsaved.Status != 201 || unsaved.Record == nil || unsaved.Record.Plugin != 1 || Deref(unsaved.Record.Name) != "GeoIP" {
+		t.Errorf("error %+v, want the 201 and the unsaved record", unsaved)
+	}
+	if !strings.Contains(err.Error(), "POST /api/projects/1/pipeline_transformation_configs/: the service answered 201 Created with a config that has no id") {
+		t.Errorf("message %q", err)
+	}
+	if srv.count() != 1 {
+		t.Errorf("%d requests, want the one POST", srv.count())
+	}
+}
+
+func TestCreationDisabled(t *testing.T) {
+	t.Parallel()
+	srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, 400, envelope("validation_error", "invalid_input",
+			"Plugin creation is no longer possible. Please refer to the Hog Functions documentation for more information.", ""))
+	})
+	c := newTestClient(t, srv.URL)
+	_, err := c.Create(context.Background(), "1", ImportApps, RecordInput{Plugin: Some[int64](4), Order: Some[int64](0)})
+	if !IsCreationDisabled(err) || IsUnsaved(err) || MayHaveApplied(err) || IsNoMigration(err) {
+		t.Fatalf("got %v", err)
+	}
+	if srv.count() != 1 {
+		t.Errorf("%d requests, want 1", srv.count())
+	}
+}
+
+// TestServiceGone: a 404 of a record whose collection answers 404 too is
+// the API gone, told by one probe per collection for the client's life;
+// not a missing record.
+func TestServiceGone(t *testing.T) {
+	t.Parallel()
+	srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, 404, envelope("invalid_request", "not_found", "Not found.", ""))
+	})
+	c := newTestClient(t, srv.URL)
+	ctx := context.Background()
+
+	_, err := c.Get(ctx, "1", Transformations, 5)
+	var gone *ServiceGoneError
+	if !errors.As(err, &gone) || IsNotFound(err) || StatusOf(err) != 0 {
+		t.Fatalf("got %v (IsNotFound %v), want a *ServiceGoneError that is not a 404", err, IsNotFound(err))
+	}
+	want := "GET /api/projects/1/pipeline_transformation_configs/5/ answered 404 Not Found, and so does " +
+		"/api/projects/1/pipeline_transformation_configs/: the service no longer offers the pipeline_transformation_configs API"
+	if err.Error() != want {
+		t.Errorf("message\n%q, want\n%q", err, want)
+	}
+	reqs := srv.requests()
+	if len(reqs) != 2 || reqs[1].Path != "/api/projects/1/pipeline_transformation_configs/" || reqs[1].Query != "limit=1" {
+		t.Fatalf("requests %+v, want the GET and one probe of the collection", reqs)
+	}
+
+	// Remembered: every later 404 of the collection costs no probe.
+	for _, call := range []func() error{
+		func() error {
+			_, err := c.Update(ctx, "1", Transformations, 5, RecordInput{Deleted: Some(true)})
+			return err
+		},
+		func() error { return c.Delete(ctx, "1", Transformations, 5) },
+		func() error { return c.RunJob(ctx, "1", Transformations, 5, Job{Type: "x"}) },
+		func() error { _, err := c.Migrate(ctx, "1", Transformations, 5); return err },
+		func() error { _, err := c.Frontend(ctx, "1", Transformations, 5); return err },
+		func() error { _, err := c.Create(ctx, "1", Transformations, RecordInput{}); return err },
+		func() error { _, err := c.Rearrange(ctx, "1", Transformations, map[int64]int64{5: 1}); return err },
+	} {
+		before := srv.count()
+		if err := call(); !IsServiceGone(err) || IsNotFound(err) {
+			t.Errorf("got %v, want the API gone", err)
+		}
+		if srv.count() != before+1 {
+			t.Errorf("%d requests, want 1 (no probe again)", srv.count()-before)
+		}
+	}
+
+	// A list is the collection's own route: its 404 says it at once.
+	before := srv.count()
+	_, err = c.ListAll(ctx, "1", ImportApps)
+	if !errors.As(err, &gone) || gone.Error() != "GET /api/projects/1/pipeline_import_apps_configs/?limit=100&offset=0 answered 404 Not Found: "+
+		"the service no longer offers the pipeline_import_apps_configs API" {
+		t.Errorf("list: %v", err)
+	}
+	if _, err := c.Get(ctx, "1", ImportApps, 6); !IsServiceGone(err) || srv.count() != before+2 {
+		t.Errorf("after the list: %v, %d requests, want the gone API and no probe", err, srv.count()-before)
+	}
+}
+
+// TestNotFoundStaysNotFound: a missing record, an unknown project and a
+// probe that fails otherwise keep the 404.
+func TestNotFoundStaysNotFound(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	t.Run("missing record", func(t *testing.T) {
+		t.Parallel()
+		srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+			if answerProbe(w, r) {
+				return
+			}
+			writeJSON(w, 404, envelope("invalid_request", "not_found", "Not found.", ""))
+		})
+		c := newTestClient(t, srv.URL)
+		for range 3 {
+			if _, err := c.Get(ctx, "1", Transformations, 5); !IsNotFound(err) || IsServiceGone(err) {
+				t.Fatalf("got %v, want a 404", err)
+			}
+		}
+		if srv.count() != 4 {
+			t.Errorf("%d requests, want 3 GETs and one probe", srv.count())
+		}
+	})
+
+	t.Run("unknown project", func(t *testing.T) {
+		t.Parallel()
+		srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, 404, envelope("invalid_request", "not_found", "Project not found.", ""))
+		})
+		c := newTestClient(t, srv.URL)
+		if _, err := c.Get(ctx, "9", Transformations, 5); !IsNotFound(err) {
+			t.Fatalf("got %v", err)
+		}
+		if _, err := c.ListAll(ctx, "9", Transformations); !IsNotFound(err) || IsServiceGone(err) {
+			t.Fatalf("list: got %v", err)
+		}
+		if srv.count() != 2 {
+			t.Errorf("%d requests, want no probe", srv.count())
+		}
+	})
+
+	t.Run("probe fails", func(t *testing.T) {
+		t.Parallel()
+		srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+			if isProbe(r) {
+				writeJSON(w, 500, `{}`)
+				return
+			}
+			writeJSON(w, 404, envelope("invalid_request", "not_found", "Not found.", ""))
+		})
+		c := newTestClient(t, srv.URL)
+		for range 2 {
+			if _, err := c.Get(ctx, "1", Transformations, 5); !IsNotFound(err) {
+				t.Fatalf("got %v, want the 404", err)
+			}
+		}
+		if srv.count() != 4 {
+			t.Errorf("%d requests, want a probe after each 404 while probes fail", srv.count())
+		}
+	})
+}
+
+// TestMissingAction: a 404 of a record's action while the record exists is
+// the action gone (generation 2's job, generation 1's migrate).
+func TestMissingAction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var exists atomic.Bool
+	exists.Store(true)
+	srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+		switch {
+		case answerProbe(w, r):
+		case strings.HasSuffix(r.URL.Path, "/42/") && r.Method == http.MethodGet && exists.Load():
+			writeJSON(w, 200, recordJSON)
+		default:
+			writeJSON(w, 404, envelope("invalid_request", "not_found", "Not found.", ""))
+		}
+	})
+	c := newTestClient(t, srv.URL)
+	err := c.RunJob(ctx, "1", ImportApps, 42, Job{Type: "Backfill"})
+	var missing *MissingActionError
+	if !errors.As(err, &missing) || missing.Action != "job" || IsNotFound(err) {
+		t.Fatalf("got %v, want the job action missing", err)
+	}
+	if want := "POST /api/projects/1/pipeline_import_apps_configs/42/job/ answered 404 Not Found although config 42 exists: " +
+		"the service has no job action"; err.Error() != want {
+		t.Errorf("message %q, want %q", err, want)
+	}
+	if _, err := c.Migrate(ctx, "1", ImportApps, 42); !errors.As(err, &missing) || missing.Action != "migrate" {
+		t.Errorf("migrate: got %v", err)
+	}
+	exists.Store(false)
+	if err := c.RunJob(ctx, "1", ImportApps, 42, Job{Type: "Backfill"}); !IsNotFound(err) || IsMissingAction(err) {
+		t.Errorf("record gone: got %v, want the 404", err)
+	}
+}
+
+// TestDropsFilters: records that come without a filters field (not null:
+// absent) mark their collection.
+func TestDropsFilters(t *testing.T) {
+	t.Parallel()
+	withoutFilters := strings.Replace(recordJSON, `, "filters": null`, "", 1)
+	body := recordJSON
+	srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("offset") != "" {
+			writeJSON(w, 200, `{"count": 1, "next": null, "previous": null, "results": [`+body+`]}`)
+			return
+		}
+		writeJSON(w, 200, body)
+	})
+	c := newTestClient(t, srv.URL)
+	ctx := context.Background()
+	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil || c.DropsFilters(Transformations) {
+		t.Fatalf("filters null: %v, DropsFilters %v", err, c.DropsFilters(Transformations))
+	}
+	body = withoutFilters
+	if _, err := c.ListAll(ctx, "1", ImportApps); err != nil || !c.DropsFilters(ImportApps) || c.DropsFilters(Transformations) {
+		t.Fatalf("list without filters: %v, import apps %v, transformations %v", err, c.DropsFilters(ImportApps), c.DropsFilters(Transformations))
+	}
+	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil || !c.DropsFilters(Transformations) {
+		t.Fatalf("get without filters: %v", err)
+	}
+}
+
+func TestMigrate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, 200, `{"id": "0190-a", "name": "GeoIP",  "inputs": {}}`)
+	})
+	c := newTestClient(t, srv.URL)
+	hf, err := c.Migrate(ctx, "1", Transformations, 42)
+	if err != nil || string(hf) != `{"id":"0190-a","name":"GeoIP","inputs":{}}` {
+		t.Fatalf("got %s, %v", hf, err)
+	}
+	req := srv.requests()[0]
+	if req.Method != http.MethodPost || req.Path != "/api/projects/1/pipeline_transformation_configs/42/migrate/" || string(req.Body) != "{}" {
+		t.Errorf("sent %s %s %s", req.Method, req.Path, req.Body)
+	}
+
+	// Like a create, never sent again once it may have arrived.
+	lost := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(502) })
+	c = newTestClient(t, lost.URL)
+	if _, err := c.Migrate(ctx, "1", Transformations, 42); !MayHaveApplied(err) || lost.count() != 1 {
+		t.Errorf("502: %v after %d requests, want one request that may have applied", err, lost.count())
+	}
+
+	noMigration := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, 400, envelope("validation_error", "invalid_input", "No migration available for this plugin", ""))
+	})
+	c = newTestClient(t, noMigration.URL)
+	if _, err := c.Migrate(ctx, "1", Transformations, 42); !IsNoMigration(err) || IsCreationDisabled(err) {
+		t.Errorf("got %v", err)
+	}
+
+	notObject := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `[1]`) })
+	c = newTestClient(t, notObject.URL)
+	if _, err := c.Migrate(ctx, "1", Transformations, 42); err == nil {
+		t.Error("an answer that is not an object must be an error")
+	}
+}
+
+// Deref renders an optional string for the tests.
+func Deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}

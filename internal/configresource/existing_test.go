@@ -1,0 +1,127 @@
+package configresource_test
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+// TestAccExistingConfig manages a config that existed before the test, as
+// on a service that no longer creates configs (generation 2; against a live
+// instance the one PIPELINE_TEST_<KIND>_CONFIG_ID names): an import block
+// takes it over with its current values and no change, an update sets its
+// name and description and flips enabled (the API shows them), each apply
+// followed by an empty plan, and a removed block lets it go without
+// destroying it. The test then sets back what it changed.
+func TestAccExistingConfig(t *testing.T) {
+	for _, k := range kind.Kinds() {
+		t.Run(k.Name, func(t *testing.T) {
+			ex := acctest.Existing(t, k)
+			typ := k.ConfigTypeName()
+			addr := typ + ".existing"
+			orig := ex.Original
+			// Filters as the service holds them (none at generation 2).
+			filters := ""
+			if !jsonvalue.IsNull(orig.Filters) {
+				filters = fmt.Sprintf("  filters     = %q\n", jsonvalue.Compact(orig.Filters))
+			}
+			resourceBlock := func(name, description string, enabled bool) string {
+				return fmt.Sprintf(`
+resource %q "existing" {
+  project_id  = %q
+  plugin      = %d
+  enabled     = %t
+  name        = %q
+  description = %q
+%s}
+`, typ, ex.Project, orig.Plugin, enabled, name, description, filters)
+			}
+			imported := ex.ProviderBlock() + fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", addr, ex.ImportID()) +
+				resourceBlock(acctest.Deref(orig.Name), acctest.Deref(orig.Description), orig.Enabled)
+			changed := ex.ProviderBlock() + resourceBlock("changed by the acceptance tests", "changed at "+ex.ImportID(), !orig.Enabled)
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { acctest.PreCheckWithoutCreates(t) },
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				CheckDestroy:             checkStillThere(ex),
+				Steps: []resource.TestStep{
+					{
+						Config: imported,
+						Check: resource.ComposeAggregateTestCheckFunc(
+							resource.TestCheckResourceAttr(addr, "id", strconv.FormatInt(ex.ID, 10)),
+							checkOnAPI(ex, addr, acctest.Deref(orig.Name), orig.Enabled),
+						),
+					},
+					{
+						Config: changed,
+						Check:  checkOnAPI(ex, addr, "changed by the acceptance tests", !orig.Enabled),
+					},
+					{
+						Config: ex.ProviderBlock() + fmt.Sprintf("\nremoved {\n  from = %s\n  lifecycle {\n    destroy = false\n  }\n}\n", addr),
+						Check: func(s *terraform.State) error {
+							if _, ok := s.RootModule().Resources[addr]; ok {
+								return fmt.Errorf("%s is still in state", addr)
+							}
+							return checkStillThere(ex)(s)
+						},
+					},
+				},
+			})
+		})
+	}
+}
+
+// checkOnAPI checks that the existing config holds name and enabled on the
+// API, and that the state says what the API says.
+func checkOnAPI(ex *acctest.ExistingConfig, addr, name string, enabled bool) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rec, err := ex.API.Get(context.Background(), ex.Project, ex.Kind.Collection, ex.ID)
+		if err != nil {
+			return err
+		}
+		if acctest.Deref(rec.Name) != name || rec.Enabled != enabled || rec.Deleted {
+			return fmt.Errorf("config %d on the API: name %q enabled %v deleted %v; want %q, %v, not deleted",
+				ex.ID, acctest.Deref(rec.Name), rec.Enabled, rec.Deleted, name, enabled)
+		}
+		attrs := s.RootModule().Resources[addr].Primary.Attributes
+		for attr, api := range map[string]string{
+			"name": acctest.Deref(rec.Name), "description": acctest.Deref(rec.Description),
+			"enabled": strconv.FormatBool(rec.Enabled), "order": strconv.FormatInt(rec.Order, 10),
+			"plugin": strconv.FormatInt(rec.Plugin, 10),
+		} {
+			if attrs[attr] != api {
+				return fmt.Errorf("state %s = %q, the API %q", attr, attrs[attr], api)
+			}
+		}
+		if f := attrs["filters"]; (f == "") != jsonvalue.IsNull(rec.Filters) || f != "" && !record.FiltersEqual(f, string(rec.Filters)) {
+			return fmt.Errorf("state filters %q, the API %s", f, rec.Filters)
+		}
+		return nil
+	}
+}
+
+// checkStillThere checks that the existing config is still on the service,
+// not deleted.
+func checkStillThere(ex *acctest.ExistingConfig) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		rec, err := ex.API.Get(context.Background(), ex.Project, ex.Kind.Collection, ex.ID)
+		switch {
+		case client.IsNotFound(err):
+			return fmt.Errorf("config %d is gone", ex.ID)
+		case err != nil:
+			return err
+		case rec.Deleted:
+			return fmt.Errorf("config %d was deleted", ex.ID)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,103 @@
+package configresource
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+// What the config resource does against a generation 2 service (the notes'
+// "Service generations"): a create that makes a hog function instead, or
+// nothing, is refused with what to use instead; filters, which such a
+// service drops, are refused on their attribute rather than planned into an
+// inconsistent result. The client tells these answers apart
+// (client.UnsavedError, client.IsCreationDisabled, Client.DropsFilters).
+
+// filtersPath is the filters attribute.
+var filtersPath = path.Root("filters")
+
+// addCreateError reports a failed create of a config of plugin.
+func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, err error) {
+	var unsaved *client.UnsavedError
+	switch {
+	case errors.As(err, &unsaved):
+		diags.AddError(fmt.Sprintf("The service made a hog function instead of a %s", r.kind.Noun), fmt.Sprintf(
+			"%s %s answered %d %s with a config that has no id: the service no longer stores plugin configs "+
+				"(%s) and turned this request for plugin %s into a "+
+				"hog function instead.\n\n"+
+				"The request was not sent again, and nothing was saved in the state. Applying this configuration "+
+				"again would make another hog function: remove this resource from the configuration, and manage the "+
+				"hog function with the official PostHog provider (resource posthog_hog_function; the service lists "+
+				"it among the project's hog functions, with its id to import). Configs that already exist can "+
+				"still be managed here, and moved off with %s_%s_migration: see %s.",
+			unsaved.Method, unsaved.Path, unsaved.Status, http.StatusText(unsaved.Status), framework.Generation2Since, describePlugin(plugin, unsaved.Record),
+			framework.ProviderTypeName, r.kind.Name, framework.MovingGuide))
+	case client.IsCreationDisabled(err):
+		diags.AddError(fmt.Sprintf("The service no longer creates %ss", r.kind.Noun), fmt.Sprintf(
+			"%s\n\nThe service no longer stores plugin configs (%s), and it cannot turn plugin %d into a hog "+
+				"function, so nothing was made on the service and nothing was saved in the state. Remove this "+
+				"resource from the configuration and build the pipeline as a hog function with the official "+
+				"PostHog provider (resource posthog_hog_function). Configs that already exist can still be "+
+				"managed here: see %s.",
+			framework.DescribeError(err), framework.Generation2Since, plugin, framework.MovingGuide))
+	default:
+		r.addError(diags, "create", 0, err)
+	}
+}
+
+// describePlugin names a plugin by id, and by the name the unsaved config's
+// plugin_info gives, if any.
+func describePlugin(id int64, rec *client.Record) string {
+	var info struct {
+		Name string `json:"name"`
+	}
+	if rec != nil && json.Unmarshal(rec.PluginInfo, &info) == nil && info.Name != "" {
+		return fmt.Sprintf("%d (%q)", id, info.Name)
+	}
+	return fmt.Sprint(id)
+}
+
+// planDroppedFilters refuses, at plan time, configured filters that the
+// service is known to drop: records of the collection came without a
+// filters field in this operation (its refresh, usually), so the value
+// could never be applied. Without that knowledge checkDroppedFilters
+// refuses them at apply.
+func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	meta := r.Meta()
+	if meta == nil || req.Plan.Raw.IsNull() || !meta.Client.DropsFilters(r.kind.Collection) ||
+		resp.Plan.Raw.Equal(req.State.Raw) {
+		return
+	}
+	var filters record.FiltersValue
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, filtersPath, &filters)...)
+	if framework.IsSet(filters) {
+		r.addDroppedFilters(&resp.Diagnostics, "")
+	}
+}
+
+// checkDroppedFilters refuses, at apply, planned filters that the service's
+// answer rec left out: the service dropped them. The answer is stored as it
+// is (filters null) beside the error.
+func (r *configResource) checkDroppedFilters(planned record.FiltersValue, rec *client.Record, diags *diag.Diagnostics) {
+	if framework.IsSet(planned) && rec.FiltersOmitted() {
+		r.addDroppedFilters(diags, " The other changes were applied.")
+	}
+}
+
+func (r *configResource) addDroppedFilters(diags *diag.Diagnostics, applied string) {
+	diags.AddAttributeError(filtersPath, "The service ignores filters", fmt.Sprintf(
+		"The service answers %ss without a filters field: it no longer has filters (%s) and ignores filters "+
+			"sent to it, so this value can never be applied.%s Remove filters from this resource's configuration. "+
+			"Hog functions have filters of their own: see %s.",
+		r.kind.Noun, framework.Generation2Since, applied, framework.MovingGuide))
+}

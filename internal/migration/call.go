@@ -1,0 +1,122 @@
+package migration
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+)
+
+// What the migration resource and the migrate action share: their
+// arguments, the check of the config at plan time, and the call.
+
+// configIDPath is the config_id attribute of both.
+var configIDPath = path.Root("config_id")
+
+// args is a migration as configured.
+type args struct {
+	ProjectID types.String `tfsdk:"project_id"`
+	ConfigID  types.Int64  `tfsdk:"config_id"`
+}
+
+// hogFunction is what the service answered a migration with.
+type hogFunction struct {
+	// ID is the hog function's id, "" when the answer has none.
+	ID   string
+	Name string
+	// JSON is the whole answer, compact.
+	JSON json.RawMessage
+}
+
+// check looks at the config at plan time (one GET), so that a config that
+// does not exist, is deleted, or a service without the API is reported
+// before anything is migrated. Values not known yet are not judged; a
+// failure to look is a warning, and the service judges at apply.
+func check(ctx context.Context, c *client.Client, k kind.Kind, project string, a *args) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if !framework.IsSet(a.ConfigID) {
+		return nil
+	}
+	id := a.ConfigID.ValueInt64()
+	rec, err := c.Get(ctx, project, k.Collection, id)
+	switch {
+	case client.IsNotFound(err):
+		diags.AddAttributeError(configIDPath, fmt.Sprintf("Unknown %s %d", k.Noun, id), fmt.Sprintf(
+			"Project %s has no %s with id %d, so there is nothing to migrate.\n\n%s",
+			project, k.Noun, id, framework.DescribeError(err)))
+	case client.IsServiceGone(err):
+		framework.AddAPIError(&diags, fmt.Sprintf("Could not read %s %d", k.Noun, id), err, nil)
+	case err != nil:
+		diags.AddAttributeWarning(configIDPath, "Could not check the config at plan time", fmt.Sprintf(
+			"Reading %s %d failed, so the service judges the migration at apply.\n\n%s",
+			k.Noun, id, framework.DescribeError(err)))
+	case rec.Deleted:
+		diags.AddAttributeError(configIDPath, fmt.Sprintf("Cannot migrate deleted %s %d", k.Noun, id), fmt.Sprintf(
+			"The %s %d of project %s is deleted, so there is nothing to migrate.", k.Noun, id, project))
+	}
+	return diags
+}
+
+// migrate asks the service once to turn config a.ConfigID into a hog
+// function; errors are added to diags, each with what to do.
+func migrate(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *args, diags *diag.Diagnostics) (hogFunction, bool) {
+	id := a.ConfigID.ValueInt64()
+	// The service disables the config: no page read before serves it.
+	defer meta.ReadCache().Invalidate(id)
+	raw, err := meta.Client.Migrate(ctx, project, k.Collection, id)
+	if err != nil {
+		addMigrateError(diags, k, project, id, err)
+		return hogFunction{}, false
+	}
+	var answer struct {
+		ID   any    `json:"id"`
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(raw, &answer) // an object: the client checked
+	hf := hogFunction{Name: answer.Name, JSON: raw}
+	switch v := answer.ID.(type) {
+	case string:
+		hf.ID = v
+	case float64:
+		hf.ID = fmt.Sprint(int64(v))
+	}
+	if hf.ID == "" {
+		diags.AddWarning("The service's answer names no hog function", fmt.Sprintf(
+			"%s %d was migrated, but the answer has no hog function id: find the hog function among the project's "+
+				"hog functions. The answer is in hog_function.", k.Noun, id))
+	}
+	return hf, true
+}
+
+// addMigrateError reports a failed migration of config id.
+func addMigrateError(diags *diag.Diagnostics, k kind.Kind, project string, id int64, err error) {
+	summary := fmt.Sprintf("Could not migrate %s %d", k.Noun, id)
+	switch {
+	case client.IsMissingAction(err):
+		diags.AddError(summary, fmt.Sprintf("%s.\n\nOnly services since July 2025 (PostHog PR #35545) turn plugin "+
+			"configs into hog functions; this one still keeps plugin configs, so nothing was changed. Keep managing "+
+			"the config, or build the pipeline as a hog function with the official PostHog provider yourself.", err))
+	case client.IsNoMigration(err):
+		diags.AddAttributeError(configIDPath, summary, fmt.Sprintf("%s\n\nThe service cannot turn the plugin of %s %d "+
+			"into a hog function, so nothing was changed. Build the pipeline as a hog function with the official "+
+			"PostHog provider, then take the config out of Terraform (see %s).",
+			framework.DescribeError(err), k.Noun, id, framework.MovingGuide))
+	case client.IsNotFound(err):
+		diags.AddAttributeError(configIDPath, summary, fmt.Sprintf("Project %s has no %s with id %d.\n\n%s",
+			project, k.Noun, id, framework.DescribeError(err)))
+	case client.MayHaveApplied(err):
+		diags.AddError(summary, fmt.Sprintf("%s\n\nThe request may have reached the service, so it was not sent "+
+			"again: every migration makes a hog function, and a second one would make a second. Before applying "+
+			"again, look at the project's hog functions and whether %s %d is now disabled: if the migration "+
+			"happened, take this migration out of the configuration instead.", framework.DescribeError(err), k.Noun, id))
+	default:
+		framework.AddCustomActionError(diags, summary, framework.ActionMigrate, err, nil)
+	}
+}
