@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -47,48 +48,6 @@ func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 // IdentitySchema implements resource.ResourceWithIdentity.
 func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = identitySchema()
-}
-
-// ModifyPlan implements resource.ResourceWithModifyPlan: project_id defaults
-// to the provider's, and a plan that changes nothing keeps the state as it is.
-func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
-	createonce.ConfirmInState(ctx, r.Meta(), req.State)
-	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	if resp.Plan.Raw.Equal(req.State.Raw) && !configuresSecrets(ctx, req.Config, &resp.Diagnostics) {
-		// The plan is the state: nothing to decide. This is every record of
-		// a plan without changes, so it skips the model conversions below,
-		// most of the provider's time in such a plan. Configured secrets
-		// still go through the checks against the plugin's secret keys.
-		return
-	}
-
-	// The framework decides whether computed values become unknown by
-	// comparing the proposed values with state, before the attribute plan
-	// modifiers had their say: filters the service stores the same way are
-	// no change (after an import, say), while a name or description left to
-	// the plugin is one. Decide again on what is planned now.
-	var plan, state Model
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(r.checkPlannedSettings(ctx, req, &plan, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if sameArguments(&plan.Model, &state.Model) && plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion) &&
-		plan.Timeouts.Equal(state.Timeouts) {
-		// Nothing to update: plan the state as it is.
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
-		return
-	}
-	// An update: what the service changes on every write is unknown.
-	markVolatileUnknown(&plan.Model)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // Create makes one POST (never two configs: package createonce recovers a
@@ -135,9 +94,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	if err != nil {
 		// The config exists: keep it in state so that it is not orphaned.
 		// Terraform marks it tainted and the next apply replaces it.
-		plan.FromRecord(rec)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
+		r.storeRecord(ctx, rec, &plan, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 		r.addError(&resp.Diagnostics, "check the new", rec.ID, err)
 		return
 	}
@@ -148,10 +105,22 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	if r.refuseMisplacedSettings(ctx, meta.Client, project, rec, &plan, secret, &resp.Diagnostics) {
 		return
 	}
+	r.storeRecord(ctx, rec, &plan, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
+}
 
-	plan.FromRecord(rec)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
+// storeRecord stores the service's answer rec about the config (a create's
+// or update's) as the new state m (the plan, whose configured values stay
+// where the service agrees), with the plugin facts it tells (prior's where
+// it does not) in private state, and the identity.
+func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, prior pluginFacts,
+	state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+) {
+	facts := pluginFactsOf(rec, prior)
+	secrets, _ := facts.secretKeys()
+	m.FromRecord(rec, secrets)
+	diags.Append(state.Set(ctx, m)...)
+	diags.Append(facts.store(ctx, private)...)
+	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
 }
 
 // showsCreated reports whether the collection shows a config just created:
@@ -236,7 +205,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	// The identity is set first: the framework wants one even for a config
 	// that is removed from state.
-	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &state.Model)...)
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &state.Config)...)
 	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
@@ -260,9 +229,15 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 
-	prior := state.Model
-	state.FromRecord(rec)
-	if state.Model == prior {
+	priorFacts, known := readPluginFacts(ctx, req.Private)
+	facts := pluginFactsOf(rec, priorFacts)
+	if !known || !facts.equal(priorFacts) {
+		resp.Diagnostics.Append(facts.store(ctx, resp.Private)...)
+	}
+	prior := state.Config
+	secrets, _ := facts.secretKeys()
+	state.FromRecord(rec, secrets)
+	if state.Config == prior {
 		// The response holds the prior state already: converting the same
 		// values back would only cost time, on every record of a refresh.
 		return
@@ -286,8 +261,9 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
 	project := plan.ProjectID.ValueString()
-	in, changed := updateInput(&plan.Model, &state.Model, &config.Model)
-	settings, err := r.settingsUpdate(ctx, meta.Client, project, id, &plan, &state, &config)
+	facts, _ := readPluginFacts(ctx, req.Private)
+	in, changed := updateInput(&plan.Config, &state.Config, &config.Config)
+	settings, err := r.settingsUpdate(ctx, meta.Client, project, id, &plan, &state, &config, facts)
 	if err != nil {
 		r.addError(&resp.Diagnostics, "update", id, err)
 		return
@@ -308,10 +284,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 		r.addError(&resp.Diagnostics, "update", id, err)
 		return
 	}
-
-	plan.FromRecord(rec)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
+	r.storeRecord(ctx, rec, &plan, facts, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 }
 
 // Delete makes one PATCH {"deleted": true}: the live service's DELETE only

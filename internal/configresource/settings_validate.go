@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -104,23 +103,6 @@ func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret recor
 	return diags
 }
 
-// checkPlannedSettings checks the configured settings against the secret
-// keys of the plugin in state. A new config (or another plugin) has its
-// plugin's schema checked once the service shows it, by the create.
-func (r *configResource) checkPlannedSettings(ctx context.Context, req resource.ModifyPlanRequest, plan, state *Model) diag.Diagnostics {
-	secrets, known := record.SecretKeysOf(state.PluginInfo)
-	if !known || !plan.Plugin.Equal(state.Plugin) {
-		return nil
-	}
-	var cfg configuredSettings
-	diags := req.Config.GetAttribute(ctx, settingsPath, &cfg.Settings)
-	diags.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &cfg.SecretSettings)...)
-	if diags.HasError() {
-		return diags
-	}
-	return checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.Settings, cfg.SecretSettings, "")
-}
-
 // refuseMisplacedSettings checks the settings of a config just created
 // against its plugin's secret keys, which only the service's answer tells.
 // Settings in the wrong attribute are refused: the config is deleted again
@@ -144,12 +126,4 @@ func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.
 	}
 	diags.Append(checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, note)...)
 	return true
-}
-
-// configuresSecrets reports whether the configuration sets secret_config_wo
-// (or leaves it unknown until apply).
-func configuresSecrets(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) bool {
-	var secret types.String
-	diags.Append(config.GetAttribute(ctx, secretSettingsPath, &secret)...)
-	return !secret.IsNull()
 }
