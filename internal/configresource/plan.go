@@ -45,7 +45,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	facts, known := readPluginFacts(ctx, req.Private)
-	if resp.Plan.Raw.Equal(req.State.Raw) && !cfg.needsPlanning(attributesOf(req.State.Raw), facts, known) {
+	if resp.Plan.Raw.Equal(req.State.Raw) && !cfg.needsPlanning(framework.RawAttributes(req.State.Raw), facts, known) {
 		// The plan is the state and nothing left out of the configuration
 		// moves: nothing to decide, and no model conversion.
 		return
@@ -158,9 +158,9 @@ type configured struct {
 
 // configuredOf reads a configuration's raw value.
 func configuredOf(raw tftypes.Value) configured {
-	a := attributesOf(raw)
+	a := framework.RawAttributes(raw)
 	return configured{
-		settings: stringOf(a["config"]), secret: stringOf(a["secret_config_wo"]), filters: stringOf(a["filters"]),
+		settings: framework.RawString(a["config"]), secret: framework.RawString(a["secret_config_wo"]), filters: framework.RawString(a["filters"]),
 		nameNull: a["name"].IsNull(), descriptionNull: a["description"].IsNull(),
 		orderNull: a["order"].IsNull(), projectIDUnknown: !a["project_id"].IsKnown(),
 	}
@@ -176,28 +176,6 @@ func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginF
 		c.nameNull && known && !facts.NameFromPlugin && !state["name"].IsNull() ||
 		c.descriptionNull && known && !facts.DescriptionFromPlugin && !state["description"].IsNull() ||
 		c.filters.IsNull() && !state["filters"].IsNull()
-}
-
-// attributesOf returns the attribute values of an object value (a
-// configuration, plan or state); nil when it is null or unknown.
-func attributesOf(v tftypes.Value) map[string]tftypes.Value {
-	var m map[string]tftypes.Value
-	if !v.IsKnown() || v.IsNull() || v.As(&m) != nil {
-		return nil
-	}
-	return m
-}
-
-// stringOf converts a raw string value.
-func stringOf(v tftypes.Value) types.String {
-	var s string
-	switch {
-	case !v.IsKnown():
-		return types.StringUnknown()
-	case v.IsNull() || v.As(&s) != nil:
-		return types.StringNull()
-	}
-	return types.StringValue(s)
 }
 
 // planSettings plans the plugin settings (the `config` attribute).

@@ -3,6 +3,7 @@ package configresource
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -98,27 +99,16 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
 	if jsonvalue.IsNull(rec.PluginInfo) {
 		return prior
 	}
-	f := prior
-	if secrets, ok := record.SecretKeys(rec.PluginInfo); ok {
-		keys := make([]string, 0, len(secrets))
-		for k := range secrets {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+	f, p := prior, record.PluginOf(rec.PluginInfo)
+	if p.SecretKeys != nil {
+		keys := slices.Sorted(maps.Keys(p.SecretKeys))
 		f.SecretKeys = &keys
 	}
-	var info struct {
-		Name        *string `json:"name"`
-		Description *string `json:"description"`
+	if p.Name != nil {
+		f.NameFromPlugin = sameText(rec.Name, *p.Name)
 	}
-	if json.Unmarshal(rec.PluginInfo, &info) != nil {
-		return f
-	}
-	if info.Name != nil {
-		f.NameFromPlugin = sameText(rec.Name, *info.Name)
-	}
-	if info.Description != nil {
-		f.DescriptionFromPlugin = sameText(rec.Description, *info.Description)
+	if p.Description != nil {
+		f.DescriptionFromPlugin = sameText(rec.Description, *p.Description)
 	}
 	return f
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -197,24 +198,35 @@ func (r *configResource) removeStray(ctx context.Context, c *client.Client, proj
 // read). A config the service no longer has (404) or has soft-deleted is
 // removed from state, so that the next plan re-creates it.
 func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state Model
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	// The state's attributes as they are, without a model conversion: most
+	// configs of a refresh are unchanged, and then that is all it needs.
+	attrs := framework.RawAttributes(req.State.Raw)
+	prior, ok := configOf(attrs)
+	var limits timeouts.Value
+	if !ok || !attrs["timeouts"].IsNull() {
+		var state Model
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		prior, limits = state.Config, state.Timeouts
+	}
 	meta := r.MustMeta(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	// The identity is set first: the framework wants one even for a config
-	// that is removed from state.
-	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &state.Config)...)
-	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
+	// that is removed from state. It never changes, so one Terraform holds
+	// already (1.12+) stays as it is.
+	if resp.Identity != nil && resp.Identity.Raw.IsFullyNull() {
+		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &prior)...)
+	}
+	ctx, cancel := framework.OperationContext(ctx, limits.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	id := state.ID.ValueInt64()
+	id := prior.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
-	rec, err := r.read(ctx, meta, &state)
+	rec, err := r.read(ctx, meta, &prior)
 	switch {
 	case client.IsNotFound(err):
 		tflog.Warn(ctx, r.kind.Noun+" not found; removing it from state so that it is planned for creation")
@@ -234,14 +246,17 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if !known || !facts.equal(priorFacts) {
 		resp.Diagnostics.Append(facts.store(ctx, resp.Private)...)
 	}
-	prior := state.Config
+	current := prior
 	secrets, _ := facts.secretKeys()
-	state.FromRecord(rec, secrets)
-	if state.Config == prior {
+	current.FromRecord(rec, secrets)
+	if current == prior {
 		// The response holds the prior state already: converting the same
 		// values back would only cost time, on every record of a refresh.
 		return
 	}
+	var state Model
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	state.Config = current
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
