@@ -46,16 +46,10 @@ var upgradedAttributes = []string{
 func TestAccUpgrade_stateVersion0(t *testing.T) {
 	t.Parallel()
 	host := fixtureAPI(t)
-	config, err := os.ReadFile(filepath.Join(upgradeFixture, "main.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	config := readFile(t, filepath.Join(upgradeFixture, "main.tf"))
 	tf := acctest.NewTerraform(t, string(config), map[string]string{"TF_VAR_host": host})
-	fixture, err := os.ReadFile(filepath.Join(upgradeFixture, "terraform.tfstate"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(tf.Dir, "terraform.tfstate"), fixture, 0o600); err != nil {
+	fixture := readFile(t, filepath.Join(upgradeFixture, "terraform.tfstate"))
+	if err := os.WriteFile(filepath.Join(tf.Dir, "terraform.tfstate"), fixture, 0o600); err != nil { //nolint:gosec // G703: the test's own working directory
 		t.Fatal(err)
 	}
 	before := stateInstances(t, fixture)
@@ -218,7 +212,7 @@ func planExitCode(t *testing.T, tf *acctest.Terraform, args ...string) (string, 
 
 func readFile(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(name)
+	b, err := os.ReadFile(name) //nolint:gosec // G703: the test's fixtures and working directory
 	if err != nil {
 		t.Fatal(err)
 	}
