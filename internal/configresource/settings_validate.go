@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -27,24 +26,17 @@ var (
 // settingsObject refuses settings that are not a JSON object.
 var settingsObject = framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)
 
-// configuredSettings is the part of a configuration that sets plugin
-// settings.
-type configuredSettings struct {
-	Settings       jsontypes.Normalized `tfsdk:"config"`
-	SecretSettings types.String         `tfsdk:"secret_config_wo"`
-}
-
 // ValidateConfig implements resource.ResourceWithValidateConfig: a setting
 // is either secret or not, so config and secret_config_wo share no key.
-func (r *configResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var cfg configuredSettings
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, settingsPath, &cfg.Settings)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &cfg.SecretSettings)...)
-	if resp.Diagnostics.HasError() || !framework.IsSet(cfg.Settings) || !framework.IsSet(cfg.SecretSettings) {
+// It reads the configuration's raw values (see raw.go): Terraform validates
+// every config of every plan.
+func (r *configResource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	cfg := configuredOf(req.Config.Raw)
+	if !framework.IsSet(cfg.settings) || !framework.IsSet(cfg.secret) {
 		return
 	}
-	plain, err1 := record.ParseSettings(cfg.Settings.ValueString())
-	secret, err2 := record.ParseSettings(cfg.SecretSettings.ValueString())
+	plain, err1 := record.ParseSettings(cfg.settings.ValueString())
+	secret, err2 := record.ParseSettings(cfg.secret.ValueString())
 	if err1 != nil || err2 != nil {
 		return // the attribute validators report it
 	}
