@@ -149,8 +149,7 @@ func (tc KindCase) CheckAPI(t *testing.T, addr string, want APIRecord) resource.
 			for attr, api := range map[string]string{
 				"plugin": strconv.FormatInt(rec.Plugin, 10), "enabled": strconv.FormatBool(rec.Enabled),
 				"order": strconv.FormatInt(rec.Order, 10), "name": Deref(rec.Name),
-				"description": Deref(rec.Description), "deleted": "false",
-				"team_id": strconv.FormatInt(rec.TeamID, 10), "created_at": rec.CreatedAt,
+				"description": Deref(rec.Description), "created_at": rec.CreatedAt,
 			} {
 				if attrs[attr] != api {
 					fail("state %s = %q, API %q", attr, attrs[attr], api)

@@ -115,12 +115,13 @@ func (l *configListResource) result(ctx context.Context, req list.ListRequest, p
 	res := req.NewListResult(ctx)
 	var m configresource.Model
 	m.ProjectID = types.StringValue(project)
-	m.FromRecord(rec)
+	secrets, _ := record.SecretKeys(rec.PluginInfo)
+	m.FromRecord(rec, secrets)
 	res.DisplayName = fmt.Sprintf("%s (id %d)", m.Name.ValueString(), rec.ID)
 	if m.Name.IsNull() {
 		res.DisplayName = fmt.Sprintf("%s %d", l.kind.Noun, rec.ID)
 	}
-	res.Diagnostics.Append(configresource.SetIdentity(ctx, res.Identity, &m.Model)...)
+	res.Diagnostics.Append(configresource.SetIdentity(ctx, res.Identity, &m.Config)...)
 	if req.IncludeResource {
 		m.Timeouts = noTimeouts
 		res.Diagnostics.Append(res.Resource.Set(ctx, &m)...)

@@ -167,7 +167,7 @@ func TestConfigList_protocol(t *testing.T) {
 				}
 				obj := acctest.Attributes(t, res.Resource, resourceType)
 				for attr, apiValue := range map[string]string{
-					"id": strconv.FormatInt(rec.ID, 10), "plugin": strconv.FormatInt(rec.Plugin, 10), "order": strconv.FormatInt(rec.Order, 10), "team_id": strconv.FormatInt(rec.TeamID, 10),
+					"id": strconv.FormatInt(rec.ID, 10), "plugin": strconv.FormatInt(rec.Plugin, 10), "order": strconv.FormatInt(rec.Order, 10),
 				} {
 					if got := numberOf(t, obj[attr]); got != apiValue {
 						t.Errorf("result %d: %s = %s, the API says %s", i, attr, got, apiValue)
@@ -181,12 +181,9 @@ func TestConfigList_protocol(t *testing.T) {
 						t.Errorf("result %d: %s = %q, the API says %q", i, attr, got, apiValue)
 					}
 				}
-				var enabled, deleted bool
+				var enabled bool
 				if err := obj["enabled"].As(&enabled); err != nil || enabled != rec.Enabled {
 					t.Errorf("result %d: enabled %v, the API says %v", i, enabled, rec.Enabled)
-				}
-				if err := obj["deleted"].As(&deleted); err != nil || deleted {
-					t.Errorf("result %d: deleted %v", i, deleted)
 				}
 				if f := stringOf(t, obj["filters"]); !record.FiltersEqual(f, string(rec.Filters)) {
 					t.Errorf("result %d: filters %s, the API says %s", i, f, rec.Filters)
@@ -231,7 +228,7 @@ func TestConfigList_protocol(t *testing.T) {
 		}
 		acctest.FailOnDiagnostics(t, "ReadResource", read.Diagnostics)
 		got, listed := acctest.Attributes(t, read.NewState, resourceType), acctest.Attributes(t, first.Resource, resourceType)
-		for _, attr := range []string{"id", "project_id", "plugin", "enabled", "order", "name", "description", "filters", "deleted", "created_at"} {
+		for _, attr := range []string{"id", "project_id", "plugin", "enabled", "order", "name", "description", "filters", "config", "created_at"} {
 			if !got[attr].Equal(listed[attr]) {
 				t.Errorf("imported %s = %v, listed %v", attr, got[attr], listed[attr])
 			}

@@ -2,6 +2,8 @@ package configresource_test
 
 import (
 	"context"
+	"encoding/json"
+	"math/big"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -18,9 +20,10 @@ import (
 //
 //	go test -run '^$' -bench Record -benchmem ./internal/configresource
 
-// benchRecord creates one record of each kind on an isolated local API and
-// returns, per kind, the provider and what Terraform would send about it in
-// a plan without changes.
+// benchRecord creates one record of each kind on an isolated local API, set
+// as make bench sets its configs (name, description, filters, settings),
+// and returns, per kind, the provider and what Terraform would send about
+// it in a plan without changes.
 func benchRecord(b *testing.B) []benchCase {
 	b.Helper()
 	host, _ := acctest.IsolatedAPI(b, nil)
@@ -33,16 +36,26 @@ func benchRecord(b *testing.B) []benchCase {
 	})
 	var cases []benchCase
 	for _, tc := range acctest.KindCases(b) {
+		settings := `{"locale":"en"}`
+		if tc.Kind.Name != "transformation" {
+			settings = `{"bucket":"bench"}`
+		}
 		config := map[string]tftypes.Value{
-			"plugin": tftypes.NewValue(tftypes.Number, tc.Plugins[0]),
-			"name":   tftypes.NewValue(tftypes.String, "bench"),
+			"plugin":      tftypes.NewValue(tftypes.Number, tc.Plugins[0]),
+			"order":       tftypes.NewValue(tftypes.Number, 7),
+			"name":        tftypes.NewValue(tftypes.String, "bench"),
+			"description": tftypes.NewValue(tftypes.String, "Benchmark config 7"),
+			"filters":     tftypes.NewValue(tftypes.String, `{"events":[{"id":"$pageview","type":"events"}]}`),
+			"config":      tftypes.NewValue(tftypes.String, settings),
 		}
 		created := srv.Apply(b, tc.TypeName, nil, nil, config)
 		acctest.FailOnDiagnostics(b, "ApplyResourceChange", created.Diagnostics)
+		typ := srv.ResourceType(b, tc.TypeName)
 		cases = append(cases, benchCase{
 			name: tc.Kind.Name, typeName: tc.TypeName, srv: srv,
 			state: created.NewState, identity: created.NewIdentity, private: created.Private,
-			config: acctest.DynamicValue(b, srv.ResourceType(b, tc.TypeName), config),
+			config:    acctest.DynamicValue(b, typ, config),
+			stateJSON: stateJSON(b, acctest.Attributes(b, created.NewState, typ)),
 		})
 	}
 	return cases
@@ -54,6 +67,82 @@ type benchCase struct {
 	state, config  *tfprotov6.DynamicValue
 	identity       *tfprotov6.ResourceIdentityData
 	private        []byte
+	// stateJSON is the state as Terraform keeps it in the state file.
+	stateJSON []byte
+}
+
+// stateJSON renders a state's attributes as the state file holds them:
+// strings, numbers, booleans and nulls (timeouts is null in state).
+func stateJSON(b *testing.B, attrs map[string]tftypes.Value) []byte {
+	b.Helper()
+	out := map[string]any{}
+	for name, v := range attrs {
+		var err error
+		switch {
+		case v.IsNull():
+			out[name] = nil
+		case v.Type().Is(tftypes.String):
+			var s string
+			err = v.As(&s)
+			out[name] = s
+		case v.Type().Is(tftypes.Number):
+			var n big.Float
+			err = v.As(&n)
+			out[name] = json.Number(n.Text('f', -1))
+		case v.Type().Is(tftypes.Bool):
+			var t bool
+			err = v.As(&t)
+			out[name] = t
+		default:
+			b.Fatalf("%s: a %s in state", name, v.Type())
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	raw, err := json.Marshal(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return raw
+}
+
+// BenchmarkRecordValidate is ValidateResourceConfig of a record's
+// configuration, which Terraform sends for every record of every plan.
+func BenchmarkRecordValidate(b *testing.B) {
+	for _, c := range benchRecord(b) {
+		b.Run(c.name, func(b *testing.B) {
+			req := &tfprotov6.ValidateResourceConfigRequest{TypeName: c.typeName, Config: c.config}
+			for b.Loop() {
+				resp, err := c.srv.ValidateResourceConfig(context.Background(), req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				acctest.FailOnDiagnostics(b, "ValidateResourceConfig", resp.Diagnostics)
+			}
+		})
+	}
+}
+
+// BenchmarkRecordUpgrade is UpgradeResourceState of a record's state of
+// the current version, which Terraform sends for every record of every
+// plan before reading it.
+func BenchmarkRecordUpgrade(b *testing.B) {
+	for _, c := range benchRecord(b) {
+		b.Run(c.name, func(b *testing.B) {
+			version := c.srv.Schemas.ResourceSchemas[c.typeName].Version
+			req := &tfprotov6.UpgradeResourceStateRequest{
+				TypeName: c.typeName, Version: version, RawState: &tfprotov6.RawState{JSON: c.stateJSON},
+			}
+			for b.Loop() {
+				resp, err := c.srv.UpgradeResourceState(context.Background(), req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				acctest.FailOnDiagnostics(b, "UpgradeResourceState", resp.Diagnostics)
+			}
+		})
+	}
 }
 
 // BenchmarkRecordRefresh is the refresh of a record the service has not

@@ -8,7 +8,6 @@ import (
 	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -22,9 +21,6 @@ import (
 // service drops, are refused on their attribute rather than planned into an
 // inconsistent result. The client tells these answers apart
 // (client.UnsavedError, client.IsCreationDisabled, Client.DropsFilters).
-
-// filtersPath is the filters attribute.
-var filtersPath = path.Root("filters")
 
 // addCreateError reports a failed create of a config of plugin.
 func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, err error) {

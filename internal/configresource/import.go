@@ -50,7 +50,7 @@ func (r *configResource) ImportState(ctx context.Context, req resource.ImportSta
 		}
 	}
 
-	m := record.Model{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
+	m := record.Config{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("project_id"), m.ProjectID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
 	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &m)...)

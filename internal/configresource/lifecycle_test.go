@@ -76,8 +76,8 @@ func TestAccRecordResource_lifecycle(t *testing.T) {
 						statecheck.ExpectKnownValue(addr, tfjsonpath.New("project_id"), knownvalue.StringExact(acctest.ProjectID(t))),
 						statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
 						statecheck.ExpectKnownValue(addr, tfjsonpath.New("order"), knownvalue.Int64Exact(0)),
-						statecheck.ExpectKnownValue(addr, tfjsonpath.New("deleted"), knownvalue.Bool(false)),
-						statecheck.ExpectKnownValue(addr, tfjsonpath.New("plugin_info"), knownvalue.NotNull()),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("updated_at"), knownvalue.NotNull()),
 						statecheck.ExpectKnownValue(addr, tfjsonpath.New("config"), knownvalue.NotNull()),
 					},
 					Check: resource.ComposeAggregateTestCheckFunc(

@@ -3,7 +3,6 @@ package configresource
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -13,11 +12,11 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// Model is the config resource's model: a record, the secret settings
-// (write-only: null except in the configuration) with their version, and
-// the resource's timeouts.
+// Model is the config resource's model: what describes the config
+// (record.Config), the secret settings (write-only: null except in the
+// configuration) with their version, and the resource's timeouts.
 type Model struct {
-	record.Model
+	record.Config
 	SecretSettings        types.String   `tfsdk:"secret_config_wo"`
 	SecretSettingsVersion types.Int64    `tfsdk:"secret_config_wo_version"`
 	Timeouts              timeouts.Value `tfsdk:"timeouts"`
@@ -31,23 +30,15 @@ type identityModel struct {
 
 // sameArguments reports whether a and b agree on every argument a
 // configuration sets.
-func sameArguments(a, b *record.Model) bool {
+func sameArguments(a, b *record.Config) bool {
 	return a.ProjectID.Equal(b.ProjectID) && a.Plugin.Equal(b.Plugin) &&
 		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
 		a.Name.Equal(b.Name) && a.Description.Equal(b.Description) &&
 		a.Filters.Equal(b.Filters) && a.Settings.Equal(b.Settings)
 }
 
-// markVolatileUnknown marks unknown the values a write may change without
-// being asked to.
-func markVolatileUnknown(m *record.Model) {
-	m.UpdatedAt = types.StringUnknown()
-	m.Error = jsontypes.NewNormalizedUnknown()
-	m.DeliveryRate24h = jsontypes.NewNormalizedUnknown()
-}
-
-// SetIdentity stores the identity of the record m when Terraform supports
+// SetIdentity stores the identity of the config c when Terraform supports
 // identities.
-func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, m *record.Model) diag.Diagnostics {
-	return framework.StoreIdentity(ctx, identity, identityModel{ProjectID: m.ProjectID, ID: m.ID})
+func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, c *record.Config) diag.Diagnostics {
+	return framework.StoreIdentity(ctx, identity, identityModel{ProjectID: c.ProjectID, ID: c.ID})
 }

@@ -3,88 +3,202 @@ package configresource
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// pluginFallback plans a name or description left out of the configuration
-// as the service will show it: the plugin's own, read from plugin_info in
-// state. So a value the service filled in is not fought over, and a value
-// the user removes plans the change back to the plugin's (sent as null).
-// Without the plugin's value in state, the prior value is kept.
-func pluginFallback(field string) planmodifier.String {
-	return pluginFallbackModifier{field: field}
-}
+// Paths of the arguments whose change replaces the config.
+var (
+	pluginPath    = path.Root("plugin")
+	projectIDPath = path.Root("project_id")
+	filtersPath   = path.Root("filters")
+)
 
-type pluginFallbackModifier struct {
-	field string
-}
-
-func (m pluginFallbackModifier) Description(context.Context) string {
-	return fmt.Sprintf("When not configured, the plugin's %s, as the service shows it.", m.field)
-}
-
-func (m pluginFallbackModifier) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
-
-func (m pluginFallbackModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	// Only an update of a value left out of the configuration: on create the
-	// plugin's value is not known yet, and a configured value is the plan.
-	if !req.ConfigValue.IsNull() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+// ModifyPlan implements resource.ResourceWithModifyPlan: the whole plan of
+// a config in one step, instead of a plan modifier per attribute (the
+// framework walks every attribute for each of those, on every plan of every
+// config). project_id defaults to the provider's; a plan that changes
+// nothing keeps the state as it is, which is every config of a plan without
+// changes.
+func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
+	createonce.ConfirmInState(ctx, r.Meta(), req.State)
+	r.planDroppedFilters(ctx, req, resp)
+	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
 		return
 	}
-	var info jsontypes.Normalized
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("plugin_info"), &info)...)
-	if v, ok := pluginInfoString(info, m.field); ok {
-		resp.PlanValue = types.StringValue(v)
+	cfg := configuredOf(req.Config.Raw)
+	if req.State.Raw.IsNull() {
+		// A create: the service fills in what the configuration leaves out
+		// (name, description, order, settings), but filters left out are none.
+		if cfg.filters.IsNull() {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, filtersPath, record.NewFiltersNull())...)
+		}
 		return
 	}
-	resp.PlanValue = req.StateValue
+	facts, known := readPluginFacts(ctx, req.Private)
+	if resp.Plan.Raw.Equal(req.State.Raw) && !cfg.needsPlanning(framework.RawAttributes(req.State.Raw), facts, known) {
+		// The plan is the state and nothing left out of the configuration
+		// moves: nothing to decide, and no model conversion.
+		return
+	}
+
+	var plan, state Model
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if secrets, ok := facts.secretKeys(); ok && plan.Plugin.Equal(state.Plugin) {
+		// A new plugin has its settings checked by the create, once the
+		// service's answer tells its secret keys.
+		resp.Diagnostics.Append(checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.settings, cfg.secret, "")...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	planUpdate(&plan.Config, &state.Config, &cfg, facts, known)
+	for _, p := range []struct {
+		path    path.Path
+		changed bool
+	}{{pluginPath, !plan.Plugin.Equal(state.Plugin)}, {projectIDPath, !plan.ProjectID.Equal(state.ProjectID)}} {
+		if p.changed {
+			resp.RequiresReplace = append(resp.RequiresReplace, p.path)
+		}
+	}
+	if sameArguments(&plan.Config, &state.Config) && plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion) &&
+		plan.Timeouts.Equal(state.Timeouts) {
+		// Nothing to update: plan the state as it is.
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
+		return
+	}
+	// An update: the service sets updated_at on every write.
+	plan.UpdatedAt = types.StringUnknown()
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// pluginInfoString returns a non-empty string field of plugin_info.
-func pluginInfoString(info jsontypes.Normalized, field string) (string, bool) {
-	if !framework.IsSet(info) {
-		return "", false
+// planUpdate plans an update of the config in state to what cfg
+// configures. The framework proposes the configured values, the state's for
+// the computed ones left out of the configuration, and unknown for those
+// once anything changes; this keeps what stays and decides the rest:
+//
+//   - id and created_at never change; order left out is the service's (or
+//     an order resource's) and stays.
+//   - A name or description left out is the plugin's, as the service shows
+//     it: one that is the plugin's already stays (even when the plugin
+//     renamed itself: a read shows the new one), one the configuration no
+//     longer sets becomes the plugin's, known after apply (it is sent as
+//     null). Without plugin facts (a state older than them, before its
+//     first read) the state's value stays.
+//   - Filters are planned as configured (left out: null, so that filters
+//     set elsewhere are removed), but configured filters the service would
+//     store the same way keep the state's text.
+//   - Settings left out are not managed and stay; configured settings that
+//     are the same JSON keep the state's text.
+func planUpdate(plan, state *record.Config, cfg *configured, facts pluginFacts, known bool) {
+	plan.ID, plan.CreatedAt = state.ID, state.CreatedAt
+	if plan.ProjectID.IsUnknown() && !cfg.projectIDUnknown {
+		plan.ProjectID = state.ProjectID
 	}
-	var obj map[string]any
-	if err := json.Unmarshal([]byte(info.ValueString()), &obj); err != nil {
-		return "", false
+	if cfg.orderNull {
+		plan.Order = state.Order
 	}
-	s, ok := obj[field].(string)
-	return s, ok && s != ""
+	if cfg.nameNull {
+		plan.Name = fromPlugin(state.Name, facts.NameFromPlugin, known)
+	}
+	if cfg.descriptionNull {
+		plan.Description = fromPlugin(state.Description, facts.DescriptionFromPlugin, known)
+	}
+	plan.Filters = planFilters(cfg.filters, plan.Filters, state.Filters)
+	plan.Settings = planSettings(cfg.settings, plan.Settings, state.Settings)
 }
 
-// filtersPlan plans filters as configured, except that configured filters
+// fromPlugin plans a name or description left out of the configuration:
+// the state's when it is the plugin's (or nothing tells), else the plugin's,
+// which the service shows once the update sends null.
+func fromPlugin(state types.String, isPlugins, known bool) types.String {
+	if !known || isPlugins || state.IsNull() {
+		return state
+	}
+	return types.StringUnknown()
+}
+
+// planFilters plans filters: as configured, except that configured filters
 // the service would store the same way as those in state keep the state's
-// text: reformatting, or the service's normalisation read back by an import,
-// is no change. Left out of the configuration, filters are planned null:
-// filters set elsewhere are removed.
-type filtersPlan struct{}
-
-func (filtersPlan) Description(context.Context) string {
-	return "Configured filters that the service would store the same way as the current ones are no change."
+// text (reformatting, or the service's normalisation read back by an
+// import, is no change). Left out of the configuration, they are null.
+func planFilters(configured types.String, proposed, state record.FiltersValue) record.FiltersValue {
+	switch {
+	case configured.IsUnknown():
+		return proposed
+	case configured.IsNull():
+		return record.NewFiltersNull()
+	case framework.IsSet(state) && record.FiltersEqual(configured.ValueString(), state.ValueString()):
+		return state
+	default:
+		return record.NewFiltersValue(configured.ValueString())
+	}
 }
 
-func (m filtersPlan) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+// configured is what planning needs of a configuration, read from its raw
+// value: cheaper than the framework's conversions, which walk the schema.
+type configured struct {
+	settings, secret, filters   types.String
+	nameNull, descriptionNull   bool
+	orderNull, projectIDUnknown bool
+}
 
-func (filtersPlan) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+// configuredOf reads a configuration's raw value.
+func configuredOf(raw tftypes.Value) configured {
+	a := framework.RawAttributes(raw)
+	return configured{
+		settings: framework.RawString(a["config"]), secret: framework.RawString(a["secret_config_wo"]), filters: framework.RawString(a["filters"]),
+		nameNull: a["name"].IsNull(), descriptionNull: a["description"].IsNull(),
+		orderNull: a["order"].IsNull(), projectIDUnknown: !a["project_id"].IsKnown(),
+	}
+}
+
+// needsPlanning reports whether a plan equal to state (whose attributes
+// are given) still needs deciding: configured secret settings are checked
+// against the plugin's secret keys; and values the configuration no longer
+// sets, which the framework proposes to keep, may have to change (a name
+// that should become the plugin's again, filters to remove).
+func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginFacts, known bool) bool {
+	return !c.secret.IsNull() ||
+		c.nameNull && known && !facts.NameFromPlugin && !state["name"].IsNull() ||
+		c.descriptionNull && known && !facts.DescriptionFromPlugin && !state["description"].IsNull() ||
+		c.filters.IsNull() && !state["filters"].IsNull()
+}
+
+// planSettings plans the plugin settings (the `config` attribute).
+// Configured, they are planned as written, except that the same settings
+// written differently keep the state's text. Left out of the
+// configuration, the settings are not managed: the state's value is kept.
+//
+// State holds the configured object after an apply (the service's extra
+// keys are not taken in, see record.SettingsFromAPI) and the service's
+// non-secret settings after an import or a change made elsewhere: then
+// every key the configuration does not set is planned for removal, as the
+// service keeps only what `config` sends.
+func planSettings(configured types.String, proposed, state jsontypes.Normalized) jsontypes.Normalized {
 	switch {
-	case req.ConfigValue.IsUnknown():
-		return
-	case req.ConfigValue.IsNull():
-		resp.PlanValue = types.StringNull()
-	case framework.IsSet(req.StateValue) && record.FiltersEqual(req.ConfigValue.ValueString(), req.StateValue.ValueString()):
-		resp.PlanValue = req.StateValue
+	case configured.IsUnknown():
+		return proposed
+	case configured.IsNull():
+		return state
+	case framework.IsSet(state) &&
+		jsonvalue.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString())):
+		return state
 	default:
-		resp.PlanValue = req.ConfigValue
+		return proposed
 	}
 }

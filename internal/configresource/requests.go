@@ -17,7 +17,7 @@ import (
 // non-secret settings merged with the secret ones (secret, the write-only
 // value from the configuration). Without settings the request stays JSON.
 func (m *Model) createRequest(secret types.String) (client.RecordInput, error) {
-	in := createInput(&m.Model)
+	in := createInput(&m.Config)
 	if !framework.IsSet(m.Settings) && !framework.IsSet(secret) {
 		return in, nil
 	}
@@ -36,7 +36,7 @@ func (m *Model) createRequest(secret types.String) (client.RecordInput, error) {
 // and the secrets only when secret_config_wo_version changes. config is
 // Terraform's configuration.
 func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, project string, id int64,
-	plan, state, config *Model,
+	plan, state, config *Model, facts pluginFacts,
 ) (client.Opt[json.RawMessage], error) {
 	resend := framework.IsSet(config.SecretSettings) && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
 	changed := framework.IsSet(plan.Settings) && !plan.Settings.Equal(state.Settings)
@@ -49,7 +49,7 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 		if config.Settings.IsNull() {
 			// Settings not managed here: send what the service holds now,
 			// which state may not show in full (see record.SettingsFromAPI).
-			current, err := r.currentSettings(ctx, c, project, id, state.PluginInfo)
+			current, err := r.currentSettings(ctx, c, project, id, facts)
 			if err != nil {
 				return client.Opt[json.RawMessage]{}, err
 			}
@@ -63,18 +63,16 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 	return client.Some(cfg), nil
 }
 
-// currentSettings retrieves the config's non-secret settings.
+// currentSettings retrieves the config's non-secret settings (the secret
+// keys from the answer's plugin_info, else from the facts in state).
 func (r *configResource) currentSettings(ctx context.Context, c *client.Client, project string, id int64,
-	info jsontypes.Normalized,
+	facts pluginFacts,
 ) (jsontypes.Normalized, error) {
 	rec, err := c.Get(ctx, project, r.kind.Collection, id)
 	if err != nil {
 		return jsontypes.Normalized{}, err
 	}
-	secrets, known := record.SecretKeys(rec.PluginInfo)
-	if !known {
-		secrets, _ = record.SecretKeysOf(info)
-	}
+	secrets, _ := pluginFactsOf(rec, facts).secretKeys()
 	return record.SettingsFromAPI(rec.Config, secrets, jsontypes.NewNormalizedNull()), nil
 }
 
@@ -83,7 +81,7 @@ func (r *configResource) currentSettings(ctx context.Context, c *client.Client, 
 // ordering resource). Other fields are sent only when configured, so the
 // service applies its defaults (name and description fall back to the
 // plugin's).
-func createInput(m *record.Model) client.RecordInput {
+func createInput(m *record.Config) client.RecordInput {
 	in := client.RecordInput{
 		Plugin: client.Some(m.Plugin.ValueInt64()),
 		Order:  client.Some(int64(0)),
@@ -112,7 +110,7 @@ func createInput(m *record.Model) client.RecordInput {
 // replacement (the service ignores it on PATCH). A name, description or
 // filters removed from the configuration is sent as null, so the service
 // falls back to the plugin's name and description, or drops the filters.
-func updateInput(plan, state, config *record.Model) (client.RecordInput, bool) {
+func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) {
 	var in client.RecordInput
 	changed := false
 	if framework.IsSet(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {

@@ -21,7 +21,7 @@ func body(t *testing.T, in client.RecordInput) string {
 
 func TestCreateInput(t *testing.T) {
 	t.Parallel()
-	minimal := record.Model{
+	minimal := record.Config{
 		Plugin: types.Int64Value(3), Enabled: types.BoolValue(false), Order: types.Int64Unknown(),
 		Name: types.StringUnknown(), Description: types.StringUnknown(), Filters: record.NewFiltersNull(),
 	}
@@ -29,7 +29,7 @@ func TestCreateInput(t *testing.T) {
 		t.Errorf("minimal create body %s, want %s", got, want)
 	}
 
-	full := record.Model{
+	full := record.Config{
 		Plugin: types.Int64Value(1), Enabled: types.BoolValue(true), Order: types.Int64Value(7),
 		Name: types.StringValue("n"), Description: types.StringValue("d"),
 		Filters: record.NewFiltersValue(`{"events":[{"type":"events","id":"$pageview"}]}`),
@@ -42,15 +42,15 @@ func TestCreateInput(t *testing.T) {
 
 func TestUpdateInput(t *testing.T) {
 	t.Parallel()
-	state := record.Model{
+	state := record.Config{
 		Plugin: types.Int64Value(1), Enabled: types.BoolValue(true), Order: types.Int64Value(1),
 		Name: types.StringValue("custom"), Description: types.StringValue("plugin description"),
 		Filters: record.NewFiltersValue(`{"events":[{"id":"a","type":"events"}]}`),
 	}
-	configured := func(m record.Model) record.Model { return m }
+	configured := func(m record.Config) record.Config { return m }
 
 	tests := map[string]struct {
-		plan, config record.Model
+		plan, config record.Config
 		want         string
 		changed      bool
 	}{
@@ -58,7 +58,7 @@ func TestUpdateInput(t *testing.T) {
 			plan: state, config: configured(state), want: `{}`,
 		},
 		"normalised filters are no change": {
-			plan: func() record.Model {
+			plan: func() record.Config {
 				m := state
 				m.Filters = record.NewFiltersValue(`{"events":[{"type":"events","id":"a","properties":[]}]}`)
 				return m
@@ -66,25 +66,25 @@ func TestUpdateInput(t *testing.T) {
 			config: state, want: `{}`,
 		},
 		"every writable field": {
-			plan: record.Model{
+			plan: record.Config{
 				Plugin: types.Int64Value(1), Enabled: types.BoolValue(false), Order: types.Int64Value(5),
 				Name: types.StringValue("other"), Description: types.StringValue("mine"),
 				Filters: record.NewFiltersValue(`{"actions":[{"id":1,"type":"actions"}]}`),
 			},
-			config: record.Model{
+			config: record.Config{
 				Name: types.StringValue("other"), Description: types.StringValue("mine"),
 			},
 			want:    `{"enabled":false,"order":5,"name":"other","description":"mine","filters":{"actions":[{"id":1,"type":"actions"}]}}`,
 			changed: true,
 		},
 		"removed name and filters are sent as null": {
-			plan: func() record.Model {
+			plan: func() record.Config {
 				m := state
 				m.Name = types.StringValue("GeoIP") // the plugin's, planned by pluginFallback
 				m.Filters = record.NewFiltersNull()
 				return m
 			}(),
-			config:  record.Model{Name: types.StringNull(), Description: types.StringNull()},
+			config:  record.Config{Name: types.StringNull(), Description: types.StringNull()},
 			want:    `{"name":null,"filters":null}`,
 			changed: true,
 		},

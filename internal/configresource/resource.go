@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -47,49 +49,6 @@ func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 // IdentitySchema implements resource.ResourceWithIdentity.
 func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = identitySchema()
-}
-
-// ModifyPlan implements resource.ResourceWithModifyPlan: project_id defaults
-// to the provider's, and a plan that changes nothing keeps the state as it is.
-func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
-	createonce.ConfirmInState(ctx, r.Meta(), req.State)
-	r.planDroppedFilters(ctx, req, resp)
-	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	if resp.Plan.Raw.Equal(req.State.Raw) && !configuresSecrets(ctx, req.Config, &resp.Diagnostics) {
-		// The plan is the state: nothing to decide. This is every record of
-		// a plan without changes, so it skips the model conversions below,
-		// most of the provider's time in such a plan. Configured secrets
-		// still go through the checks against the plugin's secret keys.
-		return
-	}
-
-	// The framework decides whether computed values become unknown by
-	// comparing the proposed values with state, before the attribute plan
-	// modifiers had their say: filters the service stores the same way are
-	// no change (after an import, say), while a name or description left to
-	// the plugin is one. Decide again on what is planned now.
-	var plan, state Model
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(r.checkPlannedSettings(ctx, req, &plan, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if sameArguments(&plan.Model, &state.Model) && plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion) &&
-		plan.Timeouts.Equal(state.Timeouts) {
-		// Nothing to update: plan the state as it is.
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
-		return
-	}
-	// An update: what the service changes on every write is unknown.
-	markVolatileUnknown(&plan.Model)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // Create makes one POST (never two configs: package createonce recovers a
@@ -136,9 +95,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	if err != nil {
 		// The config exists: keep it in state so that it is not orphaned.
 		// Terraform marks it tainted and the next apply replaces it.
-		plan.FromRecord(rec)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
+		r.storeRecord(ctx, rec, &plan, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 		r.addError(&resp.Diagnostics, "check the new", rec.ID, err)
 		return
 	}
@@ -149,11 +106,23 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	if r.refuseMisplacedSettings(ctx, meta.Client, project, rec, &plan, secret, &resp.Diagnostics) {
 		return
 	}
+	r.storeRecord(ctx, rec, &plan, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
+}
 
-	r.checkDroppedFilters(plan.Filters, rec, &resp.Diagnostics)
-	plan.FromRecord(rec)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
+// storeRecord stores the service's answer rec about the config (a create's
+// or update's) as the new state m (the plan, whose configured values stay
+// where the service agrees), with the plugin facts it tells (prior's where
+// it does not) in private state, and the identity.
+func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, prior pluginFacts,
+	state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+) {
+	r.checkDroppedFilters(m.Filters, rec, diags)
+	facts := pluginFactsOf(rec, prior)
+	secrets, _ := facts.secretKeys()
+	m.FromRecord(rec, secrets)
+	diags.Append(state.Set(ctx, m)...)
+	diags.Append(facts.store(ctx, private)...)
+	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
 }
 
 // showsCreated reports whether the collection shows a config just created:
@@ -230,24 +199,35 @@ func (r *configResource) removeStray(ctx context.Context, c *client.Client, proj
 // read). A config the service no longer has (404) or has soft-deleted is
 // removed from state, so that the next plan re-creates it.
 func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state Model
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	// The state's attributes as they are, without a model conversion: most
+	// configs of a refresh are unchanged, and then that is all it needs.
+	attrs := framework.RawAttributes(req.State.Raw)
+	prior, ok := configOf(attrs)
+	var limits timeouts.Value
+	if !ok || !attrs["timeouts"].IsNull() {
+		var state Model
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		prior, limits = state.Config, state.Timeouts
+	}
 	meta := r.MustMeta(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	// The identity is set first: the framework wants one even for a config
-	// that is removed from state.
-	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &state.Model)...)
-	ctx, cancel := framework.OperationContext(ctx, state.Timeouts.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
+	// that is removed from state. It never changes, so one Terraform holds
+	// already (1.12+) stays as it is.
+	if resp.Identity != nil && resp.Identity.Raw.IsFullyNull() {
+		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &prior)...)
+	}
+	ctx, cancel := framework.OperationContext(ctx, limits.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	id := state.ID.ValueInt64()
+	id := prior.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
-	rec, err := r.read(ctx, meta, &state)
+	rec, err := r.read(ctx, meta, &prior)
 	switch {
 	case client.IsNotFound(err):
 		tflog.Warn(ctx, r.kind.Noun+" not found; removing it from state so that it is planned for creation")
@@ -262,13 +242,22 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 
-	prior := state.Model
-	state.FromRecord(rec)
-	if state.Model == prior {
+	priorFacts, known := readPluginFacts(ctx, req.Private)
+	facts := pluginFactsOf(rec, priorFacts)
+	if !known || !facts.equal(priorFacts) {
+		resp.Diagnostics.Append(facts.store(ctx, resp.Private)...)
+	}
+	current := prior
+	secrets, _ := facts.secretKeys()
+	current.FromRecord(rec, secrets)
+	if current == prior {
 		// The response holds the prior state already: converting the same
 		// values back would only cost time, on every record of a refresh.
 		return
 	}
+	var state Model
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	state.Config = current
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -288,8 +277,9 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
 	project := plan.ProjectID.ValueString()
-	in, changed := updateInput(&plan.Model, &state.Model, &config.Model)
-	settings, err := r.settingsUpdate(ctx, meta.Client, project, id, &plan, &state, &config)
+	facts, _ := readPluginFacts(ctx, req.Private)
+	in, changed := updateInput(&plan.Config, &state.Config, &config.Config)
+	settings, err := r.settingsUpdate(ctx, meta.Client, project, id, &plan, &state, &config, facts)
 	if err != nil {
 		r.addError(&resp.Diagnostics, "update", id, err)
 		return
@@ -310,11 +300,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 		r.addError(&resp.Diagnostics, "update", id, err)
 		return
 	}
-
-	r.checkDroppedFilters(plan.Filters, rec, &resp.Diagnostics)
-	plan.FromRecord(rec)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Model)...)
+	r.storeRecord(ctx, rec, &plan, facts, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 }
 
 // Delete makes one PATCH {"deleted": true}: the live service's DELETE only

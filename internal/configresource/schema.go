@@ -14,16 +14,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
+
+// schemaVersion is the version of the resource's state: 1 since plugin_info,
+// error, delivery_rate_24h, deleted and team_id left it (upgrade.go).
+const schemaVersion = 1
 
 // Limits the service enforces, checked at plan time.
 const (
@@ -50,17 +50,20 @@ func attrPath(attr string) (path.Path, bool) {
 // resourceSchema is the schema of the config resource of kind k.
 func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 	return schema.Schema{
+		Version: schemaVersion,
 		MarkdownDescription: fmt.Sprintf("Manages one %[1]s of a project: a %[2]s plugin attached to the project, "+
 			"with its enabled flag, order, name, description, filters and plugin settings (API collection `%[3]s`); "+
 			"secret settings are write-only and never stored in state.\n\n"+
 			"Destroying it deletes the config for good (the service's `deleted` flag, which also disables it): "+
-			"the service's own DELETE only disables a config.",
-			k.Noun, k.PluginNoun, k.Collection),
+			"the service's own DELETE only disables a config.\n\n"+
+			"The resource keeps what describes the config. What describes its plugin (`plugin_info`: the "+
+			"plugin's name, settings schema and jobs) or changes on its own (`delivery_rate_24h`, `error`), "+
+			"the `deleted` flag and `team_id` are attributes of the data source `%[4]s` with the same `id`.",
+			k.Noun, k.PluginNoun, k.Collection, k.ConfigTypeName()),
 		Attributes: map[string]schema.Attribute{
 			"id": schema.Int64Attribute{
 				Computed:            true,
 				MarkdownDescription: "Identifier of the config, unique across both collections.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"project_id": schema.StringAttribute{
 				Optional: true,
@@ -68,19 +71,12 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				MarkdownDescription: "Project of the config: a project id or `@current`. Defaults to the provider's " +
 					"`project_id`. Changing it creates the config in the other project.",
 				Validators: []validator.String{framework.ProjectIDValidator()},
-				PlanModifiers: []planmodifier.String{
-					// Keep the known value when other attributes change, so that
-					// RequiresReplace only reacts to a real move.
-					stringplanmodifier.UseStateForUnknown(),
-					stringplanmodifier.RequiresReplace(),
-				},
 			},
 			"plugin": schema.Int64Attribute{
 				Required: true,
 				MarkdownDescription: fmt.Sprintf("Identifier of the %s plugin. Changing it creates a new config "+
 					"(the service cannot change the plugin of a config).", k.PluginNoun),
-				Validators:    []validator.Int64{int64validator.AtLeast(1)},
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"enabled": schema.BoolAttribute{
 				Optional:            true,
@@ -94,53 +90,42 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				MarkdownDescription: "Position of the config among the project's configs. Left out, a new config " +
 					"gets `0` and later changes made elsewhere (e.g. by an ordering resource) are kept, " +
 					"not reverted.",
-				Validators:    []validator.Int64{int64validator.Between(math.MinInt32, math.MaxInt32)},
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+				Validators: []validator.Int64{int64validator.Between(math.MinInt32, math.MaxInt32)},
 			},
 			"name": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
 				MarkdownDescription: fmt.Sprintf("Name of the config, at most %d characters. Left out, the service "+
 					"shows the plugin's name.", maxNameLength),
-				Validators:    []validator.String{stringvalidator.LengthBetween(1, maxNameLength)},
-				PlanModifiers: []planmodifier.String{pluginFallback("name")},
+				Validators: []validator.String{stringvalidator.LengthBetween(1, maxNameLength)},
 			},
 			"description": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
 				MarkdownDescription: fmt.Sprintf("Description of the config, at most %d characters. Left out, "+
 					"the service shows the plugin's description.", maxDescriptionLength),
-				Validators:    []validator.String{stringvalidator.LengthBetween(1, maxDescriptionLength)},
-				PlanModifiers: []planmodifier.String{pluginFallback("description")},
+				Validators: []validator.String{stringvalidator.LengthBetween(1, maxDescriptionLength)},
 			},
 			"filters": schema.StringAttribute{
 				CustomType: record.FiltersType{},
 				Optional:   true,
 				// Computed only so that the plan may keep the state's text when
 				// the configuration says the same thing differently (after an
-				// import, say); filtersPlan still plans exactly the
+				// import, say); planFilters still plans exactly the
 				// configuration otherwise, null included.
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{filtersPlan{}},
+				Computed: true,
 				MarkdownDescription: "Which events the config applies to: a JSON object (write it with " +
 					"`jsonencode`) with `events` and/or `actions` (lists of objects, each with a `type` of " +
 					"`events` or `actions`) and `filter_test_accounts`. Compared the way the service normalises " +
 					"it: other top-level keys are ignored (with a warning) and entries without `properties` get " +
 					"an empty list. Services since July 2025 have no filters: set there, they are refused.",
 			},
-			"deleted": schema.BoolAttribute{
-				Computed: true,
-				MarkdownDescription: "The service's soft-delete flag. Always `false` while Terraform manages " +
-					"the config: a config deleted elsewhere is planned for re-creation.",
-				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
-			},
 			"config": schema.StringAttribute{
 				CustomType: jsontypes.NormalizedType{},
 				Optional:   true,
 				// Computed: left out, the service's settings are shown (and kept).
-				Computed:      true,
-				Validators:    []validator.String{settingsObject},
-				PlanModifiers: []planmodifier.String{settingsPlan{}},
+				Computed:   true,
+				Validators: []validator.String{settingsObject},
 				MarkdownDescription: "Non-secret plugin settings, as a JSON object string (write it with `jsonencode`). " +
 					"Compared by the keys it sets: settings the service adds are no change, a value changed " +
 					"elsewhere is. Secret settings (those the plugin's `config_schema` marks `secret`) do not " +
@@ -149,8 +134,13 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 					"service's non-secret settings, and keys the configuration does not set are planned for removal.",
 			},
 			"secret_config_wo": schema.StringAttribute{
-				Optional:   true,
-				WriteOnly:  true,
+				Optional:  true,
+				WriteOnly: true,
+				// Write-only keeps the value out of plan and state. Sensitive
+				// adds a sensitive_attributes entry (about 150 bytes) to every
+				// config's state, but dropping it would make Terraform plan an
+				// in-place update of every config once (it plans a change of
+				// sensitivity as an update).
 				Sensitive:  true,
 				Validators: []validator.String{settingsObject},
 				MarkdownDescription: "Secret plugin settings, as a JSON object string (write it with `jsonencode`): " +
@@ -167,18 +157,9 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 					"secret settings again. Other updates leave the stored secrets as they are. Setting it on a " +
 					"config that has none (after an import, say) sends them once.",
 			},
-			"error":             computedJSON("Last error the plugin reported for the config, as JSON text, or null.", false),
-			"plugin_info":       computedJSON("What the service tells about the plugin, as a JSON string.", true),
-			"delivery_rate_24h": computedJSON("Delivery rate over the last 24 hours, as JSON text, or null.", false),
-			"team_id": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "Identifier of the team owning the config.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
 			"created_at": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "When the config was created (ISO 8601, UTC).",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"updated_at": schema.StringAttribute{
 				Computed:            true,
@@ -189,21 +170,6 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
 		},
 	}
-}
-
-// computedJSON is a read-only attribute holding any JSON value from the
-// service as JSON text. Stable values keep their state across updates; the
-// others show as "known after apply" when the config changes.
-func computedJSON(description string, stable bool) schema.StringAttribute {
-	a := schema.StringAttribute{
-		CustomType:          jsontypes.NormalizedType{},
-		Computed:            true,
-		MarkdownDescription: description,
-	}
-	if stable {
-		a.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	}
-	return a
 }
 
 // identitySchema is the resource identity (Terraform 1.12+): the

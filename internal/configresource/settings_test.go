@@ -1,17 +1,13 @@
 package configresource
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
@@ -53,73 +49,38 @@ func TestCheckSettingKeys(t *testing.T) {
 	}
 }
 
-func TestConfigPlan(t *testing.T) {
+// TestPlanSettings: the plan of `config` on an update (a create leaves it
+// to the configuration, or to the service when left out).
+func TestPlanSettings(t *testing.T) {
 	t.Parallel()
-	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"config": tftypes.String}}
-	raw := func(v tftypes.Value) tftypes.Value {
-		return tftypes.NewValue(typ, map[string]tftypes.Value{"config": v})
-	}
-	known := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
-	null := tftypes.NewValue(tftypes.String, nil)
-	unknown := tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
 	val := jsontypes.NewNormalizedValue
-
 	tests := map[string]struct {
-		config, state jsontypes.Normalized
-		stateNull     bool
-		proposed      jsontypes.Normalized
-		want          jsontypes.Normalized
+		config                types.String
+		state, proposed, want jsontypes.Normalized
 	}{
-		"create: as configured": {
-			config: val(`{"a":1}`), stateNull: true, proposed: val(`{"a":1}`), want: val(`{"a":1}`),
-		},
-		"create, left out: the service's": {
-			config: jsontypes.NewNormalizedNull(), stateNull: true,
-			proposed: jsontypes.NewNormalizedUnknown(), want: jsontypes.NewNormalizedUnknown(),
-		},
 		"left out: kept": {
-			config: jsontypes.NewNormalizedNull(), state: val(`{"a":1}`),
-			proposed: jsontypes.NewNormalizedUnknown(), want: val(`{"a":1}`),
+			config: types.StringNull(), state: val(`{"a":1}`), proposed: jsontypes.NewNormalizedUnknown(), want: val(`{"a":1}`),
 		},
 		"written differently: the state's text": {
-			config: val(`{ "b": [1, 2], "a": 1.0 }`), state: val(`{"a":1,"b":[1,2]}`),
+			config: types.StringValue(`{ "b": [1, 2], "a": 1.0 }`), state: val(`{"a":1,"b":[1,2]}`),
 			proposed: val(`{ "b": [1, 2], "a": 1.0 }`), want: val(`{"a":1,"b":[1,2]}`),
 		},
 		"a key the configuration no longer sets: planned away": {
-			config: val(`{"a":1}`), state: val(`{"a":1,"b":2}`), proposed: val(`{"a":1}`), want: val(`{"a":1}`),
+			config: types.StringValue(`{"a":1}`), state: val(`{"a":1,"b":2}`), proposed: val(`{"a":1}`), want: val(`{"a":1}`),
 		},
 		"changed": {
-			config: val(`{"a":2}`), state: val(`{"a":1}`), proposed: val(`{"a":2}`), want: val(`{"a":2}`),
+			config: types.StringValue(`{"a":2}`), state: val(`{"a":1}`), proposed: val(`{"a":2}`), want: val(`{"a":2}`),
+		},
+		"not known yet": {
+			config: types.StringUnknown(), state: val(`{"a":1}`), proposed: jsontypes.NewNormalizedUnknown(),
+			want: jsontypes.NewNormalizedUnknown(),
 		},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ctx := context.Background()
-			toTF := func(v jsontypes.Normalized) tftypes.Value {
-				switch {
-				case v.IsNull():
-					return null
-				case v.IsUnknown():
-					return unknown
-				}
-				return known(v.ValueString())
-			}
-			state := tfsdk.State{Raw: raw(toTF(tt.state))}
-			if tt.stateNull {
-				state.Raw = tftypes.NewValue(typ, nil)
-			}
-			req := planmodifier.StringRequest{
-				ConfigValue: tt.config.StringValue, StateValue: tt.state.StringValue, PlanValue: tt.proposed.StringValue,
-				State: state, Plan: tfsdk.Plan{Raw: raw(toTF(tt.proposed))},
-			}
-			if tt.stateNull {
-				req.StateValue = types.StringNull()
-			}
-			resp := planmodifier.StringResponse{PlanValue: req.PlanValue}
-			settingsPlan{}.PlanModifyString(ctx, req, &resp)
-			if !resp.PlanValue.Equal(tt.want.StringValue) {
-				t.Errorf("planned %v, want %v", resp.PlanValue, tt.want)
+			if got := planSettings(tt.config, tt.proposed, tt.state); !got.Equal(tt.want) {
+				t.Errorf("planned %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -28,24 +26,17 @@ var (
 // settingsObject refuses settings that are not a JSON object.
 var settingsObject = framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)
 
-// configuredSettings is the part of a configuration that sets plugin
-// settings.
-type configuredSettings struct {
-	Settings       jsontypes.Normalized `tfsdk:"config"`
-	SecretSettings types.String         `tfsdk:"secret_config_wo"`
-}
-
 // ValidateConfig implements resource.ResourceWithValidateConfig: a setting
 // is either secret or not, so config and secret_config_wo share no key.
-func (r *configResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var cfg configuredSettings
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, settingsPath, &cfg.Settings)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &cfg.SecretSettings)...)
-	if resp.Diagnostics.HasError() || !framework.IsSet(cfg.Settings) || !framework.IsSet(cfg.SecretSettings) {
+// It reads the configuration's raw values (see raw.go): Terraform validates
+// every config of every plan.
+func (r *configResource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	cfg := configuredOf(req.Config.Raw)
+	if !framework.IsSet(cfg.settings) || !framework.IsSet(cfg.secret) {
 		return
 	}
-	plain, err1 := record.ParseSettings(cfg.Settings.ValueString())
-	secret, err2 := record.ParseSettings(cfg.SecretSettings.ValueString())
+	plain, err1 := record.ParseSettings(cfg.settings.ValueString())
+	secret, err2 := record.ParseSettings(cfg.secret.ValueString())
 	if err1 != nil || err2 != nil {
 		return // the attribute validators report it
 	}
@@ -104,23 +95,6 @@ func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret recor
 	return diags
 }
 
-// checkPlannedSettings checks the configured settings against the secret
-// keys of the plugin in state. A new config (or another plugin) has its
-// plugin's schema checked once the service shows it, by the create.
-func (r *configResource) checkPlannedSettings(ctx context.Context, req resource.ModifyPlanRequest, plan, state *Model) diag.Diagnostics {
-	secrets, known := record.SecretKeysOf(state.PluginInfo)
-	if !known || !plan.Plugin.Equal(state.Plugin) {
-		return nil
-	}
-	var cfg configuredSettings
-	diags := req.Config.GetAttribute(ctx, settingsPath, &cfg.Settings)
-	diags.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &cfg.SecretSettings)...)
-	if diags.HasError() {
-		return diags
-	}
-	return checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.Settings, cfg.SecretSettings, "")
-}
-
 // refuseMisplacedSettings checks the settings of a config just created
 // against its plugin's secret keys, which only the service's answer tells.
 // Settings in the wrong attribute are refused: the config is deleted again
@@ -144,12 +118,4 @@ func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.
 	}
 	diags.Append(checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, note)...)
 	return true
-}
-
-// configuresSecrets reports whether the configuration sets secret_config_wo
-// (or leaves it unknown until apply).
-func configuresSecrets(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) bool {
-	var secret types.String
-	diags.Append(config.GetAttribute(ctx, secretSettingsPath, &secret)...)
-	return !secret.IsNull()
 }

@@ -41,9 +41,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -364,8 +362,9 @@ func ConfirmInState(ctx context.Context, meta *framework.ProviderData, state tfs
 	if jr == nil || meta == nil || meta.Client == nil || state.Raw.IsNull() {
 		return
 	}
-	var id types.Int64
-	if state.GetAttribute(ctx, path.Root("id"), &id).HasError() || !framework.IsSet(id) {
+	// A raw read: every plan of every config passes here.
+	id := framework.RawInt64(framework.RawAttributes(state.Raw)["id"])
+	if !framework.IsSet(id) {
 		return
 	}
 	jr.confirm(meta.Client.Host(), id.ValueInt64())

@@ -25,8 +25,11 @@ func ProjectIDValidator() validator.String {
 	return stringvalidator.RegexMatches(projectIDPattern, `must be a positive integer or "@current"`)
 }
 
+// projectIDName is the name of the project_id attribute every construct has.
+const projectIDName = "project_id"
+
 // ProjectIDPath is the path of the project_id attribute every construct has.
-var ProjectIDPath = path.Root("project_id")
+var ProjectIDPath = path.Root(projectIDName)
 
 // ProjectOrDefault is the one resolution of a construct's project: the
 // configured project_id, or the provider's when the configuration (or an
@@ -66,23 +69,25 @@ func PlanDefaultProjectID(ctx context.Context, meta *ProviderData, req resource.
 		// Destroy, or a provider configuration not known yet.
 		return
 	}
-	var configured types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, ProjectIDPath, &configured)...)
-	if resp.Diagnostics.HasError() || !configured.IsNull() {
+	// Raw values: this runs in every plan of every resource, and the
+	// framework's path lookups cost more than the rest of such a plan's
+	// provider code.
+	configured := RawString(RawAttributes(req.Config.Raw)[projectIDName])
+	if !configured.IsNull() {
 		return
 	}
 	project := ProjectOrDefault(configured, meta, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, ProjectIDPath, project)...)
+	if RawString(RawAttributes(resp.Plan.Raw)[projectIDName]).ValueString() != project {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, ProjectIDPath, project)...)
+	}
 
 	if req.State.Raw.IsNull() {
 		return
 	}
-	var prior types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, ProjectIDPath, &prior)...)
-	if IsSet(prior) && prior.ValueString() != project {
+	if prior := RawString(RawAttributes(req.State.Raw)[projectIDName]); IsSet(prior) && prior.ValueString() != project {
 		resp.RequiresReplace = append(resp.RequiresReplace, ProjectIDPath)
 	}
 }

@@ -2,10 +2,13 @@ package framework
 
 import (
 	"context"
+	"math/big"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // IsSet reports whether v holds a value to send: neither null nor unknown.
@@ -18,4 +21,46 @@ func StoreIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any)
 		return nil
 	}
 	return identity.Set(ctx, v)
+}
+
+// RawAttributes returns the attribute values of an object value (a
+// configuration, plan or state as Terraform sends it); nil when it is null
+// or unknown. Reading a few attributes this way costs far less than the
+// framework's path lookups or model conversions, which walk the schema.
+func RawAttributes(v tftypes.Value) map[string]tftypes.Value {
+	var m map[string]tftypes.Value
+	if !v.IsKnown() || v.IsNull() || v.As(&m) != nil {
+		return nil
+	}
+	return m
+}
+
+// RawString converts a raw string value (absent: null); unknown when it is
+// not a string.
+func RawString(v tftypes.Value) types.String {
+	var s string
+	switch {
+	case v.IsNull():
+		return types.StringNull()
+	case !v.IsKnown() || v.As(&s) != nil:
+		return types.StringUnknown()
+	}
+	return types.StringValue(s)
+}
+
+// RawInt64 converts a raw number value (absent: null); unknown when it is
+// not an integer that fits.
+func RawInt64(v tftypes.Value) types.Int64 {
+	var n big.Float
+	switch {
+	case v.IsNull():
+		return types.Int64Null()
+	case !v.IsKnown() || v.As(&n) != nil || !n.IsInt():
+		return types.Int64Unknown()
+	}
+	i, acc := n.Int64()
+	if acc != big.Exact {
+		return types.Int64Unknown()
+	}
+	return types.Int64Value(i)
 }

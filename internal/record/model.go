@@ -16,61 +16,82 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
-// Model holds the attributes of one pipeline config record as every
-// construct shows it: the config resource and its list resource embed it,
-// the data sources show it as it is. FromRecord fills it.
+// Config holds what describes one config record and stays put: the
+// attributes the config resource keeps in state (package configresource),
+// and the first part of Model. Config.FromRecord fills it.
+type Config struct {
+	ID          types.Int64          `tfsdk:"id"`
+	ProjectID   types.String         `tfsdk:"project_id"`
+	Plugin      types.Int64          `tfsdk:"plugin"`
+	Enabled     types.Bool           `tfsdk:"enabled"`
+	Order       types.Int64          `tfsdk:"order"`
+	Name        types.String         `tfsdk:"name"`
+	Description types.String         `tfsdk:"description"`
+	Filters     FiltersValue         `tfsdk:"filters"`
+	Settings    jsontypes.Normalized `tfsdk:"config"`
+	CreatedAt   types.String         `tfsdk:"created_at"`
+	UpdatedAt   types.String         `tfsdk:"updated_at"`
+}
+
+// Model holds every attribute of one config record, as the data sources
+// show it: the Config, and what describes the plugin, changes on its own or
+// is the same for every config of a project. Model.FromRecord fills it.
 type Model struct {
-	ID              types.Int64          `tfsdk:"id"`
-	ProjectID       types.String         `tfsdk:"project_id"`
-	Plugin          types.Int64          `tfsdk:"plugin"`
-	Enabled         types.Bool           `tfsdk:"enabled"`
-	Order           types.Int64          `tfsdk:"order"`
-	Name            types.String         `tfsdk:"name"`
-	Description     types.String         `tfsdk:"description"`
-	Filters         FiltersValue         `tfsdk:"filters"`
+	Config
 	Deleted         types.Bool           `tfsdk:"deleted"`
-	Settings        jsontypes.Normalized `tfsdk:"config"`
 	Error           jsontypes.Normalized `tfsdk:"error"`
 	PluginInfo      jsontypes.Normalized `tfsdk:"plugin_info"`
 	DeliveryRate24h jsontypes.Normalized `tfsdk:"delivery_rate_24h"`
 	TeamID          types.Int64          `tfsdk:"team_id"`
-	CreatedAt       types.String         `tfsdk:"created_at"`
-	UpdatedAt       types.String         `tfsdk:"updated_at"`
 }
 
 // FromRecord sets every attribute the service returns from rec: the one
 // mapping from the API to Terraform, shared by every construct and
-// operation. project_id is not part of a record and stays as it is.
+// operation (the Config part through Config.FromRecord). project_id is not
+// part of a record and stays as it is.
 func (m *Model) FromRecord(rec *client.Record) {
-	m.ID = types.Int64Value(rec.ID)
-	m.Plugin = types.Int64Value(rec.Plugin)
-	m.Enabled = types.BoolValue(rec.Enabled)
-	m.Order = types.Int64Value(rec.Order)
-	m.Name = types.StringPointerValue(rec.Name)
-	m.Description = types.StringPointerValue(rec.Description)
-	m.Filters = filtersFromAPI(rec.Filters)
-	m.Deleted = types.BoolValue(rec.Deleted)
-	m.Error = jsonValue(rec.Error)
 	// A service that sends no plugin_info: keep what an earlier answer
 	// showed rather than forget it.
 	if info := jsonValue(rec.PluginInfo); !info.IsNull() || m.PluginInfo.IsUnknown() {
 		m.PluginInfo = info
 	}
-	// Only the non-secret settings, and the prior value (the configured
-	// one) while the service agrees with it.
 	secrets, _ := SecretKeysOf(m.PluginInfo)
-	m.Settings = SettingsFromAPI(rec.Config, secrets, m.Settings)
+	m.Config.FromRecord(rec, secrets)
+	m.Deleted = types.BoolValue(rec.Deleted)
+	m.Error = jsonValue(rec.Error)
 	m.DeliveryRate24h = jsonValue(rec.DeliveryRate24h)
 	m.TeamID = types.Int64Value(rec.TeamID)
-	m.CreatedAt = timestamp(rec.CreatedAt)
-	m.UpdatedAt = timestamp(rec.UpdatedAt)
+}
+
+// FromRecord sets the config's attributes from rec. secrets are the keys
+// its plugin marks secret (nil when not known), which `config` leaves out.
+// project_id is not part of a record and stays as it is.
+func (c *Config) FromRecord(rec *client.Record, secrets map[string]bool) {
+	c.ID = types.Int64Value(rec.ID)
+	c.Plugin = types.Int64Value(rec.Plugin)
+	c.Enabled = types.BoolValue(rec.Enabled)
+	c.Order = types.Int64Value(rec.Order)
+	c.Name = types.StringPointerValue(rec.Name)
+	c.Description = types.StringPointerValue(rec.Description)
+	c.Filters = filtersFromAPI(rec.Filters, c.Filters)
+	// Only the non-secret settings, and the prior value (the configured
+	// one) while the service agrees with it.
+	c.Settings = SettingsFromAPI(rec.Config, secrets, c.Settings)
+	c.CreatedAt = timestamp(rec.CreatedAt)
+	c.UpdatedAt = timestamp(rec.UpdatedAt)
 }
 
 // filtersFromAPI renders the service's filters as compact JSON text; absent
-// or null filters are null.
-func filtersFromAPI(raw json.RawMessage) FiltersValue {
+// or null filters are null. The prior value (configured, or in state) is
+// kept when the service stores it that way, as the framework would keep it
+// anyway (FiltersValue's semantic equality): a refresh of unchanged filters
+// then changes nothing.
+func filtersFromAPI(raw json.RawMessage, prior FiltersValue) FiltersValue {
 	if jsonvalue.IsNull(raw) {
 		return NewFiltersNull()
+	}
+	if !prior.IsNull() && !prior.IsUnknown() && FiltersEqual(prior.ValueString(), string(raw)) {
+		return prior
 	}
 	return NewFiltersValue(jsonvalue.Compact(raw))
 }

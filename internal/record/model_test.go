@@ -35,7 +35,7 @@ func decodeRecord(t *testing.T, s string) *client.Record {
 
 func TestFromRecord(t *testing.T) {
 	t.Parallel()
-	m := Model{ProjectID: types.StringValue("7"), PluginInfo: jsontypes.NewNormalizedUnknown()}
+	m := Model{Config: Config{ProjectID: types.StringValue("7")}, PluginInfo: jsontypes.NewNormalizedUnknown()}
 	m.FromRecord(decodeRecord(t, liveRecord))
 
 	checks := map[string]struct{ got, want any }{

@@ -142,8 +142,8 @@ func TestSettingsInput(t *testing.T) {
 func TestFromRecordSettingsFromListPage(t *testing.T) {
 	t.Parallel()
 	m := Model{
+		Config:     Config{Settings: jsontypes.NewNormalizedValue(`{"locale":"en"}`)},
 		PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo),
-		Settings:   jsontypes.NewNormalizedValue(`{"locale":"en"}`),
 	}
 	m.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
 		"config": {"locale": "en", "api_key": null, "added": true}}`))
@@ -151,7 +151,7 @@ func TestFromRecordSettingsFromListPage(t *testing.T) {
 		t.Errorf("config = %v, want the configured value kept", m.Settings)
 	}
 
-	fresh := Model{PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo), Settings: jsontypes.NewNormalizedNull()}
+	fresh := Model{Config: Config{Settings: jsontypes.NewNormalizedNull()}, PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo)}
 	fresh.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
 		"config": {"locale": "de", "api_key": null}}`))
 	if fresh.Settings.ValueString() != `{"locale":"de"}` {

@@ -31,3 +31,13 @@ resource "pipeline_import_app_config" "bigquery" {
   enabled    = true
   order      = 1
 }
+
+# The plugin's settings schema (and its jobs) are not kept in the
+# resource's state: the data source with the same id shows the whole record.
+data "pipeline_import_app_config" "s3" {
+  id = pipeline_import_app_config.s3.id
+}
+
+output "s3_secret_settings" {
+  value = [for f in jsondecode(data.pipeline_import_app_config.s3.plugin_info).config_schema : f.key if try(f.secret, false)]
+}

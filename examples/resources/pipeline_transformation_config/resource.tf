@@ -45,3 +45,14 @@ resource "pipeline_transformation_config" "property_filter" {
     create = "2m"
   }
 }
+
+# What describes the plugin (its name, settings schema, public jobs) and what
+# the service measures (delivery_rate_24h) are not kept in the resource's
+# state: the data source with the same id shows the whole record.
+data "pipeline_transformation_config" "geoip" {
+  id = pipeline_transformation_config.geoip.id
+}
+
+output "geoip_public_jobs" {
+  value = keys(jsondecode(data.pipeline_transformation_config.geoip.plugin_info).public_jobs)
+}

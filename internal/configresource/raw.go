@@ -1,0 +1,53 @@
+package configresource
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+// Every config of a plan is read and planned, and the framework's
+// conversion of a whole state or plan into a model walks the schema for
+// each attribute through reflection. Where a call only needs to look (a
+// refresh that finds the config unchanged, a plan that finds nothing to
+// decide), it reads the raw values instead.
+
+// configOf reads the config attributes of a state's raw attribute values
+// (framework.RawAttributes), and whether every one of them was known and
+// of its type.
+func configOf(a map[string]tftypes.Value) (record.Config, bool) {
+	if a == nil {
+		return record.Config{}, false
+	}
+	ok := true
+	str := func(name string) types.String {
+		v := framework.RawString(a[name])
+		ok = ok && !v.IsUnknown()
+		return v
+	}
+	num := func(name string) types.Int64 {
+		v := framework.RawInt64(a[name])
+		ok = ok && !v.IsUnknown()
+		return v
+	}
+	c := record.Config{
+		ID: num("id"), ProjectID: str("project_id"), Plugin: num("plugin"), Order: num("order"),
+		Name: str("name"), Description: str("description"),
+		Filters:   record.FiltersValue{StringValue: str("filters")},
+		Settings:  jsontypes.Normalized{StringValue: str("config")},
+		CreatedAt: str("created_at"), UpdatedAt: str("updated_at"),
+	}
+	var enabled bool
+	switch v := a["enabled"]; {
+	case v.IsNull():
+		c.Enabled = types.BoolNull()
+	case !v.IsKnown() || v.As(&enabled) != nil:
+		ok = false
+	default:
+		c.Enabled = types.BoolValue(enabled)
+	}
+	return c, ok
+}
