@@ -8,8 +8,9 @@
 // migrate) only when the request provably never reached the service, so a
 // record is never created twice; 500 never. A 429 pauses every request of
 // the client and slows its pace, which grows back while requests succeed,
-// never above the configured requests per minute. It decodes the service's
-// error envelope into *APIError (other failures are *TransportError, and
+// never above the configured requests per minute (package throttle). It
+// decodes the service's error envelope, or whatever else an error answer
+// holds (package answertext), into *APIError (other failures are *TransportError, and
 // *ThrottledError when the service throttles past the deadline) and logs
 // each HTTP attempt through tflog without the API key. It tells the answers
 // of later service generations apart (generations.go, collections.go): a
@@ -24,6 +25,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/answertext"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
 // Defaults New applies to zero fields of Config.
@@ -87,15 +91,15 @@ type Client struct {
 	pageSize   int
 	http       *http.Client
 	clock      *serviceClock
-	throttle   *throttle
+	throttle   *throttle.Throttle
 	colls      collections
 }
 
 // New validates cfg and returns a client. Its errors are *ConfigError
 // naming the setting at fault; they never contain the key.
-func New(cfg Config) (*Client, error) { return newClient(cfg, realClock{}) }
+func New(cfg Config) (*Client, error) { return newClient(cfg, throttle.RealClock{}) }
 
-func newClient(cfg Config, clk clock) (*Client, error) {
+func newClient(cfg Config, clk throttle.Clock) (*Client, error) {
 	base, err := parseHost(cfg.Host, cfg.AllowInsecureHTTP)
 	if err != nil {
 		return nil, err
@@ -138,7 +142,9 @@ func newClient(cfg Config, clk clock) (*Client, error) {
 		next = defaultTransport()
 	}
 	c.clock = &serviceClock{}
-	c.throttle = newThrottle(cfg.RequestsPerMinute, c.waitMin, c.waitMax, clk)
+	c.throttle = throttle.New(cfg.RequestsPerMinute, func(streak int) time.Duration {
+		return backoff(c.waitMin, c.waitMax, streak, nil)
+	}, clk)
 	rt := &attemptTransport{next: next, timeout: cfg.RequestTimeout, clock: c.clock, throttle: c.throttle}
 	c.http = &http.Client{Transport: rt, CheckRedirect: checkRedirect}
 	return c, nil
@@ -220,4 +226,4 @@ func checkAPIKey(raw string) (string, error) {
 	return key, nil
 }
 
-func quote(s string) string { return strconv.Quote(excerpt(s, 200)) }
+func quote(s string) string { return strconv.Quote(answertext.Excerpt(s, answertext.HintLength)) }

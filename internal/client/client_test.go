@@ -72,7 +72,7 @@ func TestDefaults(t *testing.T) {
 		c.pageSize != DefaultPageSize {
 		t.Fatalf("defaults: %+v", c)
 	}
-	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.throttle.pace != nil || rt.timeout != 0 {
+	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.throttle.Paced() || rt.timeout != 0 {
 		t.Fatal("no pace and no timeout by default")
 	}
 
@@ -84,7 +84,7 @@ func TestDefaults(t *testing.T) {
 	if c.maxRetries != 0 || c.waitMax != time.Second {
 		t.Fatalf("negative MaxRetries means none, like 0; RetryWaitMax is at least RetryWaitMin: %+v", c)
 	}
-	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.throttle.pace == nil || rt.timeout != time.Minute {
+	if rt, ok := c.http.Transport.(*attemptTransport); !ok || !rt.throttle.Paced() || rt.timeout != time.Minute {
 		t.Fatal("pace and timeout set")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
 // APIError is an error answer of the service. Type, Code, Detail and Attr
@@ -107,7 +109,7 @@ func (e *ThrottledError) Error() string {
 	}
 	return fmt.Sprintf("%s %s: the service throttles this API key (429 Too Many Requests) and accepts requests again in %s, at %s, "+
 		"after this operation's time limit (%s left): %s",
-		e.Method, e.Path, roundWait(e.Wait), e.Until.UTC().Format("2006-01-02 15:04:05 UTC"), roundWait(max(0, e.Left)), what)
+		e.Method, e.Path, throttle.RoundWait(e.Wait), e.Until.UTC().Format("2006-01-02 15:04:05 UTC"), throttle.RoundWait(max(0, e.Left)), what)
 }
 
 // Unwrap returns the 429 answer, if this request got one.

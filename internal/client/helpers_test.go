@@ -2,7 +2,6 @@ package client
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -135,55 +134,4 @@ const recordJSON = `{"id": 42, "plugin": 7, "enabled": true, "order": 3, "config
 func envelope(typ, code, detail, attr string) string {
 	b, _ := json.Marshal(map[string]any{"type": typ, "code": code, "detail": detail, "attr": attr})
 	return string(b)
-}
-
-// fakeClock records the waits it is asked for. With advance set, Sleep
-// moves time on at once; otherwise time stands still.
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	advance bool
-	sleeps  []time.Duration
-	// onSleep, when set, runs once, during the next Sleep.
-	onSleep func()
-}
-
-func newFakeClock(advance bool) *fakeClock {
-	return &fakeClock{now: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), advance: advance}
-}
-
-func (f *fakeClock) Now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.now
-}
-
-func (f *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	f.mu.Lock()
-	f.sleeps = append(f.sleeps, d)
-	if f.advance {
-		f.now = f.now.Add(d)
-	}
-	hook := f.onSleep
-	f.onSleep = nil
-	f.mu.Unlock()
-	if hook != nil {
-		hook()
-	}
-	return nil
-}
-
-func (f *fakeClock) Add(d time.Duration) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.now = f.now.Add(d)
-}
-
-func (f *fakeClock) Sleeps() []time.Duration {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]time.Duration(nil), f.sleeps...)
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"mime/multipart"
 	"strconv"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // encodeRecordInput returns the body and Content-Type of a create or update.
@@ -62,7 +64,7 @@ func encodeMultipart(in RecordInput) ([]byte, string, error) {
 
 	cfg := "{}"
 	if v, ok := in.Config.Get(); ok {
-		cfg = compactJSON(v)
+		cfg = jsonvalue.Compact(v)
 	}
 	field("config", cfg)
 	formInt(field, "plugin", in.Plugin)

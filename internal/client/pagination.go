@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // List returns one page of a collection: at most limit records from offset
@@ -55,10 +57,10 @@ func decodePage(body []byte) (*Page, error) {
 		return &Page{Count: int64(len(recs)), Results: recs}, nil
 	}
 	var w struct {
-		Count    flexInt  `json:"count"`
-		Next     *string  `json:"next"`
-		Previous *string  `json:"previous"`
-		Results  []Record `json:"results"`
+		Count    jsonvalue.FlexInt `json:"count"`
+		Next     *string           `json:"next"`
+		Previous *string           `json:"previous"`
+		Results  []Record          `json:"results"`
 	}
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // Collection names one of the service's two pipeline config collections.
@@ -46,12 +48,12 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 	type plain Record // no methods, so no recursion
 	var w struct {
 		*plain
-		ID      flexInt  `json:"id"`
-		Plugin  flexInt  `json:"plugin"`
-		Order   flexInt  `json:"order"`
-		TeamID  flexInt  `json:"team_id"`
-		Enabled flexBool `json:"enabled"`
-		Deleted flexBool `json:"deleted"`
+		ID      jsonvalue.FlexInt  `json:"id"`
+		Plugin  jsonvalue.FlexInt  `json:"plugin"`
+		Order   jsonvalue.FlexInt  `json:"order"`
+		TeamID  jsonvalue.FlexInt  `json:"team_id"`
+		Enabled jsonvalue.FlexBool `json:"enabled"`
+		Deleted jsonvalue.FlexBool `json:"deleted"`
 	}
 	var rec Record
 	w.plain = (*plain)(&rec)

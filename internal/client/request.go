@@ -13,6 +13,9 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/answertext"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
 // maxBodyBytes bounds how much of one answer is read.
@@ -43,7 +46,7 @@ type apiResponse struct {
 // *TransportError.
 func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	ctx = maskKey(ctx, c.apiKey)
-	st := &callState{method: r.method, path: r.path, start: c.throttle.now()}
+	st := &callState{method: r.method, path: r.path, start: c.throttle.Now()}
 	ctx = withCallState(ctx, st)
 
 	var raw any // an untyped nil keeps GETs free of an empty chunked body
@@ -114,9 +117,9 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		defer resp.Body.Close() // read whole below, or given up on
 	}
 	if err != nil {
-		var thrErr *ThrottledError
-		if errors.As(err, &thrErr) { // held back by a pause that ends too late
-			return nil, st.throttledError(thrErr, nil)
+		var closed *throttle.ClosedError
+		if errors.As(err, &closed) { // held back by a pause that ends too late
+			return nil, st.throttledError(&ThrottledError{Until: closed.Until, Wait: closed.Wait, Left: closed.Left}, nil)
 		}
 		// An answer that came before ctx ended or its body broke means the
 		// request arrived; only a 4xx proves it was not applied.
@@ -169,7 +172,7 @@ func (c *Client) decodeJSON(r apiRequest, resp *apiResponse, v any) error {
 func (c *Client) decodeError(r apiRequest, resp *apiResponse, err error) error {
 	got := "an empty body"
 	if len(resp.body) > 0 {
-		got = quote(redact(textExcerpt(string(resp.body)), c.apiKey))
+		got = quote(redact(answertext.Line(string(resp.body)), c.apiKey))
 	}
 	return fmt.Errorf("%s %s: the %d answer is not the expected JSON (%w); got %s", r.method, r.path, resp.status, err, got)
 }

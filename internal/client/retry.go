@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
 // The retry policy in one place:
@@ -20,7 +22,7 @@ import (
 //   - 429 is retried for every method, until the call's deadline: the
 //     service refused the request without doing anything. It pauses every
 //     request of the client until its Retry-After and slows the client's
-//     pace (throttle.go). It does not count against MaxRetries. When the
+//     pace (package throttle). It does not count against MaxRetries. When the
 //     pause ends after the deadline, the call fails at once with a
 //     *ThrottledError that says when the service accepts requests again.
 //   - 502, 503, 504 and transport errors are retried for GET, PATCH and
@@ -64,12 +66,12 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 // retryThrottled decides on a 429 (already recorded by the throttle):
 // retry once the pause ends, unless it ends after the call's deadline.
 func (c *Client) retryThrottled(ctx context.Context, st *callState) bool {
-	until := c.throttle.resumeTime()
+	until := c.throttle.ResumeTime()
 	deadline := st.deadline(ctx)
 	if !until.After(deadline) {
 		return true
 	}
-	now := c.throttle.now()
+	now := c.throttle.Now()
 	st.throttledPast = &ThrottledError{Until: until, Wait: until.Sub(now), Left: deadline.Sub(now)}
 	return false
 }
@@ -122,7 +124,7 @@ func permanentTransportError(err error) bool {
 	}
 	// Waits that would end after the deadline: trying again changes nothing.
 	var thrErr *ThrottledError
-	var paceErr *paceError
+	var paceErr *throttle.PaceError
 	if errors.As(err, &thrErr) || errors.As(err, &paceErr) {
 		return true
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
 // callState follows one API call across its HTTP attempts.
@@ -76,7 +78,7 @@ func (st *callState) throttledError(e *ThrottledError, answer *APIError) *Thrott
 type attemptTransport struct {
 	next     http.RoundTripper
 	timeout  time.Duration
-	throttle *throttle
+	throttle *throttle.Throttle
 	clock    *serviceClock
 }
 
@@ -91,15 +93,15 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 
 	if st.start.IsZero() { // not one of ours
-		st.start = t.throttle.now()
+		st.start = t.throttle.Now()
 	}
-	err := t.throttle.wait(ctx, st.deadline(ctx), func(d time.Duration) {
+	err := t.throttle.Wait(ctx, st.deadline(ctx), func(d time.Duration) {
 		tflog.Debug(ctx, fmt.Sprintf("rate limit: waiting %s before %s %s", d.Round(time.Millisecond), st.method, st.path))
 	})
 	if err != nil {
 		return nil, err // nothing was sent
 	}
-	sentAt := t.throttle.now()
+	sentAt := t.throttle.Now()
 	attempt := st.attempts.Add(1)
 	tflog.Debug(ctx, "API request", map[string]any{"method": req.Method, "path": req.URL.RequestURI(), "attempt": attempt})
 
@@ -147,14 +149,14 @@ func (t *attemptTransport) observe(ctx context.Context, st *callState, sentAt ti
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
 		retryAfter, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-		p, began := t.throttle.throttled(sentAt, retryAfter, ok)
+		p, began := t.throttle.Throttled(sentAt, retryAfter, ok)
 		if began {
-			tflog.Warn(ctx, p.describe(st.method, st.path), map[string]any{
-				"wait_ms": durationMS(p.wait), "requests_per_minute": math.Round(p.perMinute),
+			tflog.Warn(ctx, p.Describe(st.method, st.path), map[string]any{
+				"wait_ms": durationMS(p.Wait), "requests_per_minute": math.Round(p.PerMinute),
 			})
 		}
 	case resp.StatusCode < 500:
-		t.throttle.answered(sentAt)
+		t.throttle.Answered(sentAt)
 	}
 }
 

@@ -2,7 +2,8 @@
 // free of Terraform and HTTP: whether text is null, its compact form,
 // decoding one value without losing number precision, and the one semantic
 // equality every comparison of JSON values uses (plugin settings, filters
-// after their normalisation, create recovery, tests).
+// after their normalisation, create recovery, tests), and the lenient
+// scalars the API client decodes records with.
 package jsonvalue
 
 import (

@@ -1,37 +1,39 @@
-package client
+package throttle
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
-	"net/http"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle/throttletest"
 )
 
 // newTestThrottle is a throttle of perMinute on clk, with waits for a 429
-// without Retry-After from 1s to 8s.
-func newTestThrottle(perMinute int, clk clock) *throttle {
-	return newThrottle(perMinute, time.Second, 8*time.Second, clk)
+// without Retry-After doubling from 1s to 8s.
+func newTestThrottle(perMinute int, clk Clock) *Throttle {
+	return New(perMinute, testBackoff, clk)
+}
+
+// testBackoff doubles from 1s to 8s, without jitter.
+func testBackoff(streak int) time.Duration {
+	return min(time.Second<<min(streak, 4), 8*time.Second)
 }
 
 // near reports whether two paces per minute are equal but for rounding.
 func near(a, b float64) bool { return a-b < 1e-6 && b-a < 1e-6 }
 
 // perMinute is a throttle's current pace per minute.
-func perMinute(l *throttle) float64 { return float64(l.pace.Limit()) * 60 }
+func perMinute(l *Throttle) float64 { return float64(l.pace.Limit()) * 60 }
 
 // paceWait is one wait without deadline or log.
-func paceWait(t *throttle) error { return t.wait(context.Background(), time.Time{}, nil) }
+func paceWait(t *Throttle) error { return t.Wait(context.Background(), time.Time{}, nil) }
 
 func TestThrottleSpacesRequestsAfterBurst(t *testing.T) {
-	clk := newFakeClock(true)
+	clk := throttletest.NewClock(true)
 	l := newTestThrottle(60, clk) // burst 3, then 57 per minute
 	interval := time.Minute / 57
 	for i := 0; i < 10; i++ {
@@ -52,7 +54,7 @@ func TestThrottleSpacesRequestsAfterBurst(t *testing.T) {
 
 func TestThrottleNeverExceedsBudgetInAnyMinute(t *testing.T) {
 	for _, perMinute := range []int{1, 2, 19, 20, 100, 400, 480} {
-		clk := newFakeClock(true)
+		clk := throttletest.NewClock(true)
 		l := newTestThrottle(perMinute, clk)
 		n := 3*perMinute + 5
 		sent := make([]time.Time, 0, n)
@@ -76,8 +78,8 @@ func TestThrottleNeverExceedsBudgetInAnyMinute(t *testing.T) {
 }
 
 func TestThrottleConcurrentWaitersQueue(t *testing.T) {
-	clk := newFakeClock(false)     // time stands still: waits add up
-	l := newTestThrottle(120, clk) // burst 6, then 114 per minute
+	clk := throttletest.NewClock(false) // time stands still: waits add up
+	l := newTestThrottle(120, clk)      // burst 6, then 114 per minute
 	interval := time.Minute / 114
 	var wg sync.WaitGroup
 	for i := 0; i < 20; i++ {
@@ -104,14 +106,14 @@ func TestThrottleConcurrentWaitersQueue(t *testing.T) {
 }
 
 func TestThrottleWaitStopsOnCancel(t *testing.T) {
-	l := newTestThrottle(1, realClock{})
+	l := newTestThrottle(1, RealClock{})
 	if err := paceWait(l); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
 	start := time.Now()
-	err := l.wait(ctx, time.Time{}, nil)
+	err := l.Wait(ctx, time.Time{}, nil)
 	if !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
 		t.Fatalf("want a prompt context.Canceled, got %v after %s", err, time.Since(start))
 	}
@@ -121,17 +123,17 @@ func TestThrottleWaitStopsOnCancel(t *testing.T) {
 }
 
 func TestThrottlePaceWaitPastDeadlineFailsAtOnce(t *testing.T) {
-	clk := newFakeClock(true)
+	clk := throttletest.NewClock(true)
 	l := newTestThrottle(60, clk) // burst 3, then one every 1.05s
 	for range 3 {
 		if err := paceWait(l); err != nil {
 			t.Fatal(err)
 		}
 	}
-	err := l.wait(context.Background(), clk.Now().Add(time.Second), nil)
-	var pe *paceError
+	err := l.Wait(context.Background(), clk.Now().Add(time.Second), nil)
+	var pe *PaceError
 	if !errors.As(err, &pe) || !errors.Is(err, context.DeadlineExceeded) || len(clk.Sleeps()) != 0 {
-		t.Fatalf("want a paceError at once, got %v after sleeps %v", err, clk.Sleeps())
+		t.Fatalf("want a PaceError at once, got %v after sleeps %v", err, clk.Sleeps())
 	}
 	if err := paceWait(l); err != nil || len(clk.Sleeps()) != 1 || clk.Sleeps()[0] > 1100*time.Millisecond {
 		t.Fatalf("the refused turn should be given back: %v, sleeps %v", err, clk.Sleeps())
@@ -139,14 +141,14 @@ func TestThrottlePaceWaitPastDeadlineFailsAtOnce(t *testing.T) {
 }
 
 func TestThrottle429PausesEveryRequestAndHalvesThePace(t *testing.T) {
-	clk := newFakeClock(true)
+	clk := throttletest.NewClock(true)
 	l := newTestThrottle(400, clk) // burst 20, then 380 per minute
 	sent := clk.Now()
-	p, began := l.throttled(sent, 57*time.Second, true)
-	if !began || p.wait != 57*time.Second || !near(p.perMinute, 190) || !near(p.ceiling, 380) {
+	p, began := l.Throttled(sent, 57*time.Second, true)
+	if !began || p.Wait != 57*time.Second || !near(p.PerMinute, 190) || !near(p.Ceiling, 380) {
 		t.Fatalf("want a pause of 57s at 190/minute, got %+v (began %v)", p, began)
 	}
-	if msg := p.describe("POST", "/api/x/"); !strings.Contains(msg, "pauses for 57s") || !strings.Contains(msg, "at most 190 requests/minute") {
+	if msg := p.Describe("POST", "/api/x/"); !strings.Contains(msg, "pauses for 57s") || !strings.Contains(msg, "at most 190 requests/minute") {
 		t.Fatalf("log line: %s", msg)
 	}
 	// Every waiter is held until the pause ends, then they go one by one
@@ -170,39 +172,39 @@ func TestThrottle429PausesEveryRequestAndHalvesThePace(t *testing.T) {
 }
 
 func TestThrottleOneDecreasePerPause(t *testing.T) {
-	clk := newFakeClock(true)
+	clk := throttletest.NewClock(true)
 	l := newTestThrottle(400, clk)
 	sent := clk.Now()
 	clk.Add(time.Millisecond)
-	if _, began := l.throttled(sent, 10*time.Second, true); !began {
+	if _, began := l.Throttled(sent, 10*time.Second, true); !began {
 		t.Fatal("the first 429 begins a pause")
 	}
 	// Requests in flight when the pause began: their 429s extend the
 	// pause but do not slow the pace again, nor log again.
-	if _, began := l.throttled(sent, 20*time.Second, true); began {
+	if _, began := l.Throttled(sent, 20*time.Second, true); began {
 		t.Fatal("a 429 of a request sent before the pause began another pause")
 	}
-	l.answered(sent) // sent before the pause: wins nothing back
+	l.Answered(sent) // sent before the pause: wins nothing back
 	if got := perMinute(l); !near(got, 190) {
 		t.Fatalf("pace %.1f/minute, want 190", got)
 	}
-	if got := l.resumeTime().Sub(clk.Now()); got != 20*time.Second {
+	if got := l.ResumeTime().Sub(clk.Now()); got != 20*time.Second {
 		t.Fatalf("the pause should be extended to 20s, ends in %s", got)
 	}
 	// A request sent after the pause that is throttled again begins a
 	// second pause.
 	clk.Add(30 * time.Second)
-	if p, began := l.throttled(clk.Now(), time.Second, true); !began || !near(p.perMinute, 95) {
+	if p, began := l.Throttled(clk.Now(), time.Second, true); !began || !near(p.PerMinute, 95) {
 		t.Fatalf("want a second pause at 95/minute, got %+v", p)
 	}
 }
 
 func TestThrottlePaceGrowsBackStepByStep(t *testing.T) {
-	clk := newFakeClock(true)
+	clk := throttletest.NewClock(true)
 	l := newTestThrottle(400, clk) // 380 per minute after a burst of 20, step 19
 	for range 5 {
 		clk.Add(time.Minute)
-		l.throttled(clk.Now(), time.Second, true)
+		l.Throttled(clk.Now(), time.Second, true)
 	}
 	if got := perMinute(l); !near(got, 19) {
 		t.Fatalf("five pauses: pace %.2f/minute, want the floor of 19", got)
@@ -210,7 +212,7 @@ func TestThrottlePaceGrowsBackStepByStep(t *testing.T) {
 	clk.Add(2 * time.Second)
 	var paces []float64
 	for range 25 {
-		l.answered(clk.Now())
+		l.Answered(clk.Now())
 		paces = append(paces, perMinute(l))
 	}
 	for i, p := range paces {
@@ -224,15 +226,15 @@ func TestThrottlePaceGrowsBackStepByStep(t *testing.T) {
 }
 
 func TestThrottleWithoutPaceStillPauses(t *testing.T) {
-	clk := newFakeClock(true)
+	clk := throttletest.NewClock(true)
 	l := newTestThrottle(0, clk)
 	for range 100 {
 		if err := paceWait(l); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p, began := l.throttled(clk.Now(), 3*time.Second, true)
-	if !began || p.perMinute != 0 || !strings.Contains(p.describe("GET", "/x"), "not paced") {
+	p, began := l.Throttled(clk.Now(), 3*time.Second, true)
+	if !began || p.PerMinute != 0 || !strings.Contains(p.Describe("GET", "/x"), "not paced") {
 		t.Fatalf("pause %+v", p)
 	}
 	if err := paceWait(l); err != nil {
@@ -244,162 +246,38 @@ func TestThrottleWithoutPaceStillPauses(t *testing.T) {
 }
 
 func TestThrottle429WithoutRetryAfterBacksOff(t *testing.T) {
-	clk := newFakeClock(true)
+	clk := throttletest.NewClock(true)
 	l := newTestThrottle(0, clk) // from 1s to 8s
 	var waits []time.Duration
 	for range 5 {
 		clk.Add(time.Minute)
-		p, _ := l.throttled(clk.Now(), 0, false)
-		waits = append(waits, p.wait)
+		p, _ := l.Throttled(clk.Now(), 0, false)
+		waits = append(waits, p.Wait)
 	}
 	if waits[0] < time.Second || waits[0] > 1250*time.Millisecond || waits[4] != 8*time.Second {
 		t.Fatalf("want 1s growing to the 8s cap, got %v", waits)
 	}
 	clk.Add(time.Minute)
-	l.answered(clk.Now())
-	if p, _ := l.throttled(clk.Now(), 0, false); p.wait > 1250*time.Millisecond {
-		t.Fatalf("an answer resets the backoff, got %s", p.wait)
+	l.Answered(clk.Now())
+	if p, _ := l.Throttled(clk.Now(), 0, false); p.Wait > 1250*time.Millisecond {
+		t.Fatalf("an answer resets the backoff, got %s", p.Wait)
 	}
 }
 
 func TestThrottleGatePastDeadlineFailsAtOnce(t *testing.T) {
-	clk := newFakeClock(true)
+	clk := throttletest.NewClock(true)
 	l := newTestThrottle(400, clk)
-	l.throttled(clk.Now(), time.Hour, true)
-	err := l.wait(context.Background(), clk.Now().Add(10*time.Minute), nil)
-	var thrErr *ThrottledError
+	l.Throttled(clk.Now(), time.Hour, true)
+	err := l.Wait(context.Background(), clk.Now().Add(10*time.Minute), nil)
+	var thrErr *ClosedError
 	if !errors.As(err, &thrErr) || thrErr.Wait != time.Hour || thrErr.Left != 10*time.Minute || len(clk.Sleeps()) != 0 {
-		t.Fatalf("want a ThrottledError at once, got %v after %v", err, clk.Sleeps())
+		t.Fatalf("want a ClosedError at once, got %v after %v", err, clk.Sleeps())
 	}
-}
-
-func TestClientRateLimitCoversRetries(t *testing.T) {
-	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		if n%2 == 0 {
-			writeJSON(w, 503, envelope("server_error", "x", "busy", ""))
-			return
-		}
-		success(w, r)
-	})
-	clk := newFakeClock(true)
-	cfg := testConfig(srv.URL)
-	cfg.RequestsPerMinute = 40 // burst 2, then 38 per minute
-	c, err := newClient(cfg, clk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	ctx := tflogtest.RootLogger(context.Background(), &buf)
-	for i := 0; i < 3; i++ {
-		if _, err := c.Get(ctx, "1", Transformations, 42); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// 3 calls, each a 503 and a retry: 6 attempts, 2 free, 4 spaced.
-	if srv.count() != 6 {
-		t.Fatalf("want 6 attempts, got %d", srv.count())
-	}
-	if got := len(clk.Sleeps()); got != 4 {
-		t.Fatalf("every attempt, retries included, must pass the limiter: want 4 waits, got %d", got)
-	}
-	if !strings.Contains(buf.String(), "rate limit: waiting 1.579s before GET /api/projects/1/pipeline_transformation_configs/42/") {
-		t.Fatalf("want an info line for the wait, got:\n%s", buf.String())
-	}
-}
-
-func TestClientRateLimitCancelSendsNothing(t *testing.T) {
-	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) { success(w, r) })
-	c := newTestClient(t, srv.URL, func(c *Config) { c.RequestsPerMinute = 1 })
-	if _, err := c.Get(context.Background(), "1", Transformations, 42); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	_, err := c.Create(ctx, "1", Transformations, RecordInput{Plugin: Some[int64](1), Order: Some[int64](1)})
-	if !errors.Is(err, context.DeadlineExceeded) || srv.count() != 1 || MayHaveApplied(err) {
-		t.Fatalf("want a deadline error while waiting and no POST sent, got %v (server saw %d)", err, srv.count())
-	}
-}
-
-func TestClient429PausesEveryRequestWithOneWarning(t *testing.T) {
-	// Three requests reach the service together and are throttled (as
-	// requests in flight when a pause begins are); a fourth, started
-	// after, is held by the pause although it never got a 429.
-	var arrived sync.WaitGroup
-	arrived.Add(3)
-	var throttledAt time.Time
-	var mu sync.Mutex
-	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		if n < 3 {
-			arrived.Done()
-			arrived.Wait()
-			mu.Lock()
-			throttledAt = time.Now()
-			mu.Unlock()
-			w.Header().Set("Retry-After", "1")
-			writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "Request was throttled. Expected available in 1 seconds.", ""))
-			return
-		}
-		success(w, r)
-	})
-	c := newTestClient(t, srv.URL, func(c *Config) { c.RequestsPerMinute = 600 })
-	var buf bytes.Buffer
-	var bufMu sync.Mutex
-	ctx := tflogtest.RootLogger(context.Background(), &lockedWriter{w: &buf, mu: &bufMu})
-	var wg sync.WaitGroup
-	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := c.Get(ctx, "1", Transformations, 42); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	arrived.Wait()
-	time.Sleep(100 * time.Millisecond) // the 429s are answered meanwhile
-	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil {
-		t.Fatal(err)
-	}
-	wg.Wait()
-	reqs := srv.requests()
-	if len(reqs) != 7 {
-		t.Fatalf("want 3 throttled attempts and 4 answered, got %d", len(reqs))
-	}
-	mu.Lock()
-	if el := time.Since(throttledAt); el < 900*time.Millisecond {
-		t.Errorf("the requests after the 429s ended %s after them, before the Retry-After of 1s", el)
-	}
-	mu.Unlock()
-	bufMu.Lock()
-	defer bufMu.Unlock()
-	var warnings []string
-	for _, line := range strings.Split(buf.String(), "\n") {
-		if strings.Contains(line, `"@level":"warn"`) {
-			warnings = append(warnings, line)
-		}
-	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "every request of this client pauses for 1s") ||
-		!strings.Contains(warnings[0], "then at most 285 requests/minute") {
-		t.Fatalf("want one warning for the one pause, with its wait and the new pace; got %q", warnings)
-	}
-}
-
-// lockedWriter serialises writes of concurrent loggers.
-type lockedWriter struct {
-	w  io.Writer
-	mu *sync.Mutex
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 func TestThrottleWaiterQueuesAgainAfterAPause(t *testing.T) {
-	clk := newFakeClock(false)    // time moves only when the test moves it
-	l := newTestThrottle(60, clk) // burst 3, then one every 1.05s
+	clk := throttletest.NewClock(false) // time moves only when the test moves it
+	l := newTestThrottle(60, clk)       // burst 3, then one every 1.05s
 	for range 3 {
 		if err := paceWait(l); err != nil {
 			t.Fatal(err)
@@ -408,9 +286,7 @@ func TestThrottleWaiterQueuesAgainAfterAPause(t *testing.T) {
 	// A waiter queued at the old pace; a short pause begins and ends
 	// while it sleeps. It must queue again in the new, slower bucket, not
 	// go out on its old turn.
-	clk.mu.Lock()
-	clk.onSleep = func() { l.throttled(clk.Now(), 0, true) }
-	clk.mu.Unlock()
+	clk.OnNextSleep(func() { l.Throttled(clk.Now(), 0, true) })
 	if err := paceWait(l); err != nil {
 		t.Fatal(err)
 	}

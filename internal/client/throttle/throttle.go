@@ -1,4 +1,9 @@
-package client
+// Package throttle paces the requests of one API client and holds them all
+// while the service throttles its key: a token bucket for the configured
+// requests per minute, a gate that stays closed until a 429's Retry-After,
+// and the pace halved on a pause and won back answer by answer. It knows
+// nothing of HTTP; the client tells it what the service answered.
+package throttle
 
 import (
 	"context"
@@ -9,18 +14,22 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// clock is the time source of the throttle, replaced in tests.
-type clock interface {
+// Clock is the time source of a Throttle; tests pass a fake one
+// (throttletest.Clock).
+type Clock interface {
 	Now() time.Time
 	// Sleep waits d or until ctx is done, whichever comes first.
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
-type realClock struct{}
+// RealClock is the system clock.
+type RealClock struct{}
 
-func (realClock) Now() time.Time { return time.Now() }
+// Now is time.Now.
+func (RealClock) Now() time.Time { return time.Now() }
 
-func (realClock) Sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d or until ctx is done.
+func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -41,7 +50,7 @@ const (
 	increaseShare = 20
 )
 
-// throttle paces every request of one client and holds them all while the
+// Throttle paces every request of one client and holds them all while the
 // service throttles the key. It is shared by the client's requests, so what
 // one request learns (a 429) slows all of them:
 //
@@ -60,15 +69,16 @@ const (
 //
 // x/time/rate has no gate that opens at a given time, hence resumeAt. With
 // RequestsPerMinute 0 nothing is paced, but 429s still close the gate.
-type throttle struct {
-	clock clock
+type Throttle struct {
+	clock Clock
 	// ceiling is the configured pace (tokens per second) and maxBurst its
 	// burst; step is the additive increase and the lowest pace.
 	ceiling  rate.Limit
 	maxBurst int
 	step     rate.Limit
-	// waitMin and waitMax bound the pause of a 429 without Retry-After.
-	waitMin, waitMax time.Duration
+	// backoff is the pause of a 429 without Retry-After, growing with the
+	// number of pauses in a row.
+	backoff func(streak int) time.Duration
 
 	mu sync.Mutex
 	// pace is nil when nothing is paced (RequestsPerMinute 0). A pause
@@ -85,8 +95,11 @@ type throttle struct {
 	streak int
 }
 
-func newThrottle(perMinute int, waitMin, waitMax time.Duration, clk clock) *throttle {
-	t := &throttle{clock: clk, waitMin: waitMin, waitMax: waitMax}
+// New returns a throttle of perMinute requests per minute (0: no pace) on
+// clk. backoff gives the pause of a 429 without Retry-After from the number
+// of pauses before it in a row.
+func New(perMinute int, backoff func(streak int) time.Duration, clk Clock) *Throttle {
+	t := &Throttle{clock: clk, backoff: backoff}
 	if perMinute <= 0 {
 		return t
 	}
@@ -99,32 +112,32 @@ func newThrottle(perMinute int, waitMin, waitMax time.Duration, clk clock) *thro
 	return t
 }
 
-// pause describes a pause that began, for its log line.
-type pause struct {
-	wait  time.Duration
-	until time.Time
-	// perMinute is the pace after the pause; 0 when nothing is paced.
-	perMinute float64
-	// ceiling is the configured pace, per minute.
-	ceiling float64
+// Pause describes a pause that began, for its log line.
+type Pause struct {
+	Wait  time.Duration
+	Until time.Time
+	// PerMinute is the pace after the pause; 0 when nothing is paced.
+	PerMinute float64
+	// Ceiling is the configured pace, per minute.
+	Ceiling float64
 }
 
-// describe is the log line of a pause that began with a 429 to method path.
-func (p pause) describe(method, path string) string {
+// Describe is the log line of a pause that began with a 429 to method path.
+func (p Pause) Describe(method, path string) string {
 	msg := fmt.Sprintf("the service throttled %s %s (429): every request of this client pauses for %s, until %s",
-		method, path, roundWait(p.wait), p.until.UTC().Format("15:04:05 UTC"))
-	if p.perMinute == 0 {
+		method, path, RoundWait(p.Wait), p.Until.UTC().Format("15:04:05 UTC"))
+	if p.PerMinute == 0 {
 		return msg + "; requests are not paced after it (requests_per_minute 0)"
 	}
-	return msg + fmt.Sprintf("; then at most %.0f requests/minute, rising back to %.0f while requests succeed", p.perMinute, p.ceiling)
+	return msg + fmt.Sprintf("; then at most %.0f requests/minute, rising back to %.0f while requests succeed", p.PerMinute, p.Ceiling)
 }
 
-// wait blocks until the caller may send one request: after the gate opens
+// Wait blocks until the caller may send one request: after the gate opens
 // and the pace allows it. When the gate opens after deadline it returns a
-// *ThrottledError at once, and when the pace would keep the request past
-// deadline a *paceError (zero deadline: none). onPace is called before a
+// *ClosedError at once, and when the pace would keep the request past
+// deadline a *PaceError (zero deadline: none). onPace is called before a
 // wait for the pace, with its length.
-func (t *throttle) wait(ctx context.Context, deadline time.Time, onPace func(time.Duration)) error {
+func (t *Throttle) Wait(ctx context.Context, deadline time.Time, onPace func(time.Duration)) error {
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -135,7 +148,7 @@ func (t *throttle) wait(ctx context.Context, deadline time.Time, onPace func(tim
 		t.mu.Unlock()
 		if now.Before(resume) {
 			if !deadline.IsZero() && resume.After(deadline) {
-				return &ThrottledError{Until: resume, Wait: resume.Sub(now), Left: deadline.Sub(now)}
+				return &ClosedError{Until: resume, Wait: resume.Sub(now), Left: deadline.Sub(now)}
 			}
 			if err := t.clock.Sleep(ctx, resume.Sub(now)); err != nil {
 				return err
@@ -152,7 +165,7 @@ func (t *throttle) wait(ctx context.Context, deadline time.Time, onPace func(tim
 		}
 		if !deadline.IsZero() && now.Add(d).After(deadline) {
 			r.CancelAt(now)
-			return &paceError{wait: d, perMinute: float64(pace.Limit()) * 60, left: deadline.Sub(now)}
+			return &PaceError{Wait: d, PerMinute: float64(pace.Limit()) * 60, Left: deadline.Sub(now)}
 		}
 		if onPace != nil {
 			onPace(d)
@@ -172,15 +185,15 @@ func (t *throttle) wait(ctx context.Context, deadline time.Time, onPace func(tim
 	}
 }
 
-// now is the throttle's clock, for the send times passed to throttled and
-// answered.
-func (t *throttle) now() time.Time { return t.clock.Now() }
+// Now is the throttle's clock, for the send times passed to Throttled and
+// Answered.
+func (t *Throttle) Now() time.Time { return t.clock.Now() }
 
-// throttled records a 429 for a request sent at sentAt; retryAfter is the
+// Throttled records a 429 for a request sent at sentAt; retryAfter is the
 // answer's Retry-After (ok false when it had none). It reports the pause
 // when this 429 began one (the caller logs it), and not when the request was
 // sent before the current pause began.
-func (t *throttle) throttled(sentAt time.Time, retryAfter time.Duration, ok bool) (pause, bool) {
+func (t *Throttle) Throttled(sentAt time.Time, retryAfter time.Duration, ok bool) (Pause, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.clock.Now()
@@ -190,28 +203,28 @@ func (t *throttle) throttled(sentAt time.Time, retryAfter time.Duration, ok bool
 		if !began {
 			streak = max(0, streak-1)
 		}
-		retryAfter = backoff(t.waitMin, t.waitMax, streak, nil)
+		retryAfter = t.backoff(streak)
 	}
 	if until := now.Add(retryAfter); until.After(t.resumeAt) {
 		t.resumeAt = until
 	}
 	if !began {
-		return pause{}, false
+		return Pause{}, false
 	}
 	t.pausedAt = now
 	t.streak++
-	p := pause{wait: t.resumeAt.Sub(now), until: t.resumeAt, ceiling: float64(t.ceiling) * 60}
+	p := Pause{Wait: t.resumeAt.Sub(now), Until: t.resumeAt, Ceiling: float64(t.ceiling) * 60}
 	if t.pace != nil {
 		slower := max(t.step, t.pace.Limit()*decreaseRatio)
 		t.pace = rate.NewLimiter(slower, 1)
-		p.perMinute = float64(slower) * 60
+		p.PerMinute = float64(slower) * 60
 	}
 	return p, true
 }
 
-// answered records an answer that was not a 429, for a request sent at
+// Answered records an answer that was not a 429, for a request sent at
 // sentAt: the pace grows back by one step, up to the configured one.
-func (t *throttle) answered(sentAt time.Time) {
+func (t *Throttle) Answered(sentAt time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if sentAt.Before(t.pausedAt) {
@@ -231,32 +244,51 @@ func (t *throttle) answered(sentAt time.Time) {
 	t.pace.SetBurstAt(now, max(1, int(float64(t.maxBurst)*float64(next/t.ceiling))))
 }
 
-// resumeTime is when the gate opens (in the past when it is open).
-func (t *throttle) resumeTime() time.Time {
+// ResumeTime is when the gate opens (in the past when it is open).
+func (t *Throttle) ResumeTime() time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.resumeAt
 }
 
-// paceError is a request not sent because the client's own pace would
+// PaceError is a request not sent because the client's own pace would
 // send it after its deadline. It is a context.DeadlineExceeded.
-type paceError struct {
-	wait, left time.Duration
-	perMinute  float64
+type PaceError struct {
+	Wait, Left time.Duration
+	PerMinute  float64
 }
 
-func (e *paceError) Error() string {
+func (e *PaceError) Error() string {
 	return fmt.Sprintf("not sent: at this client's pace of %.0f requests/minute its turn comes in %s, after this operation's time limit (%s left)",
-		e.perMinute, roundWait(e.wait), roundWait(e.left))
+		e.PerMinute, RoundWait(e.Wait), RoundWait(e.Left))
 }
 
-func (e *paceError) Unwrap() error { return context.DeadlineExceeded }
+func (e *PaceError) Unwrap() error { return context.DeadlineExceeded }
 
-// roundWait rounds a wait for a message: whole seconds, or milliseconds
+// RoundWait rounds a wait for a message: whole seconds, or milliseconds
 // under a second.
-func roundWait(d time.Duration) time.Duration {
+func RoundWait(d time.Duration) time.Duration {
 	if d < time.Second {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(time.Second)
+}
+
+// Paced reports whether requests are paced (a RequestsPerMinute above 0).
+func (t *Throttle) Paced() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.pace != nil
+}
+
+// ClosedError is a request held back by a pause that ends after its
+// deadline: Until is when the gate opens, Wait how long that is from now
+// and Left the time the deadline left.
+type ClosedError struct {
+	Until      time.Time
+	Wait, Left time.Duration
+}
+
+func (e *ClosedError) Error() string {
+	return fmt.Sprintf("throttled: requests resume in %s, after this operation's time limit (%s left)", RoundWait(e.Wait), RoundWait(max(0, e.Left)))
 }

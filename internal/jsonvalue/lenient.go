@@ -1,4 +1,4 @@
-package client
+package jsonvalue
 
 import (
 	"bytes"
@@ -10,14 +10,16 @@ import (
 )
 
 // The published schema is wrong about several types, and proxies or other
-// versions of the service may quote numbers. The helpers here decode scalars
-// leniently so that one odd field does not make a whole record unreadable.
+// versions of the service may quote numbers. FlexInt and FlexBool decode
+// scalars leniently so that one odd field does not make a whole record
+// unreadable.
 
-// flexInt decodes an integer sent as a JSON number, a numeric string, an
+// FlexInt decodes an integer sent as a JSON number, a numeric string, an
 // integral float (5.0) or null (0).
-type flexInt int64
+type FlexInt int64
 
-func (n *flexInt) UnmarshalJSON(data []byte) error {
+// UnmarshalJSON decodes leniently; see FlexInt.
+func (n *FlexInt) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
 		*n = 0
@@ -35,23 +37,24 @@ func (n *flexInt) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-		*n = flexInt(v)
+		*n = FlexInt(v)
 		return nil
 	}
 	// 5.0 or 5e0: accept only when integral and in range.
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return fmt.Errorf("not an integer: %s", excerpt(s, 40))
+		return fmt.Errorf("not an integer: %.40q", s)
 	}
-	*n = flexInt(int64(f))
+	*n = FlexInt(int64(f))
 	return nil
 }
 
-// flexBool decodes a boolean sent as true/false, "true"/"false", 1/0,
+// FlexBool decodes a boolean sent as true/false, "true"/"false", 1/0,
 // "1"/"0" or null (false).
-type flexBool bool
+type FlexBool bool
 
-func (b *flexBool) UnmarshalJSON(data []byte) error {
+// UnmarshalJSON decodes leniently; see FlexBool.
+func (b *FlexBool) UnmarshalJSON(data []byte) error {
 	s := strings.Trim(strings.TrimSpace(string(data)), `"`)
 	switch strings.ToLower(s) {
 	case "true", "1", "t", "yes":
@@ -59,7 +62,7 @@ func (b *flexBool) UnmarshalJSON(data []byte) error {
 	case "false", "0", "f", "no", "", "null":
 		*b = false
 	default:
-		return fmt.Errorf("not a boolean: %s", excerpt(s, 40))
+		return fmt.Errorf("not a boolean: %.40q", s)
 	}
 	return nil
 }

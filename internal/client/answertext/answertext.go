@@ -1,0 +1,143 @@
+// Package answertext turns the body of an error answer, whatever its shape,
+// into text fit for an error message: the service's error envelope, other
+// JSON error shapes, or an excerpt of an HTML page from a proxy or of plain
+// text, cut to a length a diagnostic can carry.
+package answertext
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+)
+
+// Limits on how much of a body goes into an error message: an envelope's
+// detail is the service's own sentence and is kept nearly whole; anything
+// else (an HTML page from a proxy) is only a hint.
+const (
+	maxEnvelopeDetail = 1000
+	// HintLength is the most runes kept of text that is only a hint.
+	HintLength = 200
+)
+
+// Fields is what an error answer's body says: the service's envelope
+// {type, code, detail, attr}, or as much of it as another shape tells.
+type Fields struct {
+	Type, Code, Detail, Attr string
+}
+
+// Decode reads an error answer's body: the service's envelope, other JSON
+// error shapes (a message or error field, field errors of the framework
+// the service is built on, a list of strings), HTML or plain text, of which
+// Detail keeps a short single-line excerpt. An empty body gives no fields.
+func Decode(body []byte) Fields {
+	var e Fields
+	b := bytes.TrimSpace(body)
+	if len(b) == 0 {
+		return e
+	}
+	switch b[0] {
+	case '{':
+		var m map[string]json.RawMessage
+		if json.Unmarshal(b, &m) == nil {
+			if !fromErrorObject(&e, m) {
+				e.Detail = Excerpt(jsonvalue.Compact(b), HintLength)
+			}
+			return e
+		}
+	case '[', '"':
+		if json.Valid(b) {
+			var list []string
+			var s string
+			switch {
+			case json.Unmarshal(b, &list) == nil && len(list) > 0:
+				e.Detail = Excerpt(strings.Join(list, "; "), maxEnvelopeDetail)
+			case json.Unmarshal(b, &s) == nil:
+				e.Detail = Excerpt(s, maxEnvelopeDetail)
+			default:
+				e.Detail = Excerpt(jsonvalue.Compact(b), HintLength)
+			}
+			return e
+		}
+	}
+	e.Detail = Line(string(b))
+	return e
+}
+
+// fromErrorObject reads a JSON object error body; false when it has no
+// recognisable message.
+func fromErrorObject(e *Fields, m map[string]json.RawMessage) bool {
+	e.Type, e.Code, e.Attr = jsonText(m["type"]), jsonText(m["code"]), jsonText(m["attr"])
+	e.Detail = Excerpt(jsonText(m["detail"]), maxEnvelopeDetail)
+	if e.Type != "" || e.Code != "" || e.Detail != "" {
+		return true
+	}
+	for _, k := range []string{"message", "error", "error_description"} {
+		if s := jsonText(m[k]); s != "" {
+			e.Detail = Excerpt(s, maxEnvelopeDetail)
+			return true
+		}
+	}
+	// Plain DRF field errors: {"name": ["Ensure this field ..."]}.
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var msgs []string
+		if json.Unmarshal(m[k], &msgs) == nil && len(msgs) > 0 {
+			if k != "non_field_errors" {
+				e.Attr = k
+			}
+			e.Detail = Excerpt(msgs[0], maxEnvelopeDetail)
+			return true
+		}
+	}
+	return false
+}
+
+// jsonText renders a JSON value as text: a string as itself, null or absent
+// as "", anything else as compact JSON.
+func jsonText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if jsonvalue.IsNull(raw) {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return jsonvalue.Compact(raw)
+}
+
+var (
+	reHiddenHTML = regexp.MustCompile(`(?is)<(script|style|head)\b.*?</(script|style|head)\s*>`)
+	reComment    = regexp.MustCompile(`(?s)<!--.*?-->`)
+	reTag        = regexp.MustCompile(`(?s)<[^>]*>`)
+)
+
+// Line turns an HTML or text body into a short single line.
+func Line(s string) string {
+	if strings.Contains(s, "<") {
+		s = reHiddenHTML.ReplaceAllString(s, " ")
+		s = reComment.ReplaceAllString(s, " ")
+		s = reTag.ReplaceAllString(s, " ")
+		s = html.UnescapeString(s)
+	}
+	return Excerpt(strings.Join(strings.Fields(s), " "), HintLength)
+}
+
+// Excerpt cuts s to at most n runes, marking a cut with an ellipsis.
+func Excerpt(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n])) + "…"
+}
