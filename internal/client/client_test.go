@@ -72,8 +72,8 @@ func TestDefaults(t *testing.T) {
 		c.pageSize != DefaultPageSize {
 		t.Fatalf("defaults: %+v", c)
 	}
-	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.throttle.Paced() || rt.timeout != 0 {
-		t.Fatal("no pace and no timeout by default")
+	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.throttle != c.throttle || rt.timeout != 0 {
+		t.Fatal("every attempt passes the client's throttle, with no timeout by default")
 	}
 
 	c, err = New(Config{Host: "https://x", APIKey: testKey, MaxRetries: -3, RetryWaitMin: time.Second, RetryWaitMax: time.Millisecond,
@@ -84,7 +84,7 @@ func TestDefaults(t *testing.T) {
 	if c.maxRetries != 0 || c.waitMax != time.Second {
 		t.Fatalf("negative MaxRetries means none, like 0; RetryWaitMax is at least RetryWaitMin: %+v", c)
 	}
-	if rt, ok := c.http.Transport.(*attemptTransport); !ok || !rt.throttle.Paced() || rt.timeout != time.Minute {
-		t.Fatal("pace and timeout set")
+	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.timeout != time.Minute {
+		t.Fatal("timeout set")
 	}
 }

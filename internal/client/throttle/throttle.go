@@ -274,13 +274,6 @@ func RoundWait(d time.Duration) time.Duration {
 	return d.Round(time.Second)
 }
 
-// Paced reports whether requests are paced (a RequestsPerMinute above 0).
-func (t *Throttle) Paced() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.pace != nil
-}
-
 // ClosedError is a request held back by a pause that ends after its
 // deadline: Until is when the gate opens, Wait how long that is from now
 // and Left the time the deadline left.
