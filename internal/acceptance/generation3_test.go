@@ -79,7 +79,7 @@ data "pipeline_import_app_configs" "all" {}
 		}
 		for _, want := range []string{
 			"Nothing was changed, and the state keeps what it holds.",
-			"official PostHog provider (posthog/posthog)",
+			"official PostHog provider (PostHog/posthog)",
 			"lifecycle { destroy = false }) applied with terraform apply -refresh=false",
 			`the guide "Moving to hog functions"`,
 		} {

@@ -10,7 +10,7 @@ const MovingGuide = `the guide "Moving to hog functions" (docs/guides/moving-to-
 // API (generation 3): nothing happened, and what to do instead.
 const ServiceGoneHint = "Nothing was changed, and the state keeps what it holds. PostHog has removed the legacy " +
 	"plugin-config API this provider manages: manage the pipelines as hog functions with the official PostHog " +
-	"provider (posthog/posthog), and take these resources out of Terraform without destroying them with removed " +
+	"provider (PostHog/posthog), and take these resources out of Terraform without destroying them with removed " +
 	"blocks (lifecycle { destroy = false }) applied with terraform apply -refresh=false; see " + MovingGuide +
 	". If host does not point at a PostHog instance, correct it."
 

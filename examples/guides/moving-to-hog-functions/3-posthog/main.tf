@@ -3,7 +3,7 @@
 terraform {
   required_providers {
     posthog = {
-      source = "posthog/posthog"
+      source = "PostHog/posthog"
     }
   }
 }
