@@ -177,8 +177,8 @@ func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 // service resolves in the whole project, at least disables it.
 func (r *configResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
 	var errs []error
-	for _, k := range kind.Kinds() {
-		if shows, known := k.Shows(rec); k.Name == r.kind.Name || (known && !shows) {
+	for _, k := range r.kind.OwnFirst()[1:] {
+		if shows, known := k.Shows(rec); known && !shows {
 			continue
 		}
 		_, err := c.Update(ctx, project, k.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)})

@@ -270,14 +270,8 @@ func serviceTimeFrom(c *client.Client, t time.Time) time.Time {
 func (r creator) findCreated(ctx context.Context, c *client.Client, reg *createRegistry, jr *createJournal,
 	project string, in client.RecordInput, since time.Time, window time.Duration,
 ) (*client.Record, error) {
-	kinds := []kind.Kind{r.kind}
-	for _, k := range kind.Kinds() {
-		if k.Name != r.kind.Name {
-			kinds = append(kinds, k)
-		}
-	}
 	known := jr.knownIDs()
-	for _, k := range kinds {
+	for _, k := range r.kind.OwnFirst() {
 		recs, err := c.ListAll(ctx, project, k.Collection)
 		if err != nil {
 			return nil, err

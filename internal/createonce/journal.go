@@ -46,7 +46,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 const (
@@ -339,7 +338,7 @@ func (r creator) resolveOrphan(ctx context.Context, c *client.Client, reg *creat
 	if reg.isClaimed(e.ID) {
 		return nil, nil
 	}
-	for _, k := range append([]kind.Kind{r.kind}, kind.Kinds()...) {
+	for _, k := range r.kind.OwnFirst() {
 		rec, err := c.Get(ctx, project, k.Collection, e.ID)
 		if client.IsNotFound(err) {
 			continue

@@ -57,6 +57,18 @@ var ImportApp = Kind{
 // Kinds returns every kind, in registration order.
 func Kinds() []Kind { return []Kind{Transformation, ImportApp} }
 
+// OwnFirst returns every kind, k first: the order in which to look for a
+// config of k that may show in another collection.
+func (k Kind) OwnFirst() []Kind {
+	kinds := []Kind{k}
+	for _, o := range Kinds() {
+		if o.Name != k.Name {
+			kinds = append(kinds, o)
+		}
+	}
+	return kinds
+}
+
 // TypeSuffix is what follows the provider's type name in the type name of
 // the kind's construct: "_<kind>_<construct>", e.g. "_transformation_order".
 func (k Kind) TypeSuffix(construct string) string { return "_" + k.Name + "_" + construct }

@@ -47,3 +47,19 @@ func TestTypeNames(t *testing.T) {
 		t.Errorf("ConfigTypeName = %s", got)
 	}
 }
+
+func TestOwnFirst(t *testing.T) {
+	for _, k := range Kinds() {
+		got := k.OwnFirst()
+		if len(got) != len(Kinds()) || got[0].Name != k.Name {
+			t.Fatalf("%s: want every kind once, its own first, got %v", k.Name, got)
+		}
+		seen := map[string]bool{}
+		for _, o := range got {
+			if seen[o.Name] {
+				t.Fatalf("%s: %s twice in %v", k.Name, o.Name, got)
+			}
+			seen[o.Name] = true
+		}
+	}
+}
