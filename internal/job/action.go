@@ -84,7 +84,7 @@ func (a *runJobAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequ
 		if diags := req.Config.Get(ctx, &args); diags.HasError() {
 			return diags
 		}
-		return checkJob(ctx, meta.Client, a.kind, project, &args)
+		return checkJob(ctx, meta, a.kind, project, &args)
 	})
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // What the job resource and the run-job action share: the job they send,
@@ -75,31 +76,21 @@ func publicJobsOf(pluginInfo json.RawMessage) (map[string]publicJob, bool) {
 }
 
 // checkJob judges a job at plan time against the public jobs of the
-// config's plugin (one GET of the config), so that an unknown job type, a
-// missing required payload field or an unknown one is reported on its
-// attribute before anything runs. Values not known yet are not judged (a
-// payload known only at apply leaves just the job type to judge); a
-// config the service cannot show is an error on config_id; any other failure
-// to look is a warning, and the service judges at apply.
-func checkJob(ctx context.Context, c *client.Client, k kind.Kind, project string, a *jobArgs) diag.Diagnostics {
-	var diags diag.Diagnostics
+// config's plugin (one read of the config, record.ForPlan), so that an unknown job type, a missing required payload
+// field or an unknown one is reported on its attribute before anything
+// runs. Values not known yet are not judged (a payload known only at apply
+// leaves just the job type to judge).
+func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *jobArgs) diag.Diagnostics {
 	if !framework.IsSet(a.ConfigID) || !framework.IsSet(a.JobType) {
 		return nil
 	}
 	id := a.ConfigID.ValueInt64()
-	rec, err := c.Get(ctx, project, k.Collection, id)
-	switch {
-	case client.IsNotFound(err):
-		diags.AddAttributeError(jobConfigIDPath, fmt.Sprintf("Unknown %s %d", k.Noun, id), fmt.Sprintf(
-			"Project %s has no %s with id %d, so no job can run on it.\n\n%s", project, k.Noun, id, framework.DescribeError(err)))
-		return diags
-	case client.IsServiceGone(err):
-		framework.AddAPIError(&diags, fmt.Sprintf("Could not read %s %d", k.Noun, id), err, nil)
-		return diags
-	case err != nil:
-		diags.AddAttributeWarning(jobConfigIDPath, "Could not check the job at plan time", fmt.Sprintf(
-			"Reading %s %d failed, so the job type and payload are left to the service to judge at apply.\n\n%s",
-			k.Noun, id, framework.DescribeError(err)))
+	rec, diags := record.ForPlan(ctx, meta, k, project, id, record.PlanLookup{
+		Attr:     jobConfigIDPath,
+		Unknown:  "so no job can run on it",
+		Deferred: "so the job type and payload are left to the service to judge at apply",
+	})
+	if rec == nil {
 		return diags
 	}
 	jobs, known := publicJobsOf(rec.PluginInfo)

@@ -49,7 +49,7 @@ func (r *jobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 		if diags := resp.Plan.Get(ctx, &plan); diags.HasError() {
 			return diags
 		}
-		return checkJob(ctx, meta.Client, r.kind, project, &plan.jobArgs)
+		return checkJob(ctx, meta, r.kind, project, &plan.jobArgs)
 	})
 }
 

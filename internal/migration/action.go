@@ -45,7 +45,7 @@ func (a *migrateAction) ModifyPlan(ctx context.Context, req action.ModifyPlanReq
 		if diags := req.Config.Get(ctx, &cfg); diags.HasError() {
 			return diags
 		}
-		return check(ctx, meta.Client, a.kind, project, &cfg)
+		return check(ctx, meta, a.kind, project, &cfg)
 	})
 }
 

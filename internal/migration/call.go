@@ -12,6 +12,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // What the migration resource and the migrate action share: their
@@ -35,29 +36,21 @@ type hogFunction struct {
 	JSON json.RawMessage
 }
 
-// check looks at the config at plan time (one GET), so that a config that
-// does not exist, is deleted, or a service without the API is reported
-// before anything is migrated. Values not known yet are not judged; a
-// failure to look is a warning, and the service judges at apply.
-func check(ctx context.Context, c *client.Client, k kind.Kind, project string, a *args) diag.Diagnostics {
-	var diags diag.Diagnostics
+// check looks at the config at plan time (one read, record.ForPlan), so
+// that a config that does not
+// exist, is deleted, or a service without the API is reported before
+// anything is migrated. Values not known yet are not judged.
+func check(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *args) diag.Diagnostics {
 	if !framework.IsSet(a.ConfigID) {
 		return nil
 	}
 	id := a.ConfigID.ValueInt64()
-	rec, err := c.Get(ctx, project, k.Collection, id)
-	switch {
-	case client.IsNotFound(err):
-		diags.AddAttributeError(configIDPath, fmt.Sprintf("Unknown %s %d", k.Noun, id), fmt.Sprintf(
-			"Project %s has no %s with id %d, so there is nothing to migrate.\n\n%s",
-			project, k.Noun, id, framework.DescribeError(err)))
-	case client.IsServiceGone(err):
-		framework.AddAPIError(&diags, fmt.Sprintf("Could not read %s %d", k.Noun, id), err, nil)
-	case err != nil:
-		diags.AddAttributeWarning(configIDPath, "Could not check the config at plan time", fmt.Sprintf(
-			"Reading %s %d failed, so the service judges the migration at apply.\n\n%s",
-			k.Noun, id, framework.DescribeError(err)))
-	case rec.Deleted:
+	rec, diags := record.ForPlan(ctx, meta, k, project, id, record.PlanLookup{
+		Attr:     configIDPath,
+		Unknown:  "so there is nothing to migrate",
+		Deferred: "so the service judges the migration at apply",
+	})
+	if rec != nil && rec.Deleted {
 		diags.AddAttributeError(configIDPath, fmt.Sprintf("Cannot migrate deleted %s %d", k.Noun, id), fmt.Sprintf(
 			"The %s %d of project %s is deleted, so there is nothing to migrate.", k.Noun, id, project))
 	}

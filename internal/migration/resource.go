@@ -51,7 +51,7 @@ func (r *migrationResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if diags := resp.Plan.Get(ctx, &plan); diags.HasError() {
 			return diags
 		}
-		return check(ctx, meta.Client, r.kind, project, &plan.args)
+		return check(ctx, meta, r.kind, project, &plan.args)
 	})
 }
 

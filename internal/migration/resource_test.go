@@ -66,7 +66,6 @@ func TestAccMigrationResource(t *testing.T) {
 		acctest.SkipUnlessAcc(t)
 		host, srv, configID := generation2(t, tc)
 		addr := "pipeline_" + tc.Kind.Name + "_migration.m"
-		migrations := "migrate:" + string(tc.Kind.Collection)
 		resource.ParallelTest(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -105,15 +104,11 @@ func TestAccMigrationResource(t *testing.T) {
 					),
 				},
 				{
-					// Refresh and plan again: still one migration.
+					// Refresh and plan again: nothing to do. (A PlanOnly step
+					// runs no Check: CheckDestroy counts the migrate requests
+					// of the whole test, this refresh included.)
 					Config:   migrationConfig(host, tc.Kind.Name, configID),
 					PlanOnly: true,
-					Check: func(*terraform.State) error {
-						if n := srv.Counters()[migrations]; n != 1 {
-							return fmt.Errorf("%d migrate requests, want 1", n)
-						}
-						return nil
-					},
 				},
 			},
 		})

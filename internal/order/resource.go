@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -238,7 +239,7 @@ func (r *orderResource) setOrders(ctx context.Context, c *client.Client, project
 		tflog.Debug(ctx, "rearranged", map[string]any{"configs": len(orders), "left_to_update": len(remaining)})
 	}
 	var errs []error
-	for _, id := range sortedIDs(remaining) {
+	for _, id := range slices.Sorted(maps.Keys(remaining)) {
 		if _, err := c.Update(ctx, project, r.kind.Collection, id, client.RecordInput{Order: client.Some(remaining[id])}); err != nil {
 			errs = append(errs, fmt.Errorf("setting the order of config %d: %w", id, err))
 		}

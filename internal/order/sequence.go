@@ -1,8 +1,8 @@
 package order
 
 import (
-	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -102,14 +102,10 @@ func unlistedAfter(byOrder []int64, wanted map[int64]int64, current map[int64]in
 
 // maxOrder is the highest value of orders, or 0.
 func maxOrder(orders map[int64]int64) int64 {
-	var m int64
-	first := true
-	for _, o := range orders {
-		if first || o > m {
-			m, first = o, false
-		}
+	if len(orders) == 0 {
+		return 0
 	}
-	return m
+	return slices.Max(slices.Collect(maps.Values(orders)))
 }
 
 // changedOrders returns the entries of want that current does not hold.
@@ -121,17 +117,6 @@ func changedOrders(want, current map[int64]int64) map[int64]int64 {
 		}
 	}
 	return out
-}
-
-// sortedIDs returns the keys of m in increasing order, for deterministic
-// requests and messages.
-func sortedIDs(m map[int64]int64) []int64 {
-	ids := make([]int64, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, cmp.Compare)
-	return ids
 }
 
 // int64List converts ids to a Terraform list of numbers.
