@@ -119,7 +119,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	if err != nil {
 		var closed *throttle.ClosedError
 		if errors.As(err, &closed) { // held back by a pause that ends too late
-			return nil, st.throttledError(&ThrottledError{Until: closed.Until, Wait: closed.Wait, Left: closed.Left}, nil)
+			return nil, st.throttledError(closed, nil)
 		}
 		// An answer that came before ctx ended or its body broke means the
 		// request arrived; only a 4xx proves it was not applied.

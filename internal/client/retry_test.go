@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle/throttletest"
 )
 
 // call runs the client operation that uses method, against any server.
@@ -547,4 +549,48 @@ func TestBodyCutShort(t *testing.T) {
 			t.Fatalf("want one uncertain create, got %v (%d)", err, srv.count())
 		}
 	})
+}
+
+// roundTrips counts the requests that enter the client's transport, those
+// the throttle holds back included.
+type roundTrips struct {
+	next http.RoundTripper
+	n    atomic.Int32
+}
+
+func (r *roundTrips) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.n.Add(1)
+	return r.next.RoundTrip(req)
+}
+
+func TestHeldPastDeadlineIsNotRetried(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "840")
+		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "wait", ""))
+	})
+	cfg := testConfig(srv.URL)
+	cfg.RetryWaitMin = 50 * time.Millisecond
+	clk := throttletest.NewClock(true)
+	c, err := newClient(cfg, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := &roundTrips{next: c.http.Transport}
+	c.http.Transport = rt
+	// No deadline: the fake clock bounds the call at 5 minutes, before the
+	// pause of 14 minutes ends.
+	if err := call(context.Background(), c, http.MethodGet); !IsThrottled(err) {
+		t.Fatalf("want the first GET throttled, got %v", err)
+	}
+	err = call(context.Background(), c, http.MethodGet)
+	var thrErr *ThrottledError
+	if !errors.As(err, &thrErr) || thrErr.Err != nil || srv.count() != 1 {
+		t.Fatalf("want a ThrottledError without sending, got %v (server saw %d)", err, srv.count())
+	}
+	if got := rt.n.Load(); got != 2 {
+		t.Fatalf("a GET held back past its deadline must fail at once, not be retried: %d round trips, want 2", got)
+	}
+	if len(clk.Sleeps()) != 0 {
+		t.Fatalf("nothing should wait for the pause: %v", clk.Sleeps())
+	}
 }
