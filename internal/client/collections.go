@@ -120,10 +120,10 @@ func (c *Client) probeCollection(ctx context.Context, project string, coll Colle
 	return false, false
 }
 
-// rememberGone records that a collection's own route answered 404: the
-// list that got it was the probe.
-func (c *Client) rememberGone(project string, coll Collection) {
-	p := &probe{done: make(chan struct{}), gone: true, known: true}
+// rememberListed records what a list of a collection's own route told: a
+// 404 that its API is gone, a page that it is not. The list was the probe.
+func (c *Client) rememberListed(project string, coll Collection, gone bool) {
+	p := &probe{done: make(chan struct{}), gone: gone, known: true}
 	close(p.done)
 	c.colls.mu.Lock()
 	c.colls.probes[collKey{project, coll}] = p

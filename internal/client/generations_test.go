@@ -138,6 +138,27 @@ func TestNotFoundStaysNotFound(t *testing.T) {
 		}
 	})
 
+	t.Run("missing record after a list", func(t *testing.T) {
+		t.Parallel()
+		srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "_configs/") {
+				writeJSON(w, 200, `{"count": 0, "next": null, "previous": null, "results": []}`)
+				return
+			}
+			writeJSON(w, 404, envelope("invalid_request", "not_found", "Not found.", ""))
+		})
+		c := newTestClient(t, srv.URL)
+		if _, err := c.ListAll(ctx, "1", Transformations); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Get(ctx, "1", Transformations, 5); !IsNotFound(err) || IsServiceGone(err) {
+			t.Fatalf("got %v, want a 404", err)
+		}
+		if reqs := srv.requests(); len(reqs) != 2 {
+			t.Errorf("%d requests, want the list and the GET: the list told the collection is there", len(reqs))
+		}
+	})
+
 	t.Run("unknown project", func(t *testing.T) {
 		t.Parallel()
 		srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
