@@ -207,7 +207,7 @@ func TestMissingAction(t *testing.T) {
 	srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
 		switch {
 		case answerProbe(w, r):
-		case strings.HasSuffix(r.URL.Path, "/42/") && r.Method == http.MethodGet && exists.Load():
+		case r.Method == http.MethodGet && exists.Load(): // every record exists
 			writeJSON(w, 200, recordJSON)
 		default:
 			writeJSON(w, 404, envelope("invalid_request", "not_found", "Not found.", ""))
@@ -226,8 +226,27 @@ func TestMissingAction(t *testing.T) {
 	if _, err := c.Migrate(ctx, "1", ImportApps, 42); !errors.As(err, &missing) || missing.Action != "migrate" {
 		t.Errorf("migrate: got %v", err)
 	}
+
+	// One record confirmed the action missing: the job of other records
+	// costs their POST only.
+	before := srv.count()
+	for _, id := range []int64{43, 44, 45} {
+		if err := c.RunJob(ctx, "1", ImportApps, id, Job{Type: "Backfill"}); !errors.As(err, &missing) || missing.ID != id {
+			t.Fatalf("job of %d: got %v, want the job action missing", id, err)
+		}
+	}
+	if n := srv.count() - before; n != 3 {
+		t.Errorf("3 jobs of other records made %d requests, want their 3 POSTs", n)
+	}
+	if want := "POST /api/projects/1/pipeline_import_apps_configs/45/job/ answered 404 Not Found, as the job action of config 42 did " +
+		"although that config exists: the service has no job action"; missing.Error() != want {
+		t.Errorf("message %q, want %q", missing, want)
+	}
+
+	// Until then, a 404 of a record that is missing stands.
 	exists.Store(false)
-	if err := c.RunJob(ctx, "1", ImportApps, 42, Job{Type: "Backfill"}); !IsNotFound(err) || IsMissingAction(err) {
+	fresh := newTestClient(t, srv.URL)
+	if err := fresh.RunJob(ctx, "1", ImportApps, 42, Job{Type: "Backfill"}); !IsNotFound(err) || IsMissingAction(err) {
 		t.Errorf("record gone: got %v, want the 404", err)
 	}
 }
