@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -286,8 +287,8 @@ func TestMigrate(t *testing.T) {
 	})
 	c := newTestClient(t, srv.URL)
 	hf, err := c.Migrate(ctx, "1", Transformations, 42)
-	if err != nil || string(hf) != `{"id":"0190-a","name":"GeoIP","inputs":{}}` {
-		t.Fatalf("got %s, %v", hf, err)
+	if err != nil || hf.ID != "0190-a" || hf.Name != "GeoIP" || string(hf.JSON) != `{"id":"0190-a","name":"GeoIP","inputs":{}}` {
+		t.Fatalf("got %+v, %v", hf, err)
 	}
 	req := srv.requests()[0]
 	if req.Method != http.MethodPost || req.Path != "/api/projects/1/pipeline_transformation_configs/42/migrate/" || string(req.Body) != "{}" {
@@ -309,10 +310,20 @@ func TestMigrate(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 
-	notObject := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `[1]`) })
-	c = newTestClient(t, notObject.URL)
-	if _, err := c.Migrate(ctx, "1", Transformations, 42); err == nil {
-		t.Error("an answer that is not an object must be an error")
+	for _, body := range []string{`[1]`, `null`} {
+		notObject := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, body) })
+		c = newTestClient(t, notObject.URL)
+		if _, err := c.Migrate(ctx, "1", Transformations, 42); err == nil {
+			t.Errorf("an answer %s that is not an object must be an error", body)
+		}
+	}
+}
+
+func TestHogFunctionID(t *testing.T) {
+	for raw, want := range map[string]string{`"0190-a"`: "0190-a", `17`: "17", `17.0`: "17", `null`: "", ``: "", `{}`: ""} {
+		if got := hogFunctionID(json.RawMessage(raw)); got != want {
+			t.Errorf("id %s: got %q, want %q", raw, got, want)
+		}
 	}
 }
 

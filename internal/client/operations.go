@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // Get retrieves one record.
@@ -111,13 +114,22 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	return c.resolveNotFound(ctx, err, http.MethodPost, p, project, coll, id, "job")
 }
 
+// HogFunction is what the migrate action answers with.
+type HogFunction struct {
+	// ID is the hog function's id, "" when the answer has none.
+	ID   string
+	Name string
+	// JSON is the whole answer, compact.
+	JSON json.RawMessage
+}
+
 // Migrate asks the service to turn a record into a hog function (the
 // migrate action of generation 2 services), and returns the hog function
-// the service answers with, as compact JSON. The service disables the
-// record. Every call makes a hog function, so like a create it is not
-// resent once it may have reached the service. A service without the
-// action answers a *MissingActionError.
-func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (json.RawMessage, error) {
+// the service answers with. The service disables the record. Every call
+// makes a hog function, so like a create it is not resent once it may have
+// reached the service. A service without the action answers a
+// *MissingActionError.
+func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (*HogFunction, error) {
 	p, err := recordPath(project, coll, id, "migrate")
 	if err != nil {
 		return nil, err
@@ -127,18 +139,30 @@ func (c *Client) Migrate(ctx context.Context, project string, coll Collection, i
 	if err != nil {
 		return nil, c.resolveNotFound(ctx, err, r.method, p, project, coll, id, "migrate")
 	}
-	var obj map[string]json.RawMessage
-	if err := c.decodeJSON(r, resp, &obj); err != nil {
-		return nil, err
-	}
-	if obj == nil {
+	obj, ok := jsonvalue.Object(string(resp.body))
+	if !ok {
 		return nil, c.decodeError(r, resp, errors.New("not a JSON object"))
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, resp.body); err != nil {
-		return nil, c.decodeError(r, resp, err)
+	hf := &HogFunction{ID: hogFunctionID(obj["id"]), JSON: json.RawMessage(jsonvalue.Compact(resp.body))}
+	_ = json.Unmarshal(obj["name"], &hf.Name) // a name that is not a string is none
+	return hf, nil
+}
+
+// hogFunctionID reads a hog function's id: a string (a UUID on the live
+// service) or an integer; "" when absent or null.
+func hogFunctionID(raw json.RawMessage) string {
+	if jsonvalue.IsNull(raw) {
+		return ""
 	}
-	return buf.Bytes(), nil
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n jsonvalue.FlexInt
+	if json.Unmarshal(raw, &n) == nil {
+		return strconv.FormatInt(int64(n), 10)
+	}
+	return ""
 }
 
 // Rearrange sets the order of enabled configs by id and returns every enabled
