@@ -594,3 +594,26 @@ func TestHeldPastDeadlineIsNotRetried(t *testing.T) {
 		t.Fatalf("nothing should wait for the pause: %v", clk.Sleeps())
 	}
 }
+
+func TestRetryAfterDateIsReadOnTheThrottlesClock(t *testing.T) {
+	clk := throttletest.NewClock(true)
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n > 0 {
+			success(w, r)
+			return
+		}
+		w.Header().Set("Retry-After", clk.Now().Add(10*time.Minute).Format(http.TimeFormat))
+		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "wait", ""))
+	})
+	c, err := newClient(testConfig(srv.URL), clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ten minutes on the clock the throttle runs on: past the 5 minutes a
+	// call without deadline waits.
+	err = call(context.Background(), c, http.MethodGet)
+	var thrErr *ThrottledError
+	if !errors.As(err, &thrErr) || thrErr.Wait != 10*time.Minute || srv.count() != 1 {
+		t.Fatalf("want a 10 minute pause past the bound, got %v (%d requests)", err, srv.count())
+	}
+}

@@ -150,7 +150,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 func (t *attemptTransport) observe(ctx context.Context, st *callState, sentAt time.Time, resp *http.Response) {
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
-		retryAfter, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		retryAfter, ok := parseRetryAfter(resp.Header.Get("Retry-After"), t.throttle.Now())
 		p, began := t.throttle.Throttled(sentAt, retryAfter, ok)
 		if began {
 			tflog.Warn(ctx, p.Describe(st.method, st.path), map[string]any{
