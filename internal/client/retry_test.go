@@ -456,11 +456,16 @@ func TestRetryAfterWithoutDeadlineIsBounded(t *testing.T) {
 		w.Header().Set("Retry-After", "3600")
 		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "wait", ""))
 	})
-	c := newTestClient(t, srv.URL)
-	err := call(context.Background(), c, http.MethodGet)
+	// The fake clock stands still: the time left is the whole bound.
+	c, err := newClient(testConfig(srv.URL), throttletest.NewClock(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = call(context.Background(), c, http.MethodGet)
 	var thrErr *ThrottledError
-	if !errors.As(err, &thrErr) || thrErr.Left > maxThrottleWaitWithoutDeadline || srv.count() != 1 {
-		t.Fatalf("a call without deadline waits at most %s: got %v", maxThrottleWaitWithoutDeadline, err)
+	if !errors.As(err, &thrErr) || thrErr.Wait != time.Hour || thrErr.Left != maxThrottleWaitWithoutDeadline || srv.count() != 1 {
+		t.Fatalf("a call without deadline waits at most %s, not the hour asked for: got %#v (%d requests)",
+			maxThrottleWaitWithoutDeadline, err, srv.count())
 	}
 }
 
