@@ -50,6 +50,24 @@ func (s *collections) init() {
 	s.missingActions = map[actionKey]int64{}
 }
 
+// target names what a request is about: collection coll of project, record
+// id of it (0: none) and the record's action ("" for the record itself).
+type target struct {
+	project string
+	coll    Collection
+	id      int64
+	action  string
+}
+
+// call sends r like do, and resolves a 404 of it against r.target.
+func (c *Client) call(ctx context.Context, r apiRequest) (*apiResponse, error) {
+	resp, err := c.do(ctx, r)
+	if err != nil {
+		return nil, c.resolveNotFound(ctx, err, r)
+	}
+	return resp, nil
+}
+
 // resolveNotFound tells what a 404 of a route of collection coll means, once
 // per collection of a project for the client's life (one GET of the
 // collection's first record): a *ServiceGoneError when the collection's own
@@ -58,7 +76,9 @@ func (s *collections) init() {
 // record of the collection confirmed the action missing); otherwise err as
 // it is, a missing record. Any other error, and the service's unknown
 // project, come back as they are.
-func (c *Client) resolveNotFound(ctx context.Context, err error, method, path, project string, coll Collection, id int64, action string) error {
+func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) error {
+	method, path := r.method, r.path
+	project, coll, id, action := r.target.project, r.target.coll, r.target.id, r.target.action
 	apiErr := notFound404(err)
 	if apiErr == nil {
 		return err

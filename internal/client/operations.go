@@ -18,11 +18,8 @@ func (c *Client) Get(ctx context.Context, project string, coll Collection, id in
 	if err != nil {
 		return nil, err
 	}
-	rec, _, err := c.recordCall(ctx, coll, apiRequest{method: http.MethodGet, path: p})
-	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, http.MethodGet, p, project, coll, id, "")
-	}
-	return rec, nil
+	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodGet, path: p, target: target{project, coll, id, ""}})
+	return rec, err
 }
 
 // Create creates a record; it is never sent twice. It is sent as JSON, or as
@@ -39,9 +36,9 @@ func (c *Client) Create(ctx context.Context, project string, coll Collection, in
 	if err != nil {
 		return nil, fmt.Errorf("create in %s: %w", coll, err)
 	}
-	rec, status, err := c.recordCall(ctx, coll, apiRequest{method: http.MethodPost, path: p, body: body, contentType: ctype})
+	rec, status, err := c.recordCall(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: ctype, target: target{project, coll, 0, ""}})
 	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, http.MethodPost, p, project, coll, 0, "")
+		return nil, err
 	}
 	if rec.ID == 0 {
 		return nil, &UnsavedError{Method: http.MethodPost, Path: p, Status: status, Record: rec}
@@ -60,11 +57,8 @@ func (c *Client) Update(ctx context.Context, project string, coll Collection, id
 	if err != nil {
 		return nil, fmt.Errorf("update of %s %d: %w", coll, id, err)
 	}
-	rec, _, err := c.recordCall(ctx, coll, apiRequest{method: http.MethodPatch, path: p, body: body, contentType: ctype})
-	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, http.MethodPatch, p, project, coll, id, "")
-	}
-	return rec, nil
+	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodPatch, path: p, body: body, contentType: ctype, target: target{project, coll, id, ""}})
+	return rec, err
 }
 
 // Delete calls DELETE on a record (on the live service this only disables
@@ -74,8 +68,8 @@ func (c *Client) Delete(ctx context.Context, project string, coll Collection, id
 	if err != nil {
 		return err
 	}
-	_, err = c.do(ctx, apiRequest{method: http.MethodDelete, path: p})
-	return c.resolveNotFound(ctx, err, http.MethodDelete, p, project, coll, id, "")
+	_, err = c.call(ctx, apiRequest{method: http.MethodDelete, path: p, target: target{project, coll, id, ""}})
+	return err
 }
 
 // Frontend retrieves a record's frontend source. Content is the body as
@@ -86,9 +80,9 @@ func (c *Client) Frontend(ctx context.Context, project string, coll Collection, 
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.do(ctx, apiRequest{method: http.MethodGet, path: p, accept: "*/*"})
+	resp, err := c.call(ctx, apiRequest{method: http.MethodGet, path: p, accept: "*/*", target: target{project, coll, id, "frontend"}})
 	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, http.MethodGet, p, project, coll, id, "frontend")
+		return nil, err
 	}
 	return &Frontend{ContentType: resp.header.Get("Content-Type"), Content: string(resp.body)}, nil
 }
@@ -110,8 +104,8 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	if err != nil {
 		return fmt.Errorf("job of %s %d: encoding the request: %w", coll, id, err)
 	}
-	_, err = c.do(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: contentTypeJSON})
-	return c.resolveNotFound(ctx, err, http.MethodPost, p, project, coll, id, "job")
+	_, err = c.call(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: contentTypeJSON, target: target{project, coll, id, "job"}})
+	return err
 }
 
 // HogFunction is what the migrate action answers with.
@@ -134,10 +128,10 @@ func (c *Client) Migrate(ctx context.Context, project string, coll Collection, i
 	if err != nil {
 		return nil, err
 	}
-	r := apiRequest{method: http.MethodPost, path: p, body: []byte("{}"), contentType: contentTypeJSON}
-	resp, err := c.do(ctx, r)
+	r := apiRequest{method: http.MethodPost, path: p, body: []byte("{}"), contentType: contentTypeJSON, target: target{project, coll, id, "migrate"}}
+	resp, err := c.call(ctx, r)
 	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, r.method, p, project, coll, id, "migrate")
+		return nil, err
 	}
 	obj, ok := jsonvalue.Object(string(resp.body))
 	if !ok {
@@ -185,10 +179,10 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 	if err != nil {
 		return nil, fmt.Errorf("rearrange of %s: encoding the request: %w", coll, err)
 	}
-	r := apiRequest{method: http.MethodPatch, path: p + "rearrange/", body: body, contentType: contentTypeJSON}
-	resp, err := c.do(ctx, r)
+	r := apiRequest{method: http.MethodPatch, path: p + "rearrange/", body: body, contentType: contentTypeJSON, target: target{project, coll, 0, ""}}
+	resp, err := c.call(ctx, r)
 	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, r.method, r.path, project, coll, 0, "")
+		return nil, err
 	}
 	b := bytes.TrimSpace(resp.body)
 	switch {
@@ -207,10 +201,10 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 	return nil, c.decodeError(r, resp, errors.New("neither an array nor an object"))
 }
 
-// recordCall sends r to collection coll and decodes the record it answers
-// with, and the answer's status.
-func (c *Client) recordCall(ctx context.Context, coll Collection, r apiRequest) (*Record, int, error) {
-	resp, err := c.do(ctx, r)
+// recordCall sends r to its target's collection and decodes the record it
+// answers with, and the answer's status.
+func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, int, error) {
+	resp, err := c.call(ctx, r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -218,6 +212,6 @@ func (c *Client) recordCall(ctx context.Context, coll Collection, r apiRequest) 
 	if err := c.decodeJSON(r, resp, &rec); err != nil {
 		return nil, 0, err
 	}
-	c.noteRecords(coll, rec)
+	c.noteRecords(r.target.coll, rec)
 	return &rec, resp.status, nil
 }

@@ -32,6 +32,9 @@ type apiRequest struct {
 	body        []byte
 	contentType string
 	accept      string
+	// target is what a 404 of the request is resolved against (call); zero
+	// for the collection's own route, whose 404 says it all.
+	target target
 }
 
 // apiResponse is a 2xx answer, read whole.
