@@ -16,6 +16,12 @@ type collKey struct {
 	coll    Collection
 }
 
+// actionKey names one action of the records of one collection.
+type actionKey struct {
+	collKey
+	action string
+}
+
 // collections is what the client learned, safe for concurrent use.
 type collections struct {
 	mu sync.Mutex
@@ -25,6 +31,9 @@ type collections struct {
 	// noFilters holds the collections whose records came without a
 	// filters field.
 	noFilters map[Collection]bool
+	// missingActions holds, per action the service answered 404 for
+	// although the record existed, the id of that record.
+	missingActions map[actionKey]int64
 }
 
 // probe is one look at a collection's own route; done is closed once gone
@@ -38,16 +47,38 @@ type probe struct {
 func (s *collections) init() {
 	s.probes = map[collKey]*probe{}
 	s.noFilters = map[Collection]bool{}
+	s.missingActions = map[actionKey]int64{}
+}
+
+// target names what a request is about: collection coll of project, record
+// id of it (0: none) and the record's action ("" for the record itself).
+type target struct {
+	project string
+	coll    Collection
+	id      int64
+	action  string
+}
+
+// call sends r like do, and resolves a 404 of it against r.target.
+func (c *Client) call(ctx context.Context, r apiRequest) (*apiResponse, error) {
+	resp, err := c.do(ctx, r)
+	if err != nil {
+		return nil, c.resolveNotFound(ctx, err, r)
+	}
+	return resp, nil
 }
 
 // resolveNotFound tells what a 404 of a route of collection coll means, once
 // per collection of a project for the client's life (one GET of the
 // collection's first record): a *ServiceGoneError when the collection's own
 // route answers 404 too; for a record's action (action set), a
-// *MissingActionError when the record exists (one GET of it); otherwise err
-// as it is, a missing record. Any other error, and the service's unknown
+// *MissingActionError when the record exists (one GET of it, until one
+// record of the collection confirmed the action missing); otherwise err as
+// it is, a missing record. Any other error, and the service's unknown
 // project, come back as they are.
-func (c *Client) resolveNotFound(ctx context.Context, err error, method, path, project string, coll Collection, id int64, action string) error {
+func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) error {
+	method, path := r.method, r.path
+	project, coll, id, action := r.target.project, r.target.coll, r.target.id, r.target.action
 	apiErr := notFound404(err)
 	if apiErr == nil {
 		return err
@@ -62,10 +93,20 @@ func (c *Client) resolveNotFound(ctx context.Context, err error, method, path, p
 	if action == "" {
 		return err
 	}
-	if _, getErr := c.Get(ctx, project, coll, id); getErr != nil {
-		return err // the record is missing (or cannot be read): the 404 stands
+	k := actionKey{collKey{project, coll}, action}
+	c.colls.mu.Lock()
+	existing, known := c.colls.missingActions[k]
+	c.colls.mu.Unlock()
+	if !known {
+		if _, getErr := c.Get(ctx, project, coll, id); getErr != nil {
+			return err // the record is missing (or cannot be read): the 404 stands
+		}
+		existing = id
+		c.colls.mu.Lock()
+		c.colls.missingActions[k] = id
+		c.colls.mu.Unlock()
 	}
-	return &MissingActionError{Action: action, Method: method, Path: path, ID: id, Err: apiErr}
+	return &MissingActionError{Action: action, Method: method, Path: path, ID: id, Existing: existing, Err: apiErr}
 }
 
 // goneError is the *ServiceGoneError of a request to collection coll.
@@ -120,10 +161,10 @@ func (c *Client) probeCollection(ctx context.Context, project string, coll Colle
 	return false, false
 }
 
-// rememberGone records that a collection's own route answered 404: the
-// list that got it was the probe.
-func (c *Client) rememberGone(project string, coll Collection) {
-	p := &probe{done: make(chan struct{}), gone: true, known: true}
+// rememberListed records what a list of a collection's own route told: a
+// 404 that its API is gone, a page that it is not. The list was the probe.
+func (c *Client) rememberListed(project string, coll Collection, gone bool) {
+	p := &probe{done: make(chan struct{}), gone: gone, known: true}
 	close(p.done)
 	c.colls.mu.Lock()
 	c.colls.probes[collKey{project, coll}] = p

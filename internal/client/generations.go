@@ -69,12 +69,20 @@ type MissingActionError struct {
 	Method string
 	Path   string
 	ID     int64
+	// Existing is the record found to exist when its action answered 404:
+	// ID, or for a later call of the same action another record of the
+	// collection (the client does not look again).
+	Existing int64
 	// Err is the 404 answer.
 	Err *APIError
 }
 
-// Error names the action and says the record exists.
+// Error names the action and the record found to exist.
 func (e *MissingActionError) Error() string {
+	if e.Existing != e.ID {
+		return fmt.Sprintf("%s %s answered 404 Not Found, as the %s action of config %d did although that config exists: the service has no %s action",
+			e.Method, e.Path, e.Action, e.Existing, e.Action)
+	}
 	return fmt.Sprintf("%s %s answered 404 Not Found although config %d exists: the service has no %s action",
 		e.Method, e.Path, e.ID, e.Action)
 }

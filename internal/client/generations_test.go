@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -138,6 +139,27 @@ func TestNotFoundStaysNotFound(t *testing.T) {
 		}
 	})
 
+	t.Run("missing record after a list", func(t *testing.T) {
+		t.Parallel()
+		srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "_configs/") {
+				writeJSON(w, 200, `{"count": 0, "next": null, "previous": null, "results": []}`)
+				return
+			}
+			writeJSON(w, 404, envelope("invalid_request", "not_found", "Not found.", ""))
+		})
+		c := newTestClient(t, srv.URL)
+		if _, err := c.ListAll(ctx, "1", Transformations); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Get(ctx, "1", Transformations, 5); !IsNotFound(err) || IsServiceGone(err) {
+			t.Fatalf("got %v, want a 404", err)
+		}
+		if reqs := srv.requests(); len(reqs) != 2 {
+			t.Errorf("%d requests, want the list and the GET: the list told the collection is there", len(reqs))
+		}
+	})
+
 	t.Run("unknown project", func(t *testing.T) {
 		t.Parallel()
 		srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
@@ -186,7 +208,7 @@ func TestMissingAction(t *testing.T) {
 	srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
 		switch {
 		case answerProbe(w, r):
-		case strings.HasSuffix(r.URL.Path, "/42/") && r.Method == http.MethodGet && exists.Load():
+		case r.Method == http.MethodGet && exists.Load(): // every record exists
 			writeJSON(w, 200, recordJSON)
 		default:
 			writeJSON(w, 404, envelope("invalid_request", "not_found", "Not found.", ""))
@@ -205,8 +227,27 @@ func TestMissingAction(t *testing.T) {
 	if _, err := c.Migrate(ctx, "1", ImportApps, 42); !errors.As(err, &missing) || missing.Action != "migrate" {
 		t.Errorf("migrate: got %v", err)
 	}
+
+	// One record confirmed the action missing: the job of other records
+	// costs their POST only.
+	before := srv.count()
+	for _, id := range []int64{43, 44, 45} {
+		if err := c.RunJob(ctx, "1", ImportApps, id, Job{Type: "Backfill"}); !errors.As(err, &missing) || missing.ID != id {
+			t.Fatalf("job of %d: got %v, want the job action missing", id, err)
+		}
+	}
+	if n := srv.count() - before; n != 3 {
+		t.Errorf("3 jobs of other records made %d requests, want their 3 POSTs", n)
+	}
+	if want := "POST /api/projects/1/pipeline_import_apps_configs/45/job/ answered 404 Not Found, as the job action of config 42 did " +
+		"although that config exists: the service has no job action"; missing.Error() != want {
+		t.Errorf("message %q, want %q", missing, want)
+	}
+
+	// Until then, a 404 of a record that is missing stands.
 	exists.Store(false)
-	if err := c.RunJob(ctx, "1", ImportApps, 42, Job{Type: "Backfill"}); !IsNotFound(err) || IsMissingAction(err) {
+	fresh := newTestClient(t, srv.URL)
+	if err := fresh.RunJob(ctx, "1", ImportApps, 42, Job{Type: "Backfill"}); !IsNotFound(err) || IsMissingAction(err) {
 		t.Errorf("record gone: got %v, want the 404", err)
 	}
 }
@@ -246,8 +287,8 @@ func TestMigrate(t *testing.T) {
 	})
 	c := newTestClient(t, srv.URL)
 	hf, err := c.Migrate(ctx, "1", Transformations, 42)
-	if err != nil || string(hf) != `{"id":"0190-a","name":"GeoIP","inputs":{}}` {
-		t.Fatalf("got %s, %v", hf, err)
+	if err != nil || hf.ID != "0190-a" || hf.Name != "GeoIP" || string(hf.JSON) != `{"id":"0190-a","name":"GeoIP","inputs":{}}` {
+		t.Fatalf("got %+v, %v", hf, err)
 	}
 	req := srv.requests()[0]
 	if req.Method != http.MethodPost || req.Path != "/api/projects/1/pipeline_transformation_configs/42/migrate/" || string(req.Body) != "{}" {
@@ -269,10 +310,20 @@ func TestMigrate(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 
-	notObject := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `[1]`) })
-	c = newTestClient(t, notObject.URL)
-	if _, err := c.Migrate(ctx, "1", Transformations, 42); err == nil {
-		t.Error("an answer that is not an object must be an error")
+	for _, body := range []string{`[1]`, `null`} {
+		notObject := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, body) })
+		c = newTestClient(t, notObject.URL)
+		if _, err := c.Migrate(ctx, "1", Transformations, 42); err == nil {
+			t.Errorf("an answer %s that is not an object must be an error", body)
+		}
+	}
+}
+
+func TestHogFunctionID(t *testing.T) {
+	for raw, want := range map[string]string{`"0190-a"`: "0190-a", `17`: "17", `17.0`: "17", `null`: "", ``: "", `{}`: ""} {
+		if got := hogFunctionID(json.RawMessage(raw)); got != want {
+			t.Errorf("id %s: got %q, want %q", raw, got, want)
+		}
 	}
 }
 

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // Get retrieves one record.
@@ -15,11 +18,8 @@ func (c *Client) Get(ctx context.Context, project string, coll Collection, id in
 	if err != nil {
 		return nil, err
 	}
-	rec, _, err := c.recordCall(ctx, coll, apiRequest{method: http.MethodGet, path: p})
-	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, http.MethodGet, p, project, coll, id, "")
-	}
-	return rec, nil
+	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodGet, path: p, target: target{project, coll, id, ""}})
+	return rec, err
 }
 
 // Create creates a record; it is never sent twice. It is sent as JSON, or as
@@ -36,9 +36,9 @@ func (c *Client) Create(ctx context.Context, project string, coll Collection, in
 	if err != nil {
 		return nil, fmt.Errorf("create in %s: %w", coll, err)
 	}
-	rec, status, err := c.recordCall(ctx, coll, apiRequest{method: http.MethodPost, path: p, body: body, contentType: ctype})
+	rec, status, err := c.recordCall(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: ctype, target: target{project, coll, 0, ""}})
 	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, http.MethodPost, p, project, coll, 0, "")
+		return nil, err
 	}
 	if rec.ID == 0 {
 		return nil, &UnsavedError{Method: http.MethodPost, Path: p, Status: status, Record: rec}
@@ -57,11 +57,8 @@ func (c *Client) Update(ctx context.Context, project string, coll Collection, id
 	if err != nil {
 		return nil, fmt.Errorf("update of %s %d: %w", coll, id, err)
 	}
-	rec, _, err := c.recordCall(ctx, coll, apiRequest{method: http.MethodPatch, path: p, body: body, contentType: ctype})
-	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, http.MethodPatch, p, project, coll, id, "")
-	}
-	return rec, nil
+	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodPatch, path: p, body: body, contentType: ctype, target: target{project, coll, id, ""}})
+	return rec, err
 }
 
 // Delete calls DELETE on a record (on the live service this only disables
@@ -71,8 +68,8 @@ func (c *Client) Delete(ctx context.Context, project string, coll Collection, id
 	if err != nil {
 		return err
 	}
-	_, err = c.do(ctx, apiRequest{method: http.MethodDelete, path: p})
-	return c.resolveNotFound(ctx, err, http.MethodDelete, p, project, coll, id, "")
+	_, err = c.call(ctx, apiRequest{method: http.MethodDelete, path: p, target: target{project, coll, id, ""}})
+	return err
 }
 
 // Frontend retrieves a record's frontend source. Content is the body as
@@ -83,9 +80,9 @@ func (c *Client) Frontend(ctx context.Context, project string, coll Collection, 
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.do(ctx, apiRequest{method: http.MethodGet, path: p, accept: "*/*"})
+	resp, err := c.call(ctx, apiRequest{method: http.MethodGet, path: p, accept: "*/*", target: target{project, coll, id, "frontend"}})
 	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, http.MethodGet, p, project, coll, id, "frontend")
+		return nil, err
 	}
 	return &Frontend{ContentType: resp.header.Get("Content-Type"), Content: string(resp.body)}, nil
 }
@@ -107,38 +104,59 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	if err != nil {
 		return fmt.Errorf("job of %s %d: encoding the request: %w", coll, id, err)
 	}
-	_, err = c.do(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: contentTypeJSON})
-	return c.resolveNotFound(ctx, err, http.MethodPost, p, project, coll, id, "job")
+	_, err = c.call(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: contentTypeJSON, target: target{project, coll, id, "job"}})
+	return err
+}
+
+// HogFunction is what the migrate action answers with.
+type HogFunction struct {
+	// ID is the hog function's id, "" when the answer has none.
+	ID   string
+	Name string
+	// JSON is the whole answer, compact.
+	JSON json.RawMessage
 }
 
 // Migrate asks the service to turn a record into a hog function (the
 // migrate action of generation 2 services), and returns the hog function
-// the service answers with, as compact JSON. The service disables the
-// record. Every call makes a hog function, so like a create it is not
-// resent once it may have reached the service. A service without the
-// action answers a *MissingActionError.
-func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (json.RawMessage, error) {
+// the service answers with. The service disables the record. Every call
+// makes a hog function, so like a create it is not resent once it may have
+// reached the service. A service without the action answers a
+// *MissingActionError.
+func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (*HogFunction, error) {
 	p, err := recordPath(project, coll, id, "migrate")
 	if err != nil {
 		return nil, err
 	}
-	r := apiRequest{method: http.MethodPost, path: p, body: []byte("{}"), contentType: contentTypeJSON}
-	resp, err := c.do(ctx, r)
+	r := apiRequest{method: http.MethodPost, path: p, body: []byte("{}"), contentType: contentTypeJSON, target: target{project, coll, id, "migrate"}}
+	resp, err := c.call(ctx, r)
 	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, r.method, p, project, coll, id, "migrate")
-	}
-	var obj map[string]json.RawMessage
-	if err := c.decodeJSON(r, resp, &obj); err != nil {
 		return nil, err
 	}
-	if obj == nil {
+	obj, ok := jsonvalue.Object(string(resp.body))
+	if !ok {
 		return nil, c.decodeError(r, resp, errors.New("not a JSON object"))
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, resp.body); err != nil {
-		return nil, c.decodeError(r, resp, err)
+	hf := &HogFunction{ID: hogFunctionID(obj["id"]), JSON: json.RawMessage(jsonvalue.Compact(resp.body))}
+	_ = json.Unmarshal(obj["name"], &hf.Name) // a name that is not a string is none
+	return hf, nil
+}
+
+// hogFunctionID reads a hog function's id: a string (a UUID on the live
+// service) or an integer; "" when absent or null.
+func hogFunctionID(raw json.RawMessage) string {
+	if jsonvalue.IsNull(raw) {
+		return ""
 	}
-	return buf.Bytes(), nil
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n jsonvalue.FlexInt
+	if json.Unmarshal(raw, &n) == nil {
+		return strconv.FormatInt(int64(n), 10)
+	}
+	return ""
 }
 
 // Rearrange sets the order of enabled configs by id and returns every enabled
@@ -161,10 +179,10 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 	if err != nil {
 		return nil, fmt.Errorf("rearrange of %s: encoding the request: %w", coll, err)
 	}
-	r := apiRequest{method: http.MethodPatch, path: p + "rearrange/", body: body, contentType: contentTypeJSON}
-	resp, err := c.do(ctx, r)
+	r := apiRequest{method: http.MethodPatch, path: p + "rearrange/", body: body, contentType: contentTypeJSON, target: target{project, coll, 0, ""}}
+	resp, err := c.call(ctx, r)
 	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, r.method, r.path, project, coll, 0, "")
+		return nil, err
 	}
 	b := bytes.TrimSpace(resp.body)
 	switch {
@@ -183,10 +201,10 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 	return nil, c.decodeError(r, resp, errors.New("neither an array nor an object"))
 }
 
-// recordCall sends r to collection coll and decodes the record it answers
-// with, and the answer's status.
-func (c *Client) recordCall(ctx context.Context, coll Collection, r apiRequest) (*Record, int, error) {
-	resp, err := c.do(ctx, r)
+// recordCall sends r to its target's collection and decodes the record it
+// answers with, and the answer's status.
+func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, int, error) {
+	resp, err := c.call(ctx, r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -194,6 +212,6 @@ func (c *Client) recordCall(ctx context.Context, coll Collection, r apiRequest) 
 	if err := c.decodeJSON(r, resp, &rec); err != nil {
 		return nil, 0, err
 	}
-	c.noteRecords(coll, rec)
+	c.noteRecords(r.target.coll, rec)
 	return &rec, resp.status, nil
 }

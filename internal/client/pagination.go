@@ -32,7 +32,7 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 	resp, err := c.do(ctx, r)
 	if apiErr := notFound404(err); apiErr != nil {
 		// The collection's own route: its 404 is the API gone.
-		c.rememberGone(project, coll)
+		c.rememberListed(project, coll, true)
 		return nil, c.goneError(r.method, r.path, project, coll, apiErr)
 	}
 	if err != nil {
@@ -42,6 +42,7 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 	if err != nil {
 		return nil, c.decodeError(r, resp, err)
 	}
+	c.rememberListed(project, coll, false)
 	c.noteRecords(coll, page.Results...)
 	return page, nil
 }

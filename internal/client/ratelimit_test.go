@@ -103,9 +103,18 @@ func TestClient429PausesEveryRequestWithOneWarning(t *testing.T) {
 		}()
 	}
 	arrived.Wait()
-	time.Sleep(100 * time.Millisecond) // the 429s are answered meanwhile
+	var resume time.Time
+	for resume.IsZero() { // until the first 429 began the pause
+		time.Sleep(time.Millisecond)
+		resume = c.throttle.ResumeTime()
+	}
+	start := time.Now()
 	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil {
 		t.Fatal(err)
+	}
+	if end := time.Now(); end.Before(resume) {
+		t.Errorf("the GET started after the 429s took %s and ended %s before the pause did: the pause did not hold it",
+			end.Sub(start), resume.Sub(end))
 	}
 	wg.Wait()
 	reqs := srv.requests()

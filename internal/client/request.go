@@ -32,6 +32,9 @@ type apiRequest struct {
 	body        []byte
 	contentType string
 	accept      string
+	// target is what a 404 of the request is resolved against (call); zero
+	// for the collection's own route, whose 404 says it all.
+	target target
 }
 
 // apiResponse is a 2xx answer, read whole.
@@ -119,7 +122,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	if err != nil {
 		var closed *throttle.ClosedError
 		if errors.As(err, &closed) { // held back by a pause that ends too late
-			return nil, st.throttledError(&ThrottledError{Until: closed.Until, Wait: closed.Wait, Left: closed.Left}, nil)
+			return nil, st.throttledError(closed, nil)
 		}
 		// An answer that came before ctx ended or its body broke means the
 		// request arrived; only a 4xx proves it was not applied.

@@ -72,7 +72,7 @@ func (c *Client) retryThrottled(ctx context.Context, st *callState) bool {
 		return true
 	}
 	now := c.throttle.Now()
-	st.throttledPast = &ThrottledError{Until: until, Wait: until.Sub(now), Left: deadline.Sub(now)}
+	st.throttledPast = &throttle.ClosedError{Until: until, Wait: until.Sub(now), Left: deadline.Sub(now)}
 	return false
 }
 
@@ -123,9 +123,9 @@ func permanentTransportError(err error) bool {
 		return true
 	}
 	// Waits that would end after the deadline: trying again changes nothing.
-	var thrErr *ThrottledError
+	var closed *throttle.ClosedError
 	var paceErr *throttle.PaceError
-	if errors.As(err, &thrErr) || errors.As(err, &paceErr) {
+	if errors.As(err, &closed) || errors.As(err, &paceErr) {
 		return true
 	}
 	return strings.Contains(err.Error(), "unsupported protocol scheme")

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle/throttletest"
 )
 
 // call runs the client operation that uses method, against any server.
@@ -454,11 +456,16 @@ func TestRetryAfterWithoutDeadlineIsBounded(t *testing.T) {
 		w.Header().Set("Retry-After", "3600")
 		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "wait", ""))
 	})
-	c := newTestClient(t, srv.URL)
-	err := call(context.Background(), c, http.MethodGet)
+	// The fake clock stands still: the time left is the whole bound.
+	c, err := newClient(testConfig(srv.URL), throttletest.NewClock(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = call(context.Background(), c, http.MethodGet)
 	var thrErr *ThrottledError
-	if !errors.As(err, &thrErr) || thrErr.Left > maxThrottleWaitWithoutDeadline || srv.count() != 1 {
-		t.Fatalf("a call without deadline waits at most %s: got %v", maxThrottleWaitWithoutDeadline, err)
+	if !errors.As(err, &thrErr) || thrErr.Wait != time.Hour || thrErr.Left != maxThrottleWaitWithoutDeadline || srv.count() != 1 {
+		t.Fatalf("a call without deadline waits at most %s, not the hour asked for: got %#v (%d requests)",
+			maxThrottleWaitWithoutDeadline, err, srv.count())
 	}
 }
 
@@ -547,4 +554,71 @@ func TestBodyCutShort(t *testing.T) {
 			t.Fatalf("want one uncertain create, got %v (%d)", err, srv.count())
 		}
 	})
+}
+
+// roundTrips counts the requests that enter the client's transport, those
+// the throttle holds back included.
+type roundTrips struct {
+	next http.RoundTripper
+	n    atomic.Int32
+}
+
+func (r *roundTrips) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.n.Add(1)
+	return r.next.RoundTrip(req)
+}
+
+func TestHeldPastDeadlineIsNotRetried(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "840")
+		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "wait", ""))
+	})
+	cfg := testConfig(srv.URL)
+	cfg.RetryWaitMin = 50 * time.Millisecond
+	clk := throttletest.NewClock(true)
+	c, err := newClient(cfg, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := &roundTrips{next: c.http.Transport}
+	c.http.Transport = rt
+	// No deadline: the fake clock bounds the call at 5 minutes, before the
+	// pause of 14 minutes ends.
+	if err := call(context.Background(), c, http.MethodGet); !IsThrottled(err) {
+		t.Fatalf("want the first GET throttled, got %v", err)
+	}
+	err = call(context.Background(), c, http.MethodGet)
+	var thrErr *ThrottledError
+	if !errors.As(err, &thrErr) || thrErr.Err != nil || srv.count() != 1 {
+		t.Fatalf("want a ThrottledError without sending, got %v (server saw %d)", err, srv.count())
+	}
+	if got := rt.n.Load(); got != 2 {
+		t.Fatalf("a GET held back past its deadline must fail at once, not be retried: %d round trips, want 2", got)
+	}
+	if len(clk.Sleeps()) != 0 {
+		t.Fatalf("nothing should wait for the pause: %v", clk.Sleeps())
+	}
+}
+
+func TestRetryAfterDateIsReadOnTheThrottlesClock(t *testing.T) {
+	clk := throttletest.NewClock(true)
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n > 0 {
+			success(w, r)
+			return
+		}
+		w.Header().Set("Retry-After", clk.Now().Add(10*time.Minute).Format(http.TimeFormat))
+		writeJSON(w, http.StatusTooManyRequests, envelope("throttled_error", "throttled", "wait", ""))
+	})
+	c, err := newClient(testConfig(srv.URL), clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ten minutes on the clock the throttle runs on: past the 5 minutes a
+	// call without deadline waits.
+	err = call(context.Background(), c, http.MethodGet)
+	var thrErr *ThrottledError
+	if !errors.As(err, &thrErr) || thrErr.Wait != 10*time.Minute || srv.count() != 1 {
+		t.Fatalf("want a 10 minute pause past the bound, got %v (%d requests)", err, srv.count())
+	}
 }

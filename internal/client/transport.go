@@ -31,7 +31,7 @@ type callState struct {
 	// goroutine.
 	failures int
 	// throttledPast is set when a 429's pause ends after the deadline.
-	throttledPast *ThrottledError
+	throttledPast *throttle.ClosedError
 }
 
 type callStateKey struct{}
@@ -61,14 +61,16 @@ func (st *callState) deadline(ctx context.Context) time.Time {
 	return st.start.Add(maxThrottleWaitWithoutDeadline)
 }
 
-// throttledError completes a *ThrottledError with what the call knows.
-func (st *callState) throttledError(e *ThrottledError, answer *APIError) *ThrottledError {
-	out := *e
-	out.Method, out.Path = st.method, st.path
-	out.Attempts = int(st.attempts.Load())
-	out.MaybeSent = st.maybeSent.Load()
-	out.Err = answer
-	return &out
+// throttledError is the *ThrottledError of a pause that ends past the
+// deadline; answer is the call's own 429, if it got one.
+func (st *callState) throttledError(closed *throttle.ClosedError, answer *APIError) *ThrottledError {
+	return &ThrottledError{
+		Method: st.method, Path: st.path,
+		Until: closed.Until, Wait: closed.Wait, Left: closed.Left,
+		Attempts:  int(st.attempts.Load()),
+		MaybeSent: st.maybeSent.Load(),
+		Err:       answer,
+	}
 }
 
 // attemptTransport wraps the real transport and sees every HTTP attempt,
@@ -148,7 +150,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 func (t *attemptTransport) observe(ctx context.Context, st *callState, sentAt time.Time, resp *http.Response) {
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
-		retryAfter, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		retryAfter, ok := parseRetryAfter(resp.Header.Get("Retry-After"), t.throttle.Now())
 		p, began := t.throttle.Throttled(sentAt, retryAfter, ok)
 		if began {
 			tflog.Warn(ctx, p.Describe(st.method, st.path), map[string]any{

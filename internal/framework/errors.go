@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
 // AttrPathFunc maps an API error's attr (e.g. "filters__events__0__type") to
@@ -81,7 +82,7 @@ func DescribeError(err error) string {
 // longer than an operation may wait.
 func throttledHint(until time.Time, wait time.Duration) string {
 	return "Run again after " + until.UTC().Format("2006-01-02 15:04:05 UTC") + ", or give the operation more than " +
-		wait.Round(time.Second).String() + " with the resource's timeouts block (the service's hourly limit asks for " +
+		throttle.RoundWait(wait).String() + " with the resource's timeouts block (the service's hourly limit asks for " +
 		"waits of up to an hour). If other jobs or people use the same API key, give this run a key of its own, or " +
 		"lower requests_per_minute in each of them so that together they stay under the service's limit."
 }

@@ -20,11 +20,11 @@ type FlexInt int64
 
 // UnmarshalJSON decodes leniently; see FlexInt.
 func (n *FlexInt) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
+	if IsNull(data) {
 		*n = 0
 		return nil
 	}
+	data = bytes.TrimSpace(data)
 	s := string(data)
 	if data[0] == '"' {
 		if err := json.Unmarshal(data, &s); err != nil {

@@ -2,7 +2,6 @@ package migration
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -27,19 +26,10 @@ type args struct {
 	ConfigID  types.Int64  `tfsdk:"config_id"`
 }
 
-// hogFunction is what the service answered a migration with.
-type hogFunction struct {
-	// ID is the hog function's id, "" when the answer has none.
-	ID   string
-	Name string
-	// JSON is the whole answer, compact.
-	JSON json.RawMessage
-}
-
 // check looks at the config at plan time (one read, record.ForPlan), so
-// that a config that does not
-// exist, is deleted, or a service without the API is reported before
-// anything is migrated. Values not known yet are not judged.
+// that a config that does not exist, is deleted, or a service without the
+// API is reported before anything is migrated. Values not known yet are not
+// judged.
 func check(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *args) diag.Diagnostics {
 	if !framework.IsSet(a.ConfigID) {
 		return nil
@@ -59,33 +49,21 @@ func check(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proje
 
 // migrate asks the service once to turn config a.ConfigID into a hog
 // function; errors are added to diags, each with what to do.
-func migrate(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *args, diags *diag.Diagnostics) (hogFunction, bool) {
+func migrate(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *args, diags *diag.Diagnostics) (client.HogFunction, bool) {
 	id := a.ConfigID.ValueInt64()
 	// The service disables the config: no page read before serves it.
 	defer meta.ReadCache().Invalidate(id)
-	raw, err := meta.Client.Migrate(ctx, project, k.Collection, id)
+	hf, err := meta.Client.Migrate(ctx, project, k.Collection, id)
 	if err != nil {
 		addMigrateError(diags, k, project, id, err)
-		return hogFunction{}, false
-	}
-	var answer struct {
-		ID   any    `json:"id"`
-		Name string `json:"name"`
-	}
-	_ = json.Unmarshal(raw, &answer) // an object: the client checked
-	hf := hogFunction{Name: answer.Name, JSON: raw}
-	switch v := answer.ID.(type) {
-	case string:
-		hf.ID = v
-	case float64:
-		hf.ID = fmt.Sprint(int64(v))
+		return client.HogFunction{}, false
 	}
 	if hf.ID == "" {
 		diags.AddWarning("The service's answer names no hog function", fmt.Sprintf(
 			"%s %d was migrated, but the answer has no hog function id: find the hog function among the project's "+
 				"hog functions. The answer is in hog_function.", k.Noun, id))
 	}
-	return hf, true
+	return *hf, true
 }
 
 // addMigrateError reports a failed migration of config id.
