@@ -75,9 +75,12 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			resp.RequiresReplace = append(resp.RequiresReplace, p.path)
 		}
 	}
-	if sameArguments(&plan.Config, &state.Config) && plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion) &&
-		plan.Timeouts.Equal(state.Timeouts) {
-		// Nothing to update: plan the state as it is.
+	resends := !cfg.secret.IsNull() && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
+	if sameArguments(&plan.Config, &state.Config) && !resends {
+		// Nothing for the service (at most timeouts or the version of absent
+		// secrets change): Update sends nothing, so the state's computed
+		// values stay and the plan has no unknowns.
+		state.Timeouts, state.SecretSettingsVersion = plan.Timeouts, plan.SecretSettingsVersion
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
 		return
 	}

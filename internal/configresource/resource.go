@@ -261,7 +261,8 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Update makes one PATCH with only the changed fields.
+// Update makes one PATCH with only the changed fields, none when nothing
+// changes for the service.
 func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state, config Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -287,15 +288,17 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if !settings.IsZero() {
 		in.Config, changed = settings, true
 	}
-	var rec *client.Record
-	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
-	if changed {
-		rec, err = meta.Client.Update(ctx, project, r.kind.Collection, id, in)
-	} else {
-		// Nothing for the service (e.g. only timeouts changed), but the
-		// computed values the plan left unknown need values.
-		rec, err = meta.Client.Get(ctx, project, r.kind.Collection, id)
+	if !changed {
+		// Nothing for the service (e.g. only timeouts changed): the record is
+		// as in state, whose updated_at stands for an argument known only
+		// now to be unchanged. Private state stays as planned.
+		plan.UpdatedAt = state.UpdatedAt
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Config)...)
+		return
 	}
+	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
+	rec, err := meta.Client.Update(ctx, project, r.kind.Collection, id, in)
 	if err != nil {
 		r.addError(&resp.Diagnostics, "update", id, err)
 		return
