@@ -2,7 +2,6 @@ package configresource
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -54,11 +53,10 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 // describePlugin names a plugin by id, and by the name the unsaved config's
 // plugin_info gives, if any.
 func describePlugin(id int64, rec *client.Record) string {
-	var info struct {
-		Name string `json:"name"`
-	}
-	if rec != nil && json.Unmarshal(rec.PluginInfo, &info) == nil && info.Name != "" {
-		return fmt.Sprintf("%d (%q)", id, info.Name)
+	if rec != nil {
+		if name := record.PluginOf(rec.PluginInfo).Name; name != nil && *name != "" {
+			return fmt.Sprintf("%d (%q)", id, *name)
+		}
 	}
 	return fmt.Sprint(id)
 }

@@ -18,9 +18,8 @@ import (
 
 // Paths of the arguments whose change replaces the config.
 var (
-	pluginPath    = path.Root("plugin")
-	projectIDPath = path.Root("project_id")
-	filtersPath   = path.Root("filters")
+	pluginPath  = path.Root("plugin")
+	filtersPath = path.Root("filters")
 )
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: the whole plan of
@@ -67,17 +66,20 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		}
 	}
 	planUpdate(&plan.Config, &state.Config, &cfg, facts, known)
-	for _, p := range []struct {
-		path    path.Path
-		changed bool
-	}{{pluginPath, !plan.Plugin.Equal(state.Plugin)}, {projectIDPath, !plan.ProjectID.Equal(state.ProjectID)}} {
-		if p.changed {
-			resp.RequiresReplace = append(resp.RequiresReplace, p.path)
-		}
+	if !plan.Plugin.Equal(state.Plugin) {
+		resp.RequiresReplace = append(resp.RequiresReplace, pluginPath)
 	}
-	if sameArguments(&plan.Config, &state.Config) && plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion) &&
-		plan.Timeouts.Equal(state.Timeouts) {
-		// Nothing to update: plan the state as it is.
+	// A project_id left out follows the provider's: PlanDefaultProjectID
+	// asks for that replacement.
+	if !cfg.projectIDNull && !plan.ProjectID.Equal(state.ProjectID) {
+		resp.RequiresReplace = append(resp.RequiresReplace, framework.ProjectIDPath)
+	}
+	resends := !cfg.secret.IsNull() && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
+	if sameArguments(&plan.Config, &state.Config) && !resends {
+		// Nothing for the service (at most timeouts or the version of absent
+		// secrets change): Update sends nothing, so the state's computed
+		// values stay and the plan has no unknowns.
+		state.Timeouts, state.SecretSettingsVersion = plan.Timeouts, plan.SecretSettingsVersion
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
 		return
 	}
@@ -152,9 +154,10 @@ func planFilters(configured types.String, proposed, state record.FiltersValue) r
 // configured is what planning needs of a configuration, read from its raw
 // value: cheaper than the framework's conversions, which walk the schema.
 type configured struct {
-	settings, secret, filters   types.String
-	nameNull, descriptionNull   bool
-	orderNull, projectIDUnknown bool
+	settings, secret, filters types.String
+	nameNull, descriptionNull bool
+	orderNull, projectIDNull  bool
+	projectIDUnknown          bool
 }
 
 // configuredOf reads a configuration's raw value.
@@ -163,7 +166,7 @@ func configuredOf(raw tftypes.Value) configured {
 	return configured{
 		settings: framework.RawString(a["config"]), secret: framework.RawString(a["secret_config_wo"]), filters: framework.RawString(a["filters"]),
 		nameNull: a["name"].IsNull(), descriptionNull: a["description"].IsNull(),
-		orderNull: a["order"].IsNull(), projectIDUnknown: !a["project_id"].IsKnown(),
+		orderNull: a["order"].IsNull(), projectIDNull: a["project_id"].IsNull(), projectIDUnknown: !a["project_id"].IsKnown(),
 	}
 }
 

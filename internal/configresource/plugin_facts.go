@@ -105,16 +105,10 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
 		f.SecretKeys = &keys
 	}
 	if p.Name != nil {
-		f.NameFromPlugin = sameText(rec.Name, *p.Name)
+		f.NameFromPlugin = record.IsPluginsText(rec.Name, *p.Name)
 	}
 	if p.Description != nil {
-		f.DescriptionFromPlugin = sameText(rec.Description, *p.Description)
+		f.DescriptionFromPlugin = record.IsPluginsText(rec.Description, *p.Description)
 	}
 	return f
-}
-
-// sameText reports whether a record's optional text is the plugin's
-// (non-empty) one.
-func sameText(got *string, plugin string) bool {
-	return got != nil && plugin != "" && *got == plugin
 }

@@ -162,12 +162,7 @@ func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 	} else {
 		detail += fmt.Sprintf(" Use a %s plugin, or the resource type of the plugin's kind.", r.kind.PluginNoun)
 	}
-	if err != nil {
-		detail += fmt.Sprintf("\n\nThe config created on the way (id %d) could not be deleted again: %s\n"+
-			"Delete it on the service, or import it into the right resource type.", rec.ID, framework.DescribeError(err))
-	} else {
-		detail += fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", rec.ID)
-	}
+	detail += deletedAgainNote(rec.ID, err, "Delete it on the service, or import it into the right resource type.")
 	diags.AddAttributeError(path.Root("plugin"), fmt.Sprintf("Plugin %d is not a %s plugin", rec.Plugin, r.kind.PluginNoun), detail)
 }
 
@@ -181,7 +176,7 @@ func (r *configResource) removeStray(ctx context.Context, c *client.Client, proj
 		if shows, known := k.Shows(rec); known && !shows {
 			continue
 		}
-		_, err := c.Update(ctx, project, k.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)})
+		err := softDelete(ctx, c, project, k.Collection, rec.ID)
 		if err == nil {
 			return &k, nil
 		}
@@ -261,7 +256,8 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Update makes one PATCH with only the changed fields.
+// Update makes one PATCH with only the changed fields, none when nothing
+// changes for the service.
 func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state, config Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -287,15 +283,17 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if !settings.IsZero() {
 		in.Config, changed = settings, true
 	}
-	var rec *client.Record
-	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
-	if changed {
-		rec, err = meta.Client.Update(ctx, project, r.kind.Collection, id, in)
-	} else {
-		// Nothing for the service (e.g. only timeouts changed), but the
-		// computed values the plan left unknown need values.
-		rec, err = meta.Client.Get(ctx, project, r.kind.Collection, id)
+	if !changed {
+		// Nothing for the service (e.g. only timeouts changed): the record is
+		// as in state, whose updated_at stands for an argument known only
+		// now to be unchanged. Private state stays as planned.
+		plan.UpdatedAt = state.UpdatedAt
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Config)...)
+		return
 	}
+	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
+	rec, err := meta.Client.Update(ctx, project, r.kind.Collection, id, in)
 	if err != nil {
 		r.addError(&resp.Diagnostics, "update", id, err)
 		return
@@ -303,9 +301,8 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 	r.storeRecord(ctx, rec, &plan, facts, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 }
 
-// Delete makes one PATCH {"deleted": true}: the live service's DELETE only
-// disables a config, while the deleted flag removes it (and disables it). A
-// config already gone is fine.
+// Delete makes one PATCH {"deleted": true} (see softDelete). A config
+// already gone is fine.
 func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state Model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -319,8 +316,7 @@ func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
 	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
-	_, err := meta.Client.Update(ctx, state.ProjectID.ValueString(), r.kind.Collection, id,
-		client.RecordInput{Deleted: client.Some(true)})
+	err := softDelete(ctx, meta.Client, state.ProjectID.ValueString(), r.kind.Collection, id)
 	if client.IsNotFound(err) {
 		tflog.Info(ctx, r.kind.Noun+" already gone")
 		return

@@ -110,12 +110,8 @@ func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.
 	if !checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, "").HasError() {
 		return false
 	}
-	note := fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", rec.ID)
-	_, err := c.Update(ctx, project, r.kind.Collection, rec.ID, client.RecordInput{Deleted: client.Some(true)})
-	if err != nil {
-		note = fmt.Sprintf("\n\nThe config created on the way (id %d) could not be deleted again: %s\n"+
-			"Delete it on the service, or import it.", rec.ID, framework.DescribeError(err))
-	}
+	err := softDelete(ctx, c, project, r.kind.Collection, rec.ID)
+	note := deletedAgainNote(rec.ID, err, "Delete it on the service, or import it.")
 	diags.Append(checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, note)...)
 	return true
 }

@@ -364,8 +364,12 @@ func matchesSent(rec *client.Record, in client.RecordInput) bool {
 	} else if !jsonvalue.IsNull(rec.Filters) {
 		return false
 	}
-	if v, ok := in.Config.Get(); ok && !holdsSettings(rec.Config, v) {
-		return false
+	if v, ok := in.Config.Get(); ok {
+		// Not an object (or null): nil, which holds only what may be absent.
+		stored, _ := record.ParseSettings(string(rec.Config))
+		if !record.HoldsSettings(stored, string(v), record.AsStored) {
+			return false
+		}
 	}
 	return true
 }
@@ -373,47 +377,18 @@ func matchesSent(rec *client.Record, in client.RecordInput) bool {
 // matchesFallback checks a name or description left out of the create: the
 // service then shows the plugin's own (from plugin_info, when it says).
 func matchesFallback(rec *client.Record, in client.RecordInput) bool {
-	var info struct {
-		Name        *string `json:"name"`
-		Description *string `json:"description"`
-	}
-	if json.Unmarshal(rec.PluginInfo, &info) != nil {
-		return true // nothing to compare with
-	}
+	p := record.PluginOf(rec.PluginInfo)
 	for _, f := range []struct {
-		sent      client.Opt[string]
-		got, want *string
-	}{{in.Name, rec.Name, info.Name}, {in.Description, rec.Description, info.Description}} {
-		if _, ok := f.sent.Get(); ok || f.want == nil {
-			continue
+		sent   client.Opt[string]
+		got    *string
+		plugin *string
+	}{{in.Name, rec.Name, p.Name}, {in.Description, rec.Description, p.Description}} {
+		if _, sent := f.sent.Get(); sent || f.plugin == nil || *f.plugin == "" {
+			continue // checked by matchesSent, or nothing to compare with
 		}
-		if f.got == nil || *f.got != *f.want {
+		if !record.IsPluginsText(f.got, *f.plugin) {
 			return false
 		}
-	}
-	return true
-}
-
-// holdsSettings reports whether the stored plugin settings have every key
-// of sent with the same value; a secret the service masks counts as the
-// same.
-func holdsSettings(stored, sent json.RawMessage) bool {
-	var want, got map[string]json.RawMessage
-	if json.Unmarshal(sent, &want) != nil || json.Unmarshal(stored, &got) != nil {
-		return false
-	}
-	for k, v := range want {
-		g, ok := got[k]
-		if !ok {
-			if jsonvalue.IsNull(v) {
-				continue
-			}
-			return false
-		}
-		if record.IsMasked(g) || jsonvalue.Equal(g, v) {
-			continue
-		}
-		return false
 	}
 	return true
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
@@ -90,7 +91,7 @@ func filtersFromAPI(raw json.RawMessage, prior FiltersValue) FiltersValue {
 	if jsonvalue.IsNull(raw) {
 		return NewFiltersNull()
 	}
-	if !prior.IsNull() && !prior.IsUnknown() && FiltersEqual(prior.ValueString(), string(raw)) {
+	if framework.IsSet(prior) && FiltersEqual(prior.ValueString(), string(raw)) {
 		return prior
 	}
 	return NewFiltersValue(jsonvalue.Compact(raw))

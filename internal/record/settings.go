@@ -90,6 +90,13 @@ func PluginOf(pluginInfo json.RawMessage) Plugin {
 	return p
 }
 
+// IsPluginsText reports whether a record's optional name or description
+// (got) is the plugin's own text, which the service shows for a config that
+// has none. An empty text of the plugin is never its own.
+func IsPluginsText(got *string, plugin string) bool {
+	return got != nil && plugin != "" && *got == plugin
+}
+
 // SecretKeys returns the config keys a plugin_info's config_schema marks
 // secret, and whether plugin_info tells (list pages send it as null).
 func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
@@ -125,7 +132,7 @@ func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontyp
 			delete(got, k)
 		}
 	}
-	if framework.IsSet(prior) && agrees(got, prior.ValueString()) {
+	if framework.IsSet(prior) && HoldsSettings(got, prior.ValueString(), Exactly) {
 		return prior
 	}
 	return jsontypes.NewNormalizedValue(got.text())
@@ -137,16 +144,34 @@ func IsMasked(v json.RawMessage) bool {
 	return json.Unmarshal(v, &s) == nil && s == SecretMask
 }
 
-// agrees reports whether got holds every setting of the object text want,
-// with the same value.
-func agrees(got Settings, want string) bool {
-	w, err := ParseSettings(want)
+// Match says how HoldsSettings compares stored settings with sent ones.
+type Match bool
+
+const (
+	// Exactly: every sent key is stored with an equal value.
+	Exactly Match = false
+	// AsStored: also a secret the service masks, and a key sent as null
+	// that the service does not store, count as the same.
+	AsStored Match = true
+)
+
+// HoldsSettings reports whether stored holds every setting of the object
+// text sent with the same value, compared as m says; false when sent is not
+// an object.
+func HoldsSettings(stored Settings, sent string, m Match) bool {
+	want, err := ParseSettings(sent)
 	if err != nil {
 		return false
 	}
-	for k, v := range w {
-		g, ok := got[k]
-		if !ok || !jsonvalue.Equal(g, v) {
+	for k, v := range want {
+		g, ok := stored[k]
+		switch {
+		case !ok:
+			if m == Exactly || !jsonvalue.IsNull(v) {
+				return false
+			}
+		case m == AsStored && IsMasked(g):
+		case !jsonvalue.Equal(g, v):
 			return false
 		}
 	}

@@ -158,3 +158,30 @@ func TestFromRecordSettingsFromListPage(t *testing.T) {
 		t.Errorf("config = %v, want the non-secret settings", fresh.Settings)
 	}
 }
+
+// TestHoldsSettings: both comparisons want every sent key with an equal
+// value; only AsStored takes a masked secret, or no key for a null sent,
+// as the same.
+func TestHoldsSettings(t *testing.T) {
+	t.Parallel()
+	masked := `"` + SecretMask + `"`
+	stored := Settings{"locale": json.RawMessage(`"en"`), "n": json.RawMessage(`1.0`), "key": json.RawMessage(masked)}
+	for _, tc := range []struct {
+		sent            string
+		exactly, stored bool
+	}{
+		{`{"locale":"en","n":1}`, true, true},
+		{`{"locale":"fr"}`, false, false},
+		{`{"other":"x"}`, false, false},
+		{`{"key":"s3cret"}`, false, true},
+		{`{"gone":null}`, false, true},
+		{`[1]`, false, false},
+	} {
+		if got := HoldsSettings(stored, tc.sent, Exactly); got != tc.exactly {
+			t.Errorf("HoldsSettings(%s, Exactly) = %v", tc.sent, got)
+		}
+		if got := HoldsSettings(stored, tc.sent, AsStored); got != tc.stored {
+			t.Errorf("HoldsSettings(%s, AsStored) = %v", tc.sent, got)
+		}
+	}
+}
