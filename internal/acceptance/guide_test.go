@@ -51,12 +51,6 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 		}
 		return out
 	}
-	emptyPlan := func(step string) {
-		t.Helper()
-		if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
-			t.Fatalf("%s: the plan is not empty: %v\n%s", step, err, out)
-		}
-	}
 
 	apply("before")
 	configs := tf.StateIDs()
@@ -68,7 +62,7 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 	if err := local.SetGeneration(localapi.Generation2); err != nil {
 		t.Fatal(err)
 	}
-	emptyPlan("generation 2")
+	tf.EmptyPlan("generation 2")
 
 	// Step 1: migrate.
 	tf.WriteConfig(provider + guideStep(t, "1-migrate"))
@@ -117,7 +111,7 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 	if left := tf.StateIDs(); len(left) != 0 {
 		t.Errorf("the state still holds %v", left)
 	}
-	emptyPlan("after step 2")
+	tf.EmptyPlan("after step 2")
 
 	api := acctest.ClientFor(t, host, localapi.KeyFull)
 	for name, id := range ids {
