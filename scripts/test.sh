@@ -33,14 +33,18 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pipeline-test.XXXXXX")
 builder=
 cleanup() {
-  if [[ -n $builder ]]; then kill "$builder" 2>/dev/null || true; fi
+  # The builder leads a process group of its own (set -m below): kill the
+  # group, so that a running tfbin.sh and its go build stop too.
+  if [[ -n $builder ]]; then kill -- "-$builder" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 # The extra binaries, built one after the other in the background; each
-# run starts as soon as its binary is there.
+# run starts as soon as its binary is there. Job control puts the builder
+# in a process group of its own, which cleanup kills as a whole.
 if [[ -n $tools ]]; then
+  set -m
   (
     for t in $tools; do
       case $t in
@@ -51,17 +55,23 @@ if [[ -n $tools ]]; then
     done
   ) 2>"$work/build.log" &
   builder=$!
+  set +m
 fi
 
 make --no-print-directory checks
 
 go build -o "$work/testmatrix" ./scripts/testmatrix
 oldest=$(command -v terraform)
-# run LABEL BIN [PREFIX...] -- ARGS...: go test with the tool BIN (run by
-# the command PREFIX, if any), reported as it goes.
+# run LABEL BIN [-live] [PREFIX...] -- ARGS...: go test with the tool BIN
+# (run by the command PREFIX, if any; -live: a run against a live instance,
+# as the stream file records), reported as it goes.
 run() {
-  local label=$1 bin=$2
+  local label=$1 bin=$2 live=()
   shift 2
+  if [[ $1 == -live ]]; then
+    live=(-live)
+    shift
+  fi
   local prefix=()
   while [[ $1 != -- ]]; do
     prefix+=("$1")
@@ -69,7 +79,7 @@ run() {
   done
   shift
   TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin "${prefix[@]}" go test -count=1 -json -timeout "$timeout" "$@" 2>&1 |
-    "$work/testmatrix" stream -label "$label" -tool "$bin" -out "$work/run-$label.json"
+    "$work/testmatrix" stream -label "$label" -tool "$bin" "${live[@]}" -out "$work/run-$label.json"
 }
 
 status=0
@@ -77,7 +87,7 @@ run oldest "$oldest" -- ./... || status=1
 runs=("$work/run-oldest.json")
 if [[ $live_gen2 != 0 ]]; then
   # Packages one at a time: their tests share the seeded configs.
-  run live-gen2 "$oldest" scripts/live-gen2.sh -- -p 1 -run '^TestAcc' ./... || status=1
+  run live-gen2 "$oldest" -live scripts/live-gen2.sh -- -p 1 -run '^TestAcc' ./... || status=1
   runs+=("$work/run-live-gen2.json")
 fi
 # tool_path T: the binary of tool T, once the background build has it.
@@ -94,7 +104,12 @@ tool_path() {
 }
 for t in $tools; do
   # The next tool builds while this one's run goes on.
-  bin=$(tool_path "$t") || exit 1
+  # A tool that did not build fails the suite, but the runs that finished
+  # are still summarised below.
+  if ! bin=$(tool_path "$t"); then
+    status=1
+    continue
+  fi
   if [[ $t == tofu ]]; then
     # terraform-plugin-testing reattaches the in-process provider under this
     # address; OpenTofu resolves an unqualified provider to its own registry.

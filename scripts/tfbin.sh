@@ -8,20 +8,19 @@
 # Cache: ${PIPELINE_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/terraform-provider-pipeline}
 #        /<tool>-<version>-<hash>/<tool>, <hash> covering the build module's
 #        files and flags, so any change to tools/ builds anew.
-# Another version than the pinned one: TFBIN_TERRAFORM_VERSION=v1.15.9 or
-# TFBIN_TOFU_VERSION=v1.10.10 (resolved through the module proxy into a
-# scratch copy of the build module; tools/ is not modified).
+# The version is the one tools/<module>/go.mod pins; to build another, bump
+# the pin (tools/README.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 case ${1:-} in
 terraform)
   moddir=$root/tools/terraform mainmod=github.com/hashicorp/terraform
-  pkg=$mainmod want=${TFBIN_TERRAFORM_VERSION:-}
+  pkg=$mainmod
   ;;
 tofu)
   moddir=$root/tools/opentofu mainmod=github.com/opentofu/opentofu
-  pkg=$mainmod/cmd/tofu want=${TFBIN_TOFU_VERSION:-}
+  pkg=$mainmod/cmd/tofu
   ;;
 *)
   echo "usage: $0 terraform|tofu" >&2
@@ -32,9 +31,7 @@ bin=$1
 
 # The pinned version, read from go.mod without running go (keeps the cached
 # path fast).
-pinned=$(awk -v m="$mainmod" '$1 == m { print $2; exit }' "$moddir/go.mod")
-version=${want:-$pinned}
-version=v${version#v}
+version=$(awk -v m="$mainmod" '$1 == m { print $2; exit }' "$moddir/go.mod")
 
 # dev=no drops the "-dev" prerelease suffix, as release builds do; -s -w and
 # -trimpath keep the binary small and the link fast.
@@ -73,16 +70,6 @@ if [[ ! -x $out ]]; then
   work=$scratch
   if [[ -x $work/standin/generate.sh ]]; then
     "$work/standin/generate.sh"
-  fi
-  if [[ $version != "$pinned" ]]; then
-    # Drop every requirement and let `go mod tidy` select what the requested
-    # version's own go.mod asks for (a plain `go get` would keep the pinned
-    # version's newer dependencies).
-    echo "tfbin: resolving $mainmod@$version" >&2
-    awk '/^require \($/ { skip = 1; next } skip && /^\)$/ { skip = 0; next }
-      !skip && !/^require /' "$moddir/go.mod" >"$work/go.mod"
-    (cd "$work" && export GOWORK=off && go mod edit -require="$mainmod@$version" &&
-      go mod tidy >&2)
   fi
   echo "tfbin: building $bin $version into $dir (takes minutes)" >&2
   start=$SECONDS

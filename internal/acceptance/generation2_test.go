@@ -19,18 +19,15 @@ import (
 // filters is set), both orders, and, once updated, a changed name,
 // description and enabled flag, orders reversed, and data sources of each
 // kind with outputs.
-func gen2Configs(filters, updated bool) string {
+func gen2Configs(cases []acctest.KindCase, filters, updated bool) string {
 	var b strings.Builder
-	for _, k := range []struct{ name, first, second string }{
-		{"transformation", "1", "2"},
-		{"import_app", "3", "4"},
-	} {
-		typ := "pipeline_" + k.name + "_config"
-		aBody := fmt.Sprintf("  plugin  = %s\n  enabled = true\n  name    = \"a\"\n", k.first)
+	for _, tc := range cases {
+		typ := tc.TypeName
+		aBody := fmt.Sprintf("  plugin  = %d\n  enabled = true\n  name    = \"a\"\n", tc.Plugins[0])
 		if updated {
-			aBody = fmt.Sprintf("  plugin      = %s\n  enabled     = false\n  name        = \"a2\"\n  description = \"changed at generation 2\"\n", k.first)
+			aBody = fmt.Sprintf("  plugin      = %d\n  enabled     = false\n  name        = \"a2\"\n  description = \"changed at generation 2\"\n", tc.Plugins[0])
 		}
-		if filters && k.name == "transformation" {
+		if filters && tc.Kind.Name == "transformation" {
 			aBody += `  filters = jsonencode({ events = [{ id = "$pageview", type = "events" }] })` + "\n"
 		}
 		sequence := fmt.Sprintf("[%[1]s.a.id, %[1]s.b.id]", typ)
@@ -42,7 +39,7 @@ resource %[1]q "a" {
 %[2]s}
 
 resource %[1]q "b" {
-  plugin  = %[3]s
+  plugin  = %[3]d
   enabled = true
   name    = "b"
 }
@@ -50,7 +47,7 @@ resource %[1]q "b" {
 resource "pipeline_%[4]s_order" "all" {
   config_ids = %[5]s
 }
-`, typ, aBody, k.second, k.name, sequence)
+`, typ, aBody, tc.Plugins[1], tc.Kind.Name, sequence)
 		if updated {
 			fmt.Fprintf(&b, `
 data %[1]q "a" {
@@ -73,7 +70,7 @@ output "%[2]s" {
     frontend = data.%[1]s_frontend.b.content_type
   }
 }
-`, typ, k.name)
+`, typ, tc.Kind.Name)
 		}
 	}
 	return b.String()
@@ -102,7 +99,8 @@ func TestAccGeneration2_existingConfigs(t *testing.T) {
 		t.Fatal(err)
 	}
 	provider := acctest.ProviderBlock(host, localapi.KeyFull, "1")
-	tf := acctest.NewTerraform(t, provider+gen2Configs(true, false), nil)
+	cases := acctest.KindCases(t)
+	tf := acctest.NewTerraform(t, provider+gen2Configs(cases, true, false), nil)
 	run := func(step string, args ...string) (string, error) {
 		t.Helper()
 		out, err := tf.Run(append(args, "-no-color")...)
@@ -119,12 +117,6 @@ func TestAccGeneration2_existingConfigs(t *testing.T) {
 		}
 		return out
 	}
-	emptyPlan := func(step string) {
-		t.Helper()
-		if out, err := run(step, "plan", "-detailed-exitcode"); err != nil {
-			t.Fatalf("%s: the plan is not empty: %v\n%s", step, err, out)
-		}
-	}
 
 	mustApply("generation 1")
 	if err := local.SetGeneration(localapi.Generation2); err != nil {
@@ -138,39 +130,37 @@ func TestAccGeneration2_existingConfigs(t *testing.T) {
 		!strings.Contains(flat, "with pipeline_transformation_config.a") || !strings.Contains(flat, "filters = jsonencode") {
 		t.Fatalf("configured filters at generation 2: want the error on the filters attribute, got %v\n%s", err, out)
 	}
-	tf.WriteConfig(provider + gen2Configs(false, false))
-	emptyPlan("filters left out")
+	tf.WriteConfig(provider + gen2Configs(cases, false, false))
+	tf.EmptyPlan("filters left out")
 
 	// Update, disable, reorder, data sources.
-	tf.WriteConfig(provider + gen2Configs(false, true))
+	tf.WriteConfig(provider + gen2Configs(cases, false, true))
 	mustApply("update")
 	ids := tf.StateIDs()
-	for _, k := range []struct {
-		name string
-		coll client.Collection
-	}{{"transformation", client.Transformations}, {"import_app", client.ImportApps}} {
-		a, b := ids["pipeline_"+k.name+"_config.a"], ids["pipeline_"+k.name+"_config.b"]
-		recA, errA := api.Get(ctx, "1", k.coll, a)
-		recB, errB := api.Get(ctx, "1", k.coll, b)
+	for _, tc := range cases {
+		name := tc.Kind.Name
+		a, b := ids[tc.TypeName+".a"], ids[tc.TypeName+".b"]
+		recA, errA := api.Get(ctx, "1", tc.Kind.Collection, a)
+		recB, errB := api.Get(ctx, "1", tc.Kind.Collection, b)
 		if errA != nil || errB != nil {
-			t.Fatalf("%s: %v %v", k.name, errA, errB)
+			t.Fatalf("%s: %v %v", name, errA, errB)
 		}
 		if acctest.Deref(recA.Name) != "a2" || acctest.Deref(recA.Description) != "changed at generation 2" || recA.Enabled {
-			t.Errorf("%s config a on the API: %+v, want the update applied and disabled", k.name, recA)
+			t.Errorf("%s config a on the API: %+v, want the update applied and disabled", name, recA)
 		}
 		if !recB.Enabled || recB.Order >= recA.Order {
-			t.Errorf("%s: b enabled=%v order %d, a order %d: want b enabled and first", k.name, recB.Enabled, recB.Order, recA.Order)
+			t.Errorf("%s: b enabled=%v order %d, a order %d: want b enabled and first", name, recB.Enabled, recB.Order, recA.Order)
 		}
-		out, err := tf.Run("output", "-json", k.name)
+		out, err := tf.Run("output", "-json", name)
 		if err != nil || !strings.Contains(out, `"name":"a2"`) || !strings.Contains(out, `"enabled":false`) ||
 			!strings.Contains(out, `"listed":["a2","b"]`) || !strings.Contains(out, `"frontend":"application/javascript`) {
-			t.Errorf("%s: the data sources show %s (%v)", k.name, out, err)
+			t.Errorf("%s: the data sources show %s (%v)", name, out, err)
 		}
 	}
-	emptyPlan("update")
+	tf.EmptyPlan("update")
 
 	// Import a config made under generation 1 outside Terraform.
-	imported := gen2Configs(false, true) + fmt.Sprintf(`
+	imported := gen2Configs(cases, false, true) + fmt.Sprintf(`
 import {
   to = pipeline_transformation_config.outside
   id = "2/%d"
@@ -186,7 +176,7 @@ resource "pipeline_transformation_config" "outside" {
 	if out := mustApply("import"); !strings.Contains(out, "1 imported, 0 added, 0 changed, 0 destroyed") {
 		t.Errorf("import: %s", out)
 	}
-	emptyPlan("import")
+	tf.EmptyPlan("import")
 
 	// Creates and a job: refused, each with its message.
 	journalBefore := journalEntries(t, tf.Dir)
@@ -253,7 +243,7 @@ resource "pipeline_transformation_job" "reprocess" {
 			after, journalBefore)
 	}
 	tf.WriteConfig(provider + imported)
-	emptyPlan("after the refusals")
+	tf.EmptyPlan("after the refusals")
 
 	// Destroy deletes every config, the imported one included.
 	ids = tf.StateIDs()

@@ -2,7 +2,9 @@ package acceptance
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -48,6 +52,14 @@ data "pipeline_import_app_configs" "all" {}
 `, tf.StateIDs()["pipeline_transformation_config.geoip"]))
 	if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil {
 		t.Fatalf("apply at generation 1: %v\n%s", err, out)
+	}
+	api := acctest.ClientFor(t, host, localapi.KeyFull)
+	ids := tf.StateIDs()
+	onAPI := configsOnAPI(t, api)
+	for _, addr := range []string{"pipeline_transformation_config.geoip", "pipeline_import_app_config.s3"} {
+		if _, ok := onAPI[ids[addr]]; !ok {
+			t.Fatalf("%s: config %d is not active on the API (%v)", addr, ids[addr], onAPI)
+		}
 	}
 	if err := local.SetGeneration(localapi.Generation3); err != nil {
 		t.Fatal(err)
@@ -109,4 +121,31 @@ data "pipeline_import_app_configs" "all" {}
 	if out, err := tf.Run("state", "list"); err != nil || strings.TrimSpace(out) != "" {
 		t.Errorf("the state still holds %q (%v)", out, err)
 	}
+	// The configs are left on the service as they were: back at generation
+	// 1, where the API can be read, nothing was deleted or changed.
+	if err := local.SetGeneration(localapi.Generation1); err != nil {
+		t.Fatal(err)
+	}
+	if after := configsOnAPI(t, api); !maps.Equal(after, onAPI) {
+		t.Errorf("the configs on the API changed:\nbefore %v\nafter  %v", onAPI, after)
+	}
+}
+
+// configsOnAPI returns the active configs of project 1 in both collections,
+// by id, as "plugin enabled order updated_at".
+func configsOnAPI(t *testing.T, api *client.Client) map[int64]string {
+	t.Helper()
+	out := map[int64]string{}
+	for _, k := range kind.Kinds() {
+		recs, err := api.ListAll(context.Background(), "1", k.Collection)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if !r.Deleted {
+				out[r.ID] = fmt.Sprintf("plugin %d enabled %t order %d updated %s", r.Plugin, r.Enabled, r.Order, r.UpdatedAt)
+			}
+		}
+	}
+	return out
 }

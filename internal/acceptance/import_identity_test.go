@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -97,46 +95,16 @@ resource %[4]q "all" {
 		if state[configType+".first"] != ids[0] || state[configType+".second"] != ids[1] {
 			t.Errorf("the state holds %v, want first=%d second=%d", state, ids[0], ids[1])
 		}
-		identities := stateIdentities(t, tf.Dir)
+		instances := tf.State()
 		for addr, want := range map[string]string{
 			configType + ".first":  fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[0]),
 			configType + ".second": fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[1]),
 			orderType + ".all":     `{"project_id":"1"}`,
 		} {
-			if !jsonvalue.Equal(identities[addr], json.RawMessage(want)) {
-				t.Errorf("%s has the identity %s in state, want %s", addr, identities[addr], want)
+			if got := instances[addr].Identity; !jsonvalue.Equal(got, json.RawMessage(want)) {
+				t.Errorf("%s has the identity %s in state, want %s", addr, got, want)
 			}
 		}
-		if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
-			t.Errorf("the plan after the import is not empty: %v\n%s", err, out)
-		}
+		tf.EmptyPlan("after the import")
 	})
-}
-
-// stateIdentities returns the identity of each resource in the working
-// directory's state, by address.
-func stateIdentities(t *testing.T, dir string) map[string]json.RawMessage {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st struct {
-		Resources []struct {
-			Type, Name string
-			Instances  []struct {
-				Identity json.RawMessage `json:"identity"`
-			} `json:"instances"`
-		} `json:"resources"`
-	}
-	if err := json.Unmarshal(b, &st); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]json.RawMessage{}
-	for _, r := range st.Resources {
-		for _, in := range r.Instances {
-			out[r.Type+"."+r.Name] = in.Identity
-		}
-	}
-	return out
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
@@ -18,14 +17,14 @@ import (
 // once, with its payload; invoked with a scoped key, the action fails with
 // the documented error and runs nothing.
 func TestAccInvoke_runJob(t *testing.T) {
-	for _, jc := range jobCases {
-		t.Run(jc.kind, func(t *testing.T) {
-			t.Parallel()
-			acctest.SkipBelowTerraform(t, "1.14.0")
-			host, local := acctest.IsolatedAPI(t, nil)
-			configType := "pipeline_" + jc.kind + "_config"
-			actionAddr := "action.pipeline_" + jc.kind + "_run_job.run"
-			tf := acctest.NewTerraform(t, fmt.Sprintf(`variable "api_key" {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		acctest.SkipBelowTerraform(t, "1.14.0")
+		host, local := acctest.IsolatedAPI(t, nil)
+		jc := acctest.JobCases[tc.Kind.Name]
+		configType := tc.TypeName
+		actionAddr := "action.pipeline_" + tc.Kind.Name + "_run_job.run"
+		tf := acctest.NewTerraform(t, fmt.Sprintf(`variable "api_key" {
   type      = string
   sensitive = true
 }
@@ -47,47 +46,46 @@ action "pipeline_%[4]s_run_job" "run" {
     payload   = jsonencode(%[6]s)
   }
 }
-`, host, configType, jc.plugin, jc.kind, jc.jobType, jc.payloadHCL), nil)
-			full := []string{"TF_VAR_api_key=" + localapi.KeyFull}
+`, host, configType, jc.Plugin, tc.Kind.Name, jc.JobType, jc.PayloadHCL), nil)
+		full := []string{"TF_VAR_api_key=" + localapi.KeyFull}
 
-			if out, err := tf.RunEnv(full, "apply", "-auto-approve", "-no-color"); err != nil {
-				t.Fatalf("apply: %v\n%s", err, out)
-			}
-			if runs := local.Jobs(); len(runs) != 0 {
-				t.Fatalf("the apply ran %d jobs; an action runs only when invoked or triggered", len(runs))
-			}
-			configID := tf.StateIDs()[configType+".test"]
+		if out, err := tf.RunEnv(full, "apply", "-auto-approve", "-no-color"); err != nil {
+			t.Fatalf("apply: %v\n%s", err, out)
+		}
+		if runs := local.Jobs(); len(runs) != 0 {
+			t.Fatalf("the apply ran %d jobs; an action runs only when invoked or triggered", len(runs))
+		}
+		configID := tf.StateIDs()[configType+".test"]
 
-			out, err := tf.RunEnv(full, "apply", "-invoke="+actionAddr, "-auto-approve", "-no-color")
-			if err != nil {
-				t.Fatalf("apply -invoke: %v\n%s", err, out)
-			}
-			runs := local.Jobs()
-			if len(runs) != 1 {
-				t.Fatalf("the local API ran %d jobs, want exactly 1: %+v\n%s", len(runs), runs, out)
-			}
-			if r := runs[0]; r.ConfigID != configID || r.Type != jc.jobType || r.Operation != "start" || !jsonvalue.Equal(r.Payload, json.RawMessage(jc.payloadJSON)) {
-				t.Errorf("job %+v (payload %s), want %s on config %d with %s", r, r.Payload, jc.jobType, configID, jc.payloadJSON)
-			}
-			if !strings.Contains(out, "The service accepted job") {
-				t.Errorf("apply -invoke did not show the action's progress:\n%s", out)
-			}
+		out, err := tf.RunEnv(full, "apply", "-invoke="+actionAddr, "-auto-approve", "-no-color")
+		if err != nil {
+			t.Fatalf("apply -invoke: %v\n%s", err, out)
+		}
+		runs := local.Jobs()
+		if len(runs) != 1 {
+			t.Fatalf("the local API ran %d jobs, want exactly 1: %+v\n%s", len(runs), runs, out)
+		}
+		if r := runs[0]; r.ConfigID != configID || r.Type != jc.JobType || r.Operation != "start" || !jsonvalue.Equal(r.Payload, json.RawMessage(jc.PayloadJSON)) {
+			t.Errorf("job %+v (payload %s), want %s on config %d with %s", r, r.Payload, jc.JobType, configID, jc.PayloadJSON)
+		}
+		if !strings.Contains(out, "The service accepted job") {
+			t.Errorf("apply -invoke did not show the action's progress:\n%s", out)
+		}
 
-			out, err = tf.RunEnv([]string{"TF_VAR_api_key=" + localapi.KeyWrite}, "apply", "-invoke="+actionAddr, "-auto-approve", "-no-color")
-			if err == nil {
-				t.Fatalf("apply -invoke with a scoped key succeeded:\n%s", out)
+		out, err = tf.RunEnv([]string{"TF_VAR_api_key=" + localapi.KeyWrite}, "apply", "-invoke="+actionAddr, "-auto-approve", "-no-color")
+		if err == nil {
+			t.Fatalf("apply -invoke with a scoped key succeeded:\n%s", out)
+		}
+		flat := strings.Join(strings.Fields(out), " ")
+		for _, want := range []string{"This action does not support Personal API Key access", "legacy personal API key without scopes"} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("the refusal does not say %q:\n%s", want, out)
 			}
-			flat := strings.Join(strings.Fields(out), " ")
-			for _, want := range []string{"This action does not support Personal API Key access", "legacy personal API key without scopes"} {
-				if !strings.Contains(flat, want) {
-					t.Errorf("the refusal does not say %q:\n%s", want, out)
-				}
-			}
-			if runs := local.Jobs(); len(runs) != 1 {
-				t.Errorf("after the refused invoke the local API holds %d jobs, want still 1", len(runs))
-			}
-		})
-	}
+		}
+		if runs := local.Jobs(); len(runs) != 1 {
+			t.Errorf("after the refused invoke the local API holds %d jobs, want still 1", len(runs))
+		}
+	})
 }
 
 // TestAccInvoke_migrate runs `terraform apply -invoke` on the migrate
@@ -96,15 +94,15 @@ action "pipeline_%[4]s_run_job" "run" {
 // migrates nothing; the invocation makes exactly one hog function, of that
 // config, which it then disables, and says which hog function it made.
 func TestAccInvoke_migrate(t *testing.T) {
-	for _, k := range []struct{ kind string }{{"transformation"}, {"import_app"}} {
-		t.Run(k.kind, func(t *testing.T) {
-			t.Parallel()
-			acctest.SkipBelowTerraform(t, "1.14.0")
-			host, local := acctest.IsolatedAPI(t, nil)
-			plugin := map[string]int64{"transformation": 1, "import_app": 3}[k.kind]
-			configType := "pipeline_" + k.kind + "_config"
-			actionAddr := "action.pipeline_" + k.kind + "_migrate.move"
-			tf := acctest.NewTerraform(t, acctest.ProviderBlock(host, localapi.KeyFull, "1")+fmt.Sprintf(`
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		acctest.SkipBelowTerraform(t, "1.14.0")
+		host, local := acctest.IsolatedAPI(t, nil)
+		// The first plugin of each kind has a migrator.
+		plugin := tc.Plugins[0]
+		configType := tc.TypeName
+		actionAddr := "action.pipeline_" + tc.Kind.Name + "_migrate.move"
+		tf := acctest.NewTerraform(t, acctest.ProviderBlock(host, localapi.KeyFull, "1")+fmt.Sprintf(`
 resource %[1]q "test" {
   plugin  = %[2]d
   enabled = true
@@ -115,37 +113,35 @@ action "pipeline_%[3]s_migrate" "move" {
     config_id = %[1]s.test.id
   }
 }
-`, configType, plugin, k.kind), nil)
-			if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil {
-				t.Fatalf("apply at generation 1: %v\n%s", err, out)
-			}
-			if err := local.SetGeneration(localapi.Generation2); err != nil {
-				t.Fatal(err)
-			}
-			if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil || len(local.HogFunctions()) != 0 {
-				t.Fatalf("apply at generation 2: %v, %d hog functions; an action runs only when invoked\n%s", err, len(local.HogFunctions()), out)
-			}
-			configID := tf.StateIDs()[configType+".test"]
+`, configType, plugin, tc.Kind.Name), nil)
+		if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil {
+			t.Fatalf("apply at generation 1: %v\n%s", err, out)
+		}
+		if err := local.SetGeneration(localapi.Generation2); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil || len(local.HogFunctions()) != 0 {
+			t.Fatalf("apply at generation 2: %v, %d hog functions; an action runs only when invoked\n%s", err, len(local.HogFunctions()), out)
+		}
+		configID := tf.StateIDs()[configType+".test"]
 
-			out, err := tf.Run("apply", "-invoke="+actionAddr, "-auto-approve", "-no-color")
-			if err != nil {
-				t.Fatalf("apply -invoke: %v\n%s", err, out)
-			}
-			made := local.HogFunctions()
-			if len(made) != 1 || made[0].SourceConfigID == nil || *made[0].SourceConfigID != configID {
-				t.Fatalf("hog functions %+v, want exactly one made of config %d\n%s", made, configID, out)
-			}
-			if n := local.Counters()["migrate"]; n != 1 {
-				t.Errorf("%d migrate requests, want 1", n)
-			}
-			if !strings.Contains(out, "The service made hog function "+made[0].ID) {
-				t.Errorf("apply -invoke did not say which hog function it made:\n%s", out)
-			}
-			coll := map[string]client.Collection{"transformation": client.Transformations, "import_app": client.ImportApps}[k.kind]
-			rec, err := acctest.ClientFor(t, host, localapi.KeyFull).Get(context.Background(), "1", coll, configID)
-			if err != nil || rec.Enabled || rec.Deleted {
-				t.Errorf("config %d after the migration: %+v %v, want kept and disabled", configID, rec, err)
-			}
-		})
-	}
+		out, err := tf.Run("apply", "-invoke="+actionAddr, "-auto-approve", "-no-color")
+		if err != nil {
+			t.Fatalf("apply -invoke: %v\n%s", err, out)
+		}
+		made := local.HogFunctions()
+		if len(made) != 1 || made[0].SourceConfigID == nil || *made[0].SourceConfigID != configID {
+			t.Fatalf("hog functions %+v, want exactly one made of config %d\n%s", made, configID, out)
+		}
+		if n := local.Counters()["migrate"]; n != 1 {
+			t.Errorf("%d migrate requests, want 1", n)
+		}
+		if !strings.Contains(out, "The service made hog function "+made[0].ID) {
+			t.Errorf("apply -invoke did not say which hog function it made:\n%s", out)
+		}
+		rec, err := acctest.ClientFor(t, host, localapi.KeyFull).Get(context.Background(), "1", tc.Kind.Collection, configID)
+		if err != nil || rec.Enabled || rec.Deleted {
+			t.Errorf("config %d after the migration: %+v %v, want kept and disabled", configID, rec, err)
+		}
+	})
 }

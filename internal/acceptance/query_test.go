@@ -59,7 +59,7 @@ func TestAccQuery_generateConfig(t *testing.T) {
   project_id = "1"
 }
 `, host, localapi.KeyWrite), nil)
-		writeFile(t, filepath.Join(tf.Dir, "configs.tfquery.hcl"), fmt.Sprintf(`list %q "all" {
+		tf.WriteFile("configs.tfquery.hcl", fmt.Sprintf(`list %q "all" {
   provider         = pipeline
   include_resource = true
 }
@@ -94,15 +94,8 @@ func TestAccQuery_generateConfig(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("the state holds configs %v, want the listed ones %v (not soft-deleted %d)", got, want, gone.ID)
 		}
-		if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
-			t.Errorf("the plan after the import is not empty: %v\n%s\n%s", err, generated, out)
+		if out, code := tf.PlanExitCode(); code != 0 {
+			t.Errorf("the plan after the import is not empty: exit code %d\n%s\n%s", code, generated, out)
 		}
 	})
-}
-
-func writeFile(t *testing.T, name, content string) {
-	t.Helper()
-	if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }

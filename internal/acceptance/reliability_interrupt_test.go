@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // interruptConfigs are configs with settings of their own and a group of
@@ -104,7 +105,9 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 				t.Fatalf("the apply completed before the stop; the test proves nothing:\n%s", out.String())
 			}
 			if tc.clean {
-				checkConverged(t, state, host, len(state))
+				if err := acctest.StateMatchesAPI(acctest.ClientFor(t, host, localapi.KeyFull), state, len(state)); err != nil {
+					t.Errorf("after a clean stop: %v", err)
+				}
 			}
 			orphans := len(api) - len(state)
 
@@ -112,13 +115,13 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the second apply failed: %v\n%s", err, second)
 			}
-			checkConverged(t, tf.StateIDs(), host, interruptCount)
+			if err := acctest.StateMatchesAPI(acctest.ClientFor(t, host, localapi.KeyFull), tf.StateIDs(), interruptCount); err != nil {
+				t.Errorf("after the second apply: %v", err)
+			}
 			if adopted := strings.Count(second, "Warning: Adopted "); adopted != orphans {
 				t.Errorf("the second apply adopted %d configs, want the %d orphans:\n%s", adopted, orphans, second)
 			}
-			if plan, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
-				t.Errorf("the plan after the second apply is not empty (%v):\n%s", err, plan)
-			}
+			tf.EmptyPlan("after the second apply")
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // TestAccReliability_journalKeepsStateConfigs: the create journal never
@@ -33,5 +34,7 @@ func TestAccReliability_journalKeepsStateConfigs(t *testing.T) {
 	if strings.Contains(out, "Adopted") {
 		t.Errorf("the second apply adopted a config:\n%s", out)
 	}
-	checkConverged(t, tf.StateIDs(), host, 4)
+	if err := acctest.StateMatchesAPI(acctest.ClientFor(t, host, localapi.KeyFull), tf.StateIDs(), 4); err != nil {
+		t.Error(err)
+	}
 }

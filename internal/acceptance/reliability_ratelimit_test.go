@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // rateLimitedConfigs are 70 configs of both kinds, nearly twice what the
@@ -54,7 +55,9 @@ resource "pipeline_import_app_config" "i" {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}
 	c := local.Counters()
-	checkConverged(t, tf.StateIDs(), host, rateLimitedConfigs)
+	if err := acctest.StateMatchesAPI(acctest.ClientFor(t, host, localapi.KeyFull), tf.StateIDs(), rateLimitedConfigs); err != nil {
+		t.Error(err)
+	}
 	b, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
@@ -69,8 +72,6 @@ resource "pipeline_import_app_config" "i" {
 	}
 
 	local.ResetCounters()
-	if out, err := tf.Run("plan", "-detailed-exitcode", "-no-color"); err != nil {
-		t.Fatalf("the plan after the apply is not empty: %v\n%s", err, out)
-	}
+	tf.EmptyPlan("after the apply")
 	t.Logf("plan: %d requests, %d throttled", local.Counters()["total"], local.Counters()["throttled"])
 }

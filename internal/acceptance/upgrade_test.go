@@ -8,7 +8,6 @@ import (
 	"errors"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,7 +51,7 @@ func TestAccUpgrade_stateVersion0(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(tf.Dir, "terraform.tfstate"), fixture, 0o600); err != nil { //nolint:gosec // G703: the test's own working directory
 		t.Fatal(err)
 	}
-	before := stateInstances(t, fixture)
+	before := acctest.ParseState(t, fixture)
 	for addr, in := range before {
 		if in.SchemaVersion != 0 || in.Attributes["plugin_info"] == nil {
 			t.Fatalf("fixture %s: schema version %d, want a version 0 state with plugin_info", addr, in.SchemaVersion)
@@ -61,17 +60,14 @@ func TestAccUpgrade_stateVersion0(t *testing.T) {
 
 	// Without a refresh, the plan sees the upgraded state alone (no plugin
 	// facts yet); with one, what the service holds.
-	for _, args := range [][]string{{"-refresh=false"}, nil} {
-		if out, code := planExitCode(t, tf, args...); code != 0 {
-			t.Fatalf("plan %v after the upgrade: exit code %d, want 0 (no change)\n%s", args, code, out)
-		}
-	}
+	tf.EmptyPlan("after the upgrade, no refresh", "-refresh=false")
+	tf.EmptyPlan("after the upgrade")
 	if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil ||
 		!strings.Contains(out, "0 added, 0 changed, 0 destroyed") {
 		t.Fatalf("apply after the upgrade: %v\n%s", err, out)
 	}
 
-	upgraded := stateInstances(t, readFile(t, filepath.Join(tf.Dir, "terraform.tfstate")))
+	upgraded := tf.State()
 	if len(upgraded) != len(before) {
 		t.Fatalf("%d configs in the upgraded state, want %d", len(upgraded), len(before))
 	}
@@ -122,9 +118,7 @@ func TestAccUpgrade_stateVersion0(t *testing.T) {
 	if rec.Name == nil || *rec.Name != "GeoIP" {
 		t.Errorf("name on the service %v, want the plugin's (GeoIP)", acctest.Deref(rec.Name))
 	}
-	if out, code := planExitCode(t, tf); code != 0 {
-		t.Errorf("plan after the name went back to the plugin: exit code %d, want 0\n%s", code, out)
-	}
+	tf.EmptyPlan("after the name went back to the plugin")
 }
 
 // fixtureAPI starts a local API holding the fixture's records.
@@ -153,34 +147,6 @@ func fixtureAPI(t *testing.T) string {
 	return host
 }
 
-// stateInstance is one resource instance of a state file.
-type stateInstance struct {
-	SchemaVersion int                        `json:"schema_version"`
-	Attributes    map[string]json.RawMessage `json:"attributes"`
-}
-
-// stateInstances returns the managed resource instances of a state file by
-// address.
-func stateInstances(t *testing.T, state []byte) map[string]stateInstance {
-	t.Helper()
-	var st struct {
-		Resources []struct {
-			Mode, Type, Name string
-			Instances        []stateInstance
-		}
-	}
-	if err := json.Unmarshal(state, &st); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]stateInstance{}
-	for _, r := range st.Resources {
-		if r.Mode == "managed" && len(r.Instances) == 1 {
-			out[r.Type+"."+r.Name] = r.Instances[0]
-		}
-	}
-	return out
-}
-
 // collectionOfAddr is the collection of a config resource's address.
 func collectionOfAddr(t *testing.T, addr string) client.Collection {
 	t.Helper()
@@ -192,22 +158,6 @@ func collectionOfAddr(t *testing.T, addr string) client.Collection {
 	}
 	t.Fatalf("no kind has the resource type of %s", addr)
 	return ""
-}
-
-// planExitCode runs terraform plan -detailed-exitcode and returns its output
-// and exit code (0: no change, 2: changes).
-func planExitCode(t *testing.T, tf *acctest.Terraform, args ...string) (string, int) {
-	t.Helper()
-	out, err := tf.Run(append([]string{"plan", "-detailed-exitcode", "-no-color"}, args...)...)
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return out, 0
-	case errors.As(err, &exit):
-		return out, exit.ExitCode()
-	}
-	t.Fatalf("plan: %v\n%s", err, out)
-	return out, -1
 }
 
 func readFile(t *testing.T, name string) []byte {

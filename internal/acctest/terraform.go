@@ -2,7 +2,7 @@ package acctest
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -134,7 +134,7 @@ func NewTerraform(t testing.TB, config string, env map[string]string) *Terraform
 // WriteConfig replaces the working directory's configuration.
 func (tf *Terraform) WriteConfig(config string) {
 	tf.t.Helper()
-	writeFile(tf.t, filepath.Join(tf.Dir, "main.tf"), `terraform {
+	tf.WriteFile("main.tf", `terraform {
   required_providers {
     pipeline = {
       source = "registry.terraform.io/pipelinecfg/pipeline"
@@ -164,48 +164,36 @@ func (tf *Terraform) RunEnv(extraEnv []string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// StateIDs returns the config ids of the resources in the local state, by
-// address; resources whose id is not a number (an order's) are left out.
-func (tf *Terraform) StateIDs() map[string]int64 {
+// WriteFile writes a file of the working directory, name relative to it.
+func (tf *Terraform) WriteFile(name, content string) {
 	tf.t.Helper()
-	b, err := os.ReadFile(filepath.Join(tf.Dir, "terraform.tfstate"))
-	if os.IsNotExist(err) || err == nil && len(b) == 0 {
-		// No state yet (Terraform creates the file empty when it starts).
-		return map[string]int64{}
+	writeFile(tf.t, filepath.Join(tf.Dir, name), content)
+}
+
+// PlanExitCode runs terraform plan -detailed-exitcode -no-color with args
+// and returns its output and exit code (0: no change, 1: an error, 2:
+// changes).
+func (tf *Terraform) PlanExitCode(args ...string) (string, int) {
+	tf.t.Helper()
+	out, err := tf.Run(append([]string{"plan", "-detailed-exitcode", "-no-color"}, args...)...)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return out, 0
+	case errors.As(err, &exit):
+		return out, exit.ExitCode()
 	}
-	if err != nil {
-		tf.t.Fatal(err)
+	tf.t.Fatalf("plan: %v\n%s", err, out)
+	return out, -1
+}
+
+// EmptyPlan fails the test unless terraform plan with args plans no
+// change; step names the point of the test in the message.
+func (tf *Terraform) EmptyPlan(step string, args ...string) {
+	tf.t.Helper()
+	if out, code := tf.PlanExitCode(args...); code != 0 {
+		tf.t.Fatalf("%s: the plan %v is not empty: exit code %d, want 0 (no change)\n%s", step, args, code, out)
 	}
-	var st struct {
-		Resources []struct {
-			Mode, Type, Name string
-			Instances        []struct {
-				IndexKey   any `json:"index_key"`
-				Attributes struct {
-					ID any `json:"id"`
-				} `json:"attributes"`
-			} `json:"instances"`
-		} `json:"resources"`
-	}
-	if err := json.Unmarshal(b, &st); err != nil {
-		tf.t.Fatalf("reading the state: %v", err)
-	}
-	ids := map[string]int64{}
-	for _, r := range st.Resources {
-		if r.Mode != "managed" {
-			continue
-		}
-		for _, in := range r.Instances {
-			addr := r.Type + "." + r.Name
-			if in.IndexKey != nil {
-				addr += fmt.Sprintf("[%v]", in.IndexKey)
-			}
-			if id, ok := in.Attributes.ID.(float64); ok {
-				ids[addr] = int64(id)
-			}
-		}
-	}
-	return ids
 }
 
 func writeFile(t testing.TB, name, content string) {

@@ -30,13 +30,15 @@ type jobCase struct {
 	payload, payloadJSON string
 }
 
-// jobCases are the local API's jobs, by kind (see the localapi README).
-var jobCases = map[string]jobCase{
-	"transformation": {plugin: 2, jobType: "Reprocess", required: "since",
-		payload: `jsonencode({ since = "2024-01-01" })`, payloadJSON: `{"since":"2024-01-01"}`},
-	"import_app": {plugin: 3, jobType: "Backfill", required: "days",
-		payload: `jsonencode({ days = 7, dry_run = true })`, payloadJSON: `{"days":7,"dry_run":true}`},
-}
+// jobCases are acctest.JobCases, by kind, in this package's terms.
+var jobCases = func() map[string]jobCase {
+	out := map[string]jobCase{}
+	for k, jc := range acctest.JobCases {
+		out[k] = jobCase{plugin: jc.Plugin, jobType: jc.JobType, required: jc.Required,
+			payload: "jsonencode(" + jc.PayloadHCL + ")", payloadJSON: jc.PayloadJSON}
+	}
+	return out
+}()
 
 // TestAccJobResource runs a job of a config created in the same
 // configuration, against a local API of its own whose job record is

@@ -22,7 +22,8 @@ import (
 // PIPELINE_TEST_<KIND>_CONFIG_ID names): an import block takes the order
 // over with the sequence the service holds, and moving the existing config
 // to the front shows on the API; each apply is followed by an empty plan.
-// Destroying the order changes nothing on the service, and the test then
+// Destroying the order changes nothing on the service (CheckDestroy compares
+// the sequence with the one the last apply left), and the test then
 // sets every config's order back to what it was.
 func TestAccExistingOrder(t *testing.T) {
 	for _, k := range kind.Kinds() {
@@ -43,6 +44,7 @@ func TestAccExistingOrder(t *testing.T) {
 				}
 			}
 			front = append([]string{client.FormatID(ex.ID)}, front...)
+			var applied []client.Record // the sequence after the last step
 			typ, addr := ex.TypeName("order"), ex.TypeName("order")+".all"
 			config := func(ids []string) string {
 				return ex.ProviderBlock() + fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n\nresource %q \"all\" {\n  project_id = %q\n  config_ids = [%s]\n}\n",
@@ -63,9 +65,20 @@ func TestAccExistingOrder(t *testing.T) {
 							if len(got) == 0 || got[0].ID != ex.ID {
 								return fmt.Errorf("the API's sequence %v, want config %d first", ids(got), ex.ID)
 							}
+							applied = got
 							return nil
 						},
 					},
+				},
+				// Destroying the order leaves the service's sequence as the
+				// last apply left it (the Cleanup above would hide a reorder).
+				CheckDestroy: func(*terraform.State) error {
+					got := activeSequence(t, ex)
+					if !slices.Equal(orders(got), orders(applied)) {
+						return fmt.Errorf("destroying the order changed the API's sequence: %v after the last apply, %v after destroy",
+							orders(applied), orders(got))
+					}
+					return nil
 				},
 			})
 		})
@@ -96,6 +109,15 @@ func restoreOrders(t *testing.T, ex *acctest.ExistingConfig, was map[int64]int64
 			}
 		}
 	}
+}
+
+// orders returns each config's "id:order", in sequence.
+func orders(recs []client.Record) []string {
+	out := make([]string, len(recs))
+	for i := range recs {
+		out[i] = fmt.Sprintf("%d:%d", recs[i].ID, recs[i].Order)
+	}
+	return out
 }
 
 func ids(recs []client.Record) []int64 {

@@ -4,11 +4,14 @@
 //	go test -json ... | testmatrix stream -label L -tool BIN -out FILE
 //	    passes the run through as it goes: a line per package, the output of
 //	    each failed test; keeps the JSON events in FILE and exits non-zero
-//	    when a test or package failed.
+//	    when a test or package failed. -live records that the run was against
+//	    a live instance (the default: POSTHOG_HOST is set where stream runs).
 //	testmatrix check FILE...
 //	    prints a table of the runs (tool, version, passed, failed, skipped)
 //	    and fails when a test was skipped in every run: a feature gated on a
-//	    version that no run used is untested, not passing.
+//	    version that no run used is untested, not passing. Only a test that
+//	    every run skipped while live (where tests that need the local API
+//	    skip by design) is reported without failing.
 package main
 
 import (
@@ -63,6 +66,9 @@ type header struct {
 	Label   string `json:"label"`
 	Tool    string `json:"tool"`
 	Version string `json:"version"`
+	// Live: the run was against a live instance, not the in-process local
+	// API, so tests that need the local API skipped there by design.
+	Live bool `json:"live,omitempty"`
 }
 
 func stream(args []string) error {
@@ -70,6 +76,7 @@ func stream(args []string) error {
 	label := fs.String("label", "", "name of the run")
 	tool := fs.String("tool", "", "the terraform or tofu binary the run used")
 	out := fs.String("out", "", "file for the run's events")
+	live := fs.Bool("live", os.Getenv("POSTHOG_HOST") != "", "the run is against a live instance (default: POSTHOG_HOST is set)")
 	_ = fs.Parse(args)
 	if *label == "" || *tool == "" || *out == "" {
 		usage()
@@ -81,11 +88,15 @@ func stream(args []string) error {
 	defer f.Close()
 	w := bufio.NewWriter(f)
 	defer w.Flush()
-	h := header{Label: *label, Tool: *tool, Version: toolVersion(*tool)}
+	h := header{Label: *label, Tool: *tool, Version: toolVersion(*tool), Live: *live}
 	if err := json.NewEncoder(w).Encode(h); err != nil {
 		return err
 	}
-	fmt.Printf("== %s: %s\n", h.Label, h.Version)
+	mode := ""
+	if h.Live {
+		mode = " (live)"
+	}
+	fmt.Printf("== %s: %s%s\n", h.Label, h.Version, mode)
 
 	output := map[string][]string{} // per package/test, until it ends
 	failed := false
@@ -199,28 +210,56 @@ func check(files []string) error {
 			n[o]++
 			all[key] = true
 		}
-		fmt.Printf("| %s | %s | %d | %d | %d |\n", r.Label, r.Version, n["pass"], n["fail"], n["skip"])
+		label := r.Label
+		if r.Live {
+			label += " (live)"
+		}
+		fmt.Printf("| %s | %s | %d | %d | %d |\n", label, r.Version, n["pass"], n["fail"], n["skip"])
 	}
 
-	var never []string
+	// never: skipped in every run, with at least one run that was not live;
+	// liveOnly: skipped in every run, all of them live.
+	var never, liveOnly []string
 	for key := range all {
-		ran := false
+		ran, local := false, false
 		for _, r := range runs {
-			if o, ok := r.outcome[key]; ok && o != "skip" {
+			o, ok := r.outcome[key]
+			if ok && o != "skip" {
 				ran = true
 			}
+			if ok && !r.Live {
+				local = true
+			}
 		}
-		if !ran {
+		switch {
+		case ran:
+		case local:
 			never = append(never, key)
+		default:
+			liveOnly = append(liveOnly, key)
 		}
 	}
 	slices.Sort(never)
+	slices.Sort(liveOnly)
+	if len(liveOnly) > 0 {
+		fmt.Println("\nSkipped in every run, all of them live (tests that need the local API skip there):")
+		printSkipped(runs, liveOnly)
+	}
 	if len(never) == 0 {
-		fmt.Println("\nEvery test ran in at least one of these runs.")
+		if len(liveOnly) == 0 {
+			fmt.Println("\nEvery test ran in at least one of these runs.")
+		}
 		return nil
 	}
 	fmt.Println("\nSkipped in every run:")
-	for _, key := range never {
+	printSkipped(runs, never)
+	return fmt.Errorf("%d test(s) skipped in every run: what they test ran nowhere", len(never))
+}
+
+// printSkipped prints each test of keys with the reason a run gave for
+// skipping it.
+func printSkipped(runs []*run, keys []string) {
+	for _, key := range keys {
 		reason := ""
 		for _, r := range runs {
 			if msg, ok := r.skipMsg[key]; ok && r.outcome[key] == "skip" {
@@ -229,10 +268,4 @@ func check(files []string) error {
 		}
 		fmt.Printf("  %s: %s\n", strings.TrimPrefix(key, "github.com/pipelinecfg/terraform-provider-pipeline/"), reason)
 	}
-	if os.Getenv("POSTHOG_HOST") != "" {
-		// Against a live instance the tests that need the local API skip by design.
-		fmt.Println("(a live instance: tests that need the local API are skipped there)")
-		return nil
-	}
-	return fmt.Errorf("%d test(s) skipped in every run: what they test ran nowhere", len(never))
 }

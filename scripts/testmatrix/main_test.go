@@ -10,8 +10,19 @@ import (
 // writeRun writes a stream file as `testmatrix stream` leaves it.
 func writeRun(t *testing.T, label string, events ...string) string {
 	t.Helper()
+	return writeRunHeader(t, label, `{"label":"`+label+`","tool":"terraform","version":"Terraform v1.0.0"}`, events...)
+}
+
+// writeLiveRun writes the stream file of a run against a live instance.
+func writeLiveRun(t *testing.T, label string, events ...string) string {
+	t.Helper()
+	return writeRunHeader(t, label, `{"label":"`+label+`","tool":"terraform","version":"Terraform v1.0.0","live":true}`, events...)
+}
+
+func writeRunHeader(t *testing.T, label, header string, events ...string) string {
+	t.Helper()
 	name := filepath.Join(t.TempDir(), label+".json")
-	content := `{"label":"` + label + `","tool":"terraform","version":"Terraform v1.0.0"}` + "\n" + strings.Join(events, "\n") + "\n"
+	content := header + "\n" + strings.Join(events, "\n") + "\n"
 	if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +38,6 @@ const (
 )
 
 func TestCheck(t *testing.T) {
-	t.Setenv("POSTHOG_HOST", "")
 	oldest := writeRun(t, "oldest", passA, noJSON, outB, skipB)
 	newest := writeRun(t, "newest", passB)
 	if err := check([]string{oldest, newest}); err != nil {
@@ -36,6 +46,30 @@ func TestCheck(t *testing.T) {
 	err := check([]string{oldest})
 	if err == nil || !strings.Contains(err.Error(), "1 test(s) skipped in every run") {
 		t.Errorf("a test skipped in the only run: got %v, want the suite to fail", err)
+	}
+}
+
+// TestCheckLive: a test skipped in every run is excused only when every
+// run was live (where tests that need the local API skip by design), as
+// each run's header records; the environment check runs in does not
+// matter.
+func TestCheckLive(t *testing.T) {
+	t.Setenv("POSTHOG_HOST", "http://127.0.0.1:1")
+	local := writeRun(t, "oldest", passA, outB, skipB)
+	live := writeLiveRun(t, "live-gen2", passA, outB, skipB)
+	err := check([]string{local, live})
+	if err == nil || !strings.Contains(err.Error(), "1 test(s) skipped in every run") {
+		t.Errorf("a test skipped in a local run and a live one: got %v, want the suite to fail", err)
+	}
+	if err := check([]string{local}); err == nil {
+		t.Errorf("a test skipped in the only run, which was not live, with POSTHOG_HOST set where check runs: want the suite to fail")
+	}
+	if err := check([]string{live, writeLiveRun(t, "newest", passA, skipB)}); err != nil {
+		t.Errorf("a test skipped only in live runs: %v", err)
+	}
+	r, err := readRun(live)
+	if err != nil || !r.Live {
+		t.Errorf("readRun of a live run: %+v, %v", r, err)
 	}
 }
 
