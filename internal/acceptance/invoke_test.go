@@ -43,10 +43,10 @@ action "pipeline_%[4]s_run_job" "run" {
   config {
     config_id = %[2]s.test.id
     job_type  = %[5]q
-    payload   = jsonencode(%[6]s)
+    payload   = %[6]s
   }
 }
-`, host, configType, jc.Plugin, tc.Kind.Name, jc.JobType, jc.PayloadHCL), nil)
+`, host, configType, jc.Plugin, tc.Kind.Name, jc.JobType, jc.Payload), nil)
 		full := []string{"TF_VAR_api_key=" + localapi.KeyFull}
 
 		if out, err := tf.RunEnv(full, "apply", "-auto-approve", "-no-color"); err != nil {

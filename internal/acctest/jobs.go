@@ -7,15 +7,15 @@ type JobCase struct {
 	JobType string
 	// Required is a payload field the job requires.
 	Required string
-	// PayloadHCL is a valid payload as an HCL object (for jsonencode), and
-	// PayloadJSON the same as JSON.
-	PayloadHCL, PayloadJSON string
+	// Payload is a valid payload as an HCL expression, and PayloadJSON
+	// the same as JSON.
+	Payload, PayloadJSON string
 }
 
 // JobCases are the local API's jobs, by kind name.
 var JobCases = map[string]JobCase{
 	"transformation": {Plugin: 2, JobType: "Reprocess", Required: "since",
-		PayloadHCL: `{ since = "2024-01-01" }`, PayloadJSON: `{"since":"2024-01-01"}`},
+		Payload: `jsonencode({ since = "2024-01-01" })`, PayloadJSON: `{"since":"2024-01-01"}`},
 	"import_app": {Plugin: 3, JobType: "Backfill", Required: "days",
-		PayloadHCL: `{ days = 7, dry_run = true }`, PayloadJSON: `{"days":7,"dry_run":true}`},
+		Payload: `jsonencode({ days = 7, dry_run = true })`, PayloadJSON: `{"days":7,"dry_run":true}`},
 }

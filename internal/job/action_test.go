@@ -22,7 +22,7 @@ import (
 func TestAccRunJobAction(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		acctest.SkipUnlessAcc(t)
-		jc := jobCases[tc.Kind.Name]
+		jc := acctest.JobCases[tc.Kind.Name]
 		host, srv := acctest.IsolatedAPI(t, nil)
 		actionType := "pipeline_" + tc.Kind.Name + "_run_job"
 		var configID int64
@@ -32,7 +32,7 @@ func TestAccRunJobAction(t *testing.T) {
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
 				Config: acctest.ProviderBlock(host, acctest.KeyFull, "1") +
-					tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) + fmt.Sprintf(`
+					tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.Plugin)) + fmt.Sprintf(`
 action %[1]q "test" {
   config {
     config_id = %[2]s.test.id
@@ -50,7 +50,7 @@ resource "terraform_data" "trigger" {
     }
   }
 }
-`, actionType, tc.TypeName, jc.jobType, jc.payload),
+`, actionType, tc.TypeName, jc.JobType, jc.Payload),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					acctest.CaptureID(tc.TypeName+".test", &configID),
 					checkJobs(srv, &configID, jc, 1),
@@ -69,10 +69,10 @@ resource "terraform_data" "trigger" {
 func TestRunJobAction_protocol(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
-		jc := jobCases[tc.Kind.Name]
+		jc := acctest.JobCases[tc.Kind.Name]
 		host, local := acctest.IsolatedAPI(t, nil)
 		rec := acctest.MustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), tc.Kind.Collection,
-			client.RecordInput{Plugin: client.Some(jc.plugin), Order: client.Some(int64(1))})
+			client.RecordInput{Plugin: client.Some(jc.Plugin), Order: client.Some(int64(1))})
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
 		actionType := "pipeline_" + tc.Kind.Name + "_run_job"
 		args := func(jobType, payload string) map[string]tftypes.Value {
@@ -85,14 +85,14 @@ func TestRunJobAction_protocol(t *testing.T) {
 		}
 
 		// Planning: a good job passes; bad ones fail on their attribute.
-		acctest.FailOnDiagnostics(t, "PlanAction", srv.PlanAction(t, actionType, args(jc.jobType, jc.payloadJSON)))
+		acctest.FailOnDiagnostics(t, "PlanAction", srv.PlanAction(t, actionType, args(jc.JobType, jc.PayloadJSON)))
 		for _, bad := range []struct {
 			jobType, payload, attr, want string
 		}{
 			{"Nope", "{}", "job_type", `no public job "Nope"`},
-			{jc.jobType, "{}", "payload", `needs the payload field(s) "` + jc.required + `"`},
-			{jc.jobType, `{"` + jc.required + `": 1, "extra": 1}`, "payload", `no payload field(s) "extra"`},
-			{jc.jobType, "[1]", "payload", "must be a JSON object"},
+			{jc.JobType, "{}", "payload", `needs the payload field(s) "` + jc.Required + `"`},
+			{jc.JobType, `{"` + jc.Required + `": 1, "extra": 1}`, "payload", `no payload field(s) "extra"`},
+			{jc.JobType, "[1]", "payload", "must be a JSON object"},
 		} {
 			expectAttrError(t, srv.PlanAction(t, actionType, args(bad.jobType, bad.payload)), bad.attr, bad.want)
 		}
@@ -101,9 +101,9 @@ func TestRunJobAction_protocol(t *testing.T) {
 		}
 
 		// Invoking: progress, then the job on the API.
-		inv := srv.Invoke(t, actionType, args(jc.jobType, jc.payloadJSON))
+		inv := srv.Invoke(t, actionType, args(jc.JobType, jc.PayloadJSON))
 		acctest.FailOnDiagnostics(t, "InvokeAction", inv.Diagnostics)
-		if !inv.Completed || len(inv.Progress) != 2 || !strings.Contains(inv.Progress[0], "Starting job "+fmt.Sprintf("%q", jc.jobType)) ||
+		if !inv.Completed || len(inv.Progress) != 2 || !strings.Contains(inv.Progress[0], "Starting job "+fmt.Sprintf("%q", jc.JobType)) ||
 			!strings.Contains(inv.Progress[1], "accepted") {
 			t.Errorf("invocation %+v, want a start and an accepted progress message and completion", inv)
 		}
@@ -114,7 +114,7 @@ func TestRunJobAction_protocol(t *testing.T) {
 
 		// A key with scopes: a clear error, and nothing run.
 		scoped := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
-		inv = scoped.Invoke(t, actionType, args(jc.jobType, jc.payloadJSON))
+		inv = scoped.Invoke(t, actionType, args(jc.JobType, jc.PayloadJSON))
 		if !inv.Completed || len(inv.Diagnostics) != 1 || !strings.Contains(inv.Diagnostics[0].Detail, "To run jobs, configure this provider") {
 			t.Errorf("scoped key: invocation %+v, want one error saying what to do instead", inv)
 		}
@@ -147,18 +147,18 @@ func expectAttrError(t *testing.T, diags []*tfprotov6.Diagnostic, attr, want str
 func TestRunJobAction_noJobAction(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
-		jc := jobCases[tc.Kind.Name]
+		jc := acctest.JobCases[tc.Kind.Name]
 		host, local := acctest.IsolatedAPI(t, nil)
 		rec := acctest.MustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), tc.Kind.Collection,
-			client.RecordInput{Plugin: client.Some(jc.plugin), Order: client.Some(int64(1))})
+			client.RecordInput{Plugin: client.Some(jc.Plugin), Order: client.Some(int64(1))})
 		if err := local.SetGeneration(localapi.Generation2); err != nil {
 			t.Fatal(err)
 		}
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
 		inv := srv.Invoke(t, "pipeline_"+tc.Kind.Name+"_run_job", map[string]tftypes.Value{
 			"config_id": tftypes.NewValue(tftypes.Number, rec.ID),
-			"job_type":  tftypes.NewValue(tftypes.String, jc.jobType),
-			"payload":   tftypes.NewValue(tftypes.String, jc.payloadJSON),
+			"job_type":  tftypes.NewValue(tftypes.String, jc.JobType),
+			"payload":   tftypes.NewValue(tftypes.String, jc.PayloadJSON),
 		})
 		if !inv.Completed || len(inv.Diagnostics) != 1 ||
 			!strings.Contains(inv.Diagnostics[0].Detail, fmt.Sprintf("although config %d exists: the service has no job action.", rec.ID)) ||

@@ -21,25 +21,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
-// jobCase is a public job of one of the local API's plugins of a kind.
-type jobCase struct {
-	plugin   int64
-	jobType  string
-	required string
-	// payload is a valid payload as HCL, and its JSON.
-	payload, payloadJSON string
-}
-
-// jobCases are acctest.JobCases, by kind, in this package's terms.
-var jobCases = func() map[string]jobCase {
-	out := map[string]jobCase{}
-	for k, jc := range acctest.JobCases {
-		out[k] = jobCase{plugin: jc.Plugin, jobType: jc.JobType, required: jc.Required,
-			payload: "jsonencode(" + jc.PayloadHCL + ")", payloadJSON: jc.PayloadJSON}
-	}
-	return out
-}()
-
 // TestAccJobResource runs a job of a config created in the same
 // configuration, against a local API of its own whose job record is
 // checked: the job ran once with its payload; the same payload written
@@ -50,20 +31,20 @@ var jobCases = func() map[string]jobCase {
 func TestAccJobResource(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		acctest.SkipUnlessAcc(t)
-		jc := jobCases[tc.Kind.Name]
+		jc := acctest.JobCases[tc.Kind.Name]
 		host, srv := acctest.IsolatedAPI(t, nil)
 		jobType := "pipeline_" + tc.Kind.Name + "_job"
 		addr := jobType + ".test"
 		var configID int64
 		config := func(job, triggers string) string {
 			return acctest.ProviderBlock(host, acctest.KeyFull, "1") +
-				tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) +
+				tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.Plugin)) +
 				fmt.Sprintf("\nresource %q \"test\" {\n  config_id = %s.test.id\n%s\n  triggers = { %s }\n}\n", jobType, tc.TypeName, job, triggers)
 		}
-		valid := fmt.Sprintf("  job_type  = %q\n  payload   = %s", jc.jobType, jc.payload)
+		valid := fmt.Sprintf("  job_type  = %q\n  payload   = %s", jc.JobType, jc.Payload)
 		// The same JSON, written out by hand in another key order.
 		var fields map[string]any
-		if err := json.Unmarshal([]byte(jc.payloadJSON), &fields); err != nil {
+		if err := json.Unmarshal([]byte(jc.PayloadJSON), &fields); err != nil {
 			t.Fatal(err)
 		}
 		var parts []string
@@ -71,7 +52,7 @@ func TestAccJobResource(t *testing.T) {
 			v, _ := json.Marshal(fields[k])
 			parts = append(parts, fmt.Sprintf("%q: %s", k, v))
 		}
-		rewritten := fmt.Sprintf("  job_type  = %q\n  payload   = %q", jc.jobType, "{ "+strings.Join(parts, ", ")+" }")
+		rewritten := fmt.Sprintf("  job_type  = %q\n  payload   = %q", jc.JobType, "{ "+strings.Join(parts, ", ")+" }")
 
 		resource.ParallelTest(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
@@ -99,17 +80,17 @@ func TestAccJobResource(t *testing.T) {
 					Check:            checkJobs(srv, &configID, jc, 2),
 				},
 				{
-					Config:      config(fmt.Sprintf("  job_type = \"Nope\"\n  payload  = %s", jc.payload), `run = "3"`),
+					Config:      config(fmt.Sprintf("  job_type = \"Nope\"\n  payload  = %s", jc.Payload), `run = "3"`),
 					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)Unknown job type.*with ` + addr + `.*job_type.*no public job "Nope".*` + regexp.QuoteMeta(fmt.Sprintf("%q", jc.jobType))),
+					ExpectError: regexp.MustCompile(`(?s)Unknown job type.*with ` + addr + `.*job_type.*no public job "Nope".*` + regexp.QuoteMeta(fmt.Sprintf("%q", jc.JobType))),
 				},
 				{
-					Config:      config(fmt.Sprintf("  job_type = %q\n  payload  = jsonencode({})", jc.jobType), `run = "3"`),
+					Config:      config(fmt.Sprintf("  job_type = %q\n  payload  = jsonencode({})", jc.JobType), `run = "3"`),
 					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)Missing required job field.*payload.*needs the payload field\(s\) "` + jc.required + `"`),
+					ExpectError: regexp.MustCompile(`(?s)Missing required job field.*payload.*needs the payload field\(s\) "` + jc.Required + `"`),
 				},
 				{
-					Config:      config(fmt.Sprintf("  job_type = %q\n  payload  = jsonencode({ %s = 1, extra = 1 })", jc.jobType, jc.required), `run = "3"`),
+					Config:      config(fmt.Sprintf("  job_type = %q\n  payload  = jsonencode({ %s = 1, extra = 1 })", jc.JobType, jc.Required), `run = "3"`),
 					PlanOnly:    true,
 					ExpectError: regexp.MustCompile(`(?s)Unknown field for job.*payload.*no payload field\(s\) "extra"`),
 				},
@@ -129,7 +110,7 @@ func TestAccJobResource(t *testing.T) {
 					// configuration: in-process test providers share one
 					// server, so an aliased second one would not be apart.)
 					Config: acctest.ProviderBlock(host, acctest.KeyWrite, "1") +
-						tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.plugin)) +
+						tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.Plugin)) +
 						fmt.Sprintf("\nresource %q \"scoped\" {\n  config_id = %s.test.id\n%s\n}\n", jobType, tc.TypeName, valid),
 					ExpectError: regexp.MustCompile(`(?s)403\s+Forbidden.*To\s+run\s+jobs,\s+configure\s+this\s+provider`),
 				},
@@ -151,15 +132,15 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 
 // checkJobs checks that the local API recorded exactly n runs, each of jc's
 // job on the config *id with jc's payload and operation "start".
-func checkJobs(srv *localapi.Server, id *int64, jc jobCase, n int) resource.TestCheckFunc {
+func checkJobs(srv *localapi.Server, id *int64, jc acctest.JobCase, n int) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		runs := srv.Jobs()
 		if len(runs) != n {
 			return fmt.Errorf("the local API ran %d jobs, want %d: %+v", len(runs), n, runs)
 		}
 		for _, r := range runs {
-			if r.ConfigID != *id || r.Project != 1 || r.Type != jc.jobType || r.Operation != "start" || !jsonEqual(r.Payload, jc.payloadJSON) {
-				return fmt.Errorf("job run %+v (payload %s), want %s on config %d with %s", r, r.Payload, jc.jobType, *id, jc.payloadJSON)
+			if r.ConfigID != *id || r.Project != 1 || r.Type != jc.JobType || r.Operation != "start" || !jsonEqual(r.Payload, jc.PayloadJSON) {
+				return fmt.Errorf("job run %+v (payload %s), want %s on config %d with %s", r, r.Payload, jc.JobType, *id, jc.PayloadJSON)
 			}
 		}
 		return nil
@@ -178,11 +159,11 @@ func jsonEqual(a json.RawMessage, b string) bool {
 func TestJobResource_requests(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
-		jc := jobCases[tc.Kind.Name]
+		jc := acctest.JobCases[tc.Kind.Name]
 		var log acctest.RequestLog
 		host, local := acctest.IsolatedAPI(t, log.Wrap)
 		rec := acctest.MustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), tc.Kind.Collection,
-			client.RecordInput{Plugin: client.Some(jc.plugin), Order: client.Some(int64(1))})
+			client.RecordInput{Plugin: client.Some(jc.Plugin), Order: client.Some(int64(1))})
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
 		typeName := "pipeline_" + tc.Kind.Name + "_job"
 		path := "/api/projects/1/" + string(tc.Kind.Collection) + "/" + strconv.FormatInt(rec.ID, 10) + "/"
@@ -190,15 +171,15 @@ func TestJobResource_requests(t *testing.T) {
 
 		created := srv.Apply(t, typeName, nil, nil, map[string]tftypes.Value{
 			"config_id": tftypes.NewValue(tftypes.Number, rec.ID),
-			"job_type":  tftypes.NewValue(tftypes.String, jc.jobType),
-			"payload":   tftypes.NewValue(tftypes.String, jc.payloadJSON),
+			"job_type":  tftypes.NewValue(tftypes.String, jc.JobType),
+			"payload":   tftypes.NewValue(tftypes.String, jc.PayloadJSON),
 		})
 		acctest.FailOnDiagnostics(t, "create", created.Diagnostics)
 		if got, want := log.Take(), []string{"GET " + path, "POST " + path + "job/"}; !slices.Equal(got, want) {
 			t.Errorf("plan and create: requests %q, want %q", got, want)
 		}
-		if runs := local.Jobs(); len(runs) != 1 || runs[0].ConfigID != rec.ID || !jsonEqual(runs[0].Payload, jc.payloadJSON) {
-			t.Errorf("job runs %+v, want one of config %d with %s", runs, rec.ID, jc.payloadJSON)
+		if runs := local.Jobs(); len(runs) != 1 || runs[0].ConfigID != rec.ID || !jsonEqual(runs[0].Payload, jc.PayloadJSON) {
+			t.Errorf("job runs %+v, want one of config %d with %s", runs, rec.ID, jc.PayloadJSON)
 		}
 
 		read, err := srv.ReadResource(context.Background(), &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: created.NewState})
