@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // The generation 2 refusals, worded as the service words them.
@@ -199,7 +201,7 @@ func (hf *HogFunction) maskedInputs(p *catalogEntry) json.RawMessage {
 		return json.RawMessage(`{}`) // never show what might be a secret
 	}
 	for _, k := range p.secrets {
-		if in, ok := inputs[k]; ok && truthy(in["value"]) {
+		if in, ok := inputs[k]; ok && python.Truthy(in["value"]) {
 			inputs[k] = map[string]json.RawMessage{"secret": json.RawMessage("true")}
 		}
 	}

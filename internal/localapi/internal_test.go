@@ -1,7 +1,6 @@
 package localapi
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -45,17 +44,6 @@ func TestParsePyInt(t *testing.T) {
 	for _, in := range []string{"", "x", "1.5", "_1", "1__0", "1_", "--1", "0x10", "1e3"} {
 		if _, good := parsePyInt(in); good {
 			t.Errorf("parsePyInt(%q) accepted", in)
-		}
-	}
-}
-
-func TestTruthy(t *testing.T) {
-	for in, want := range map[string]bool{
-		`null`: false, `false`: false, `""`: false, `0`: false, `0.0`: false, `[]`: false, `{}`: false, `[ ]`: false,
-		`true`: true, `"x"`: true, `1`: true, `-0.5`: true, `[0]`: true, `{"a":1}`: true,
-	} {
-		if got := truthy(json.RawMessage(in)); got != want {
-			t.Errorf("truthy(%s) = %v", in, got)
 		}
 	}
 }

@@ -1,11 +1,12 @@
 package localapi
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // record is a stored plugin config. One table holds both collections: a
@@ -117,7 +118,7 @@ func maskSecrets(cfg json.RawMessage, secrets []string) json.RawMessage {
 	}
 	changed := false
 	for _, k := range secrets {
-		if val, ok := m[k]; ok && truthy(val) {
+		if val, ok := m[k]; ok && python.Truthy(val) {
 			m[k] = secretMaskJSON
 			changed = true
 		}
@@ -130,34 +131,6 @@ func maskSecrets(cfg json.RawMessage, secrets []string) json.RawMessage {
 		return cfg
 	}
 	return out
-}
-
-// truthy is Python's truth test for a JSON value.
-func truthy(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	switch string(raw) {
-	case "", "null", "false", `""`, "[]", "{}":
-		return false
-	}
-	if raw[0] == '[' || raw[0] == '{' {
-		var v any
-		if json.Unmarshal(raw, &v) == nil {
-			switch x := v.(type) {
-			case []any:
-				return len(x) > 0
-			case map[string]any:
-				return len(x) > 0
-			}
-		}
-		return true
-	}
-	if raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') {
-		var f float64
-		if json.Unmarshal(raw, &f) == nil {
-			return f != 0
-		}
-	}
-	return true
 }
 
 // formatTime writes ISO 8601 UTC with microseconds.
