@@ -66,7 +66,7 @@ func (s *Server) logAs(activity string) changeLog {
 // a create) and after it, with extra changes besides the record's fields.
 // An update that changes nothing is not logged.
 func (s *Server) activityOf(activity string, before, after *record, extra ...activityChange) (*Activity, error) {
-	p := s.catalog.get(after.Plugin)
+	p := s.catalog.Load().get(after.Plugin)
 	var changes []activityChange
 	if before != nil {
 		changes = append(fieldChanges(before, after, p), extra...)

@@ -22,6 +22,9 @@ type body struct {
 	json any
 	// isNull is a body of JSON null, which is not an empty body.
 	isNull bool
+	// raw is the JSON body as sent, for what decoding loses (lone
+	// surrogates); nil for forms.
+	raw []byte
 	// form holds form fields; nil unless the body was a form.
 	form map[string][]string
 }
@@ -110,7 +113,7 @@ func readBody(w http.ResponseWriter, r *http.Request) (*body, *apiError) {
 		if err != nil {
 			return nil, errParse("JSON parse error - " + err.Error())
 		}
-		return &body{json: v, isNull: v == nil}, nil
+		return &body{json: v, isNull: v == nil, raw: raw}, nil
 	default:
 		if strings.HasSuffix(mediaType, "+json") {
 			r.Header.Set("Content-Type", "application/json")

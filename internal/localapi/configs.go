@@ -12,7 +12,7 @@ func (s *Server) list(req *request) *apiError {
 	q := req.r.URL.Query()
 	limit, offset := pageLimit(lastValue(q, "limit")), pageOffset(lastValue(q, "offset"))
 	// Generation 2 lists hide deleted configs.
-	kind := listKind{coll: req.route.coll.name, hideDeleted: req.gen >= Generation2}
+	kind := listKind{plugins: req.route.coll.ids, hideDeleted: req.gen >= Generation2}
 	recs, count, err := s.store.list(req.ctx, kind, req.project, limit, offset)
 	if err != nil {
 		return s.internal(req, err)
@@ -25,7 +25,7 @@ func (s *Server) list(req *request) *apiError {
 	}{Count: count, Results: make([]*recordView, len(recs))}
 	page.Next, page.Previous = pageLinks(req.r, count, limit, offset)
 	for i, rec := range recs {
-		page.Results[i] = rec.view(s.catalog, false, req.gen)
+		page.Results[i] = rec.view(req.cat, false, req.gen)
 	}
 	writeJSON(req.w, http.StatusOK, page)
 	return nil
@@ -38,7 +38,7 @@ func (s *Server) create(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	in, e := parseConfigInput(b, s.catalog, false, req.gen < Generation2)
+	in, e := parseConfigInput(b, req.cat, false, req.gen < Generation2)
 	if e != nil {
 		return e
 	}
@@ -52,7 +52,7 @@ func (s *Server) create(req *request) *apiError {
 	if err := s.store.create(req.ctx, rec, s.logAs(activityCreated)); err != nil {
 		return s.internal(req, err)
 	}
-	writeJSON(req.w, http.StatusCreated, rec.view(s.catalog, true, req.gen))
+	writeJSON(req.w, http.StatusCreated, rec.view(req.cat, true, req.gen))
 	return nil
 }
 
@@ -61,7 +61,7 @@ func (s *Server) retrieve(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	writeJSON(req.w, http.StatusOK, rec.view(s.catalog, true, req.gen))
+	writeJSON(req.w, http.StatusOK, rec.view(req.cat, true, req.gen))
 	return nil
 }
 
@@ -76,7 +76,7 @@ func (s *Server) update(req *request) *apiError {
 	b, bodyErr := readBody(req.w, req.r)
 	var in *configInput
 	if bodyErr == nil {
-		in, bodyErr = parseConfigInput(b, s.catalog, req.r.Method == http.MethodPatch, req.gen < Generation2)
+		in, bodyErr = parseConfigInput(b, req.cat, req.r.Method == http.MethodPatch, req.gen < Generation2)
 	}
 	rec, err := s.store.update(req.ctx, req.project, id, func(_ *storeTx, rec *record) error {
 		if !req.route.coll.shows(rec) {
@@ -85,7 +85,7 @@ func (s *Server) update(req *request) *apiError {
 		if bodyErr != nil {
 			return bodyErr
 		}
-		in.apply(rec, s.catalog.get(rec.Plugin), true)
+		in.apply(rec, req.cat.get(rec.Plugin), true)
 		return nil
 	}, s.logAs(activityUpdated))
 	switch {
@@ -94,7 +94,7 @@ func (s *Server) update(req *request) *apiError {
 	case rec == nil:
 		return errRecordNotFound()
 	}
-	writeJSON(req.w, http.StatusOK, rec.view(s.catalog, true, req.gen))
+	writeJSON(req.w, http.StatusOK, rec.view(req.cat, true, req.gen))
 	return nil
 }
 

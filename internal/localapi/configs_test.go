@@ -42,7 +42,7 @@ func TestCreateDefaultsAndShape(t *testing.T) {
 				"plugin": float64(c.plugin), "enabled": false, "order": float64(7), "error": nil, "team_id": float64(1),
 				"delivery_rate_24h": nil, "deleted": false, "filters": nil,
 				// name and description fall back to the plugin's.
-				"name": p.Name, "description": p.Description,
+				"name": *p.Name, "description": *p.Description,
 			}
 			for k, v := range checks {
 				if rec[k] != v {
@@ -53,7 +53,7 @@ func TestCreateDefaultsAndShape(t *testing.T) {
 				t.Errorf("config = %#v, want {}", rec["config"])
 			}
 			info, ok := rec["plugin_info"].(map[string]any)
-			if !ok || info["id"] != float64(c.plugin) || info["name"] != p.Name {
+			if !ok || info["id"] != float64(c.plugin) || info["name"] != *p.Name {
 				t.Errorf("plugin_info = %#v", rec["plugin_info"])
 			}
 			for _, k := range []string{"config_schema", "capabilities", "public_jobs", "plugin_type", "url", "tag"} {
@@ -178,7 +178,7 @@ func TestUpdate(t *testing.T) {
 			// Empty or null name falls back to the plugin's name.
 			for _, v := range []any{"", nil} {
 				got = a.do(http.MethodPatch, p, full, map[string]any{"name": v}).want(t, 200).object(t)
-				if got["name"] != pluginByID(c.plugin).Name {
+				if got["name"] != *pluginByID(c.plugin).Name {
 					t.Errorf("name after %#v = %v", v, got["name"])
 				}
 			}

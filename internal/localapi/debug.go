@@ -2,14 +2,18 @@ package localapi
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // Debug routes (Options.DebugRoutes, command flag -debug-routes) let a test
-// or a user read counters, job runs and hog functions of a running command,
-// and change its test switches and generation. They need no key and are
+// or a user read counters, job runs, hog functions and the plugin catalog of
+// a running command, and change its test switches, generation and plugins
+// (an upgrade of a plugin, SetPlugin). They need no key and are
 // never faulted or throttled.
 const debugPrefix = "/_localapi/"
 
@@ -45,7 +49,7 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		hfs := s.HogFunctions()
 		for i := range hfs {
 			// No secret over HTTP: inputs as the API shows them.
-			hfs[i].Inputs = hfs[i].maskedInputs(s.catalog.get(hfs[i].Plugin))
+			hfs[i].Inputs = hfs[i].maskedInputs(s.catalog.Load().get(hfs[i].Plugin))
 		}
 		writeJSON(w, http.StatusOK, hfs)
 	case path == "hog-functions" && r.Method == http.MethodDelete:
@@ -81,6 +85,10 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		}
 		s.SetFaults(f)
 		w.WriteHeader(http.StatusNoContent)
+	case path == "plugins" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, s.Plugins())
+	case strings.HasPrefix(path, "plugins/") && r.Method == http.MethodPut:
+		s.putPlugin(w, r, strings.TrimPrefix(path, "plugins/"))
 	case path == "rate-limit" && r.Method == http.MethodPut:
 		// A limit left out of the document is left as it is.
 		var doc struct {
@@ -100,6 +108,39 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, errRecordNotFound())
 	}
+}
+
+// putPlugin serves PUT /_localapi/plugins/{id}: the body is one plugin as
+// in a -plugins file (its id may be left out), which SetPlugin adds or
+// puts in place of plugin id.
+func (s *Server) putPlugin(w http.ResponseWriter, r *http.Request, rawID string) {
+	id, err := strconv.ParseInt(rawID, 10, 64)
+	if err != nil || id <= 0 {
+		writeError(w, errRecordNotFound())
+		return
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+	if err != nil {
+		writeError(w, errParse("JSON parse error - "+err.Error()))
+		return
+	}
+	var p Plugin
+	if err := strictDecode(data, &p); err != nil {
+		writeError(w, errParse("JSON parse error - "+err.Error()))
+		return
+	}
+	switch {
+	case p.ID == 0:
+		p.ID = id
+	case p.ID != id:
+		writeError(w, errInvalid(fmt.Sprintf("The body's id %d is not the path's %d.", p.ID, id), "id"))
+		return
+	}
+	if err := s.SetPlugin(p); err != nil {
+		writeError(w, errInvalid(err.Error(), ""))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // readDebugBody decodes a debug route's JSON body into v, or answers 400.

@@ -15,7 +15,7 @@ func (s *Server) frontend(req *request) *apiError {
 		return e
 	}
 	js := noFrontend
-	if p := s.catalog.get(rec.Plugin); p != nil && p.Frontend != "" {
+	if p := req.cat.get(rec.Plugin); p != nil && p.Frontend != "" {
 		js = p.Frontend
 	}
 	h := req.w.Header()

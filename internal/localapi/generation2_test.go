@@ -50,7 +50,7 @@ func TestGeneration2CreateMakesHogFunction(t *testing.T) {
 				t.Errorf("fields %v, want %v", rec, want)
 			}
 			checks := map[string]any{"id": nil, "created_at": nil, "updated_at": nil, "plugin": float64(m.migrator),
-				"enabled": true, "order": float64(7), "name": "mine", "description": pluginByID(m.migrator).Description,
+				"enabled": true, "order": float64(7), "name": "mine", "description": *pluginByID(m.migrator).Description,
 				"team_id": float64(1), "deleted": false, "error": nil, "delivery_rate_24h": nil}
 			for k, v := range checks {
 				if got, ok := rec[k]; !ok || got != v {
@@ -89,7 +89,7 @@ func TestGeneration2CreateMakesHogFunction(t *testing.T) {
 
 			// Sending it again makes a second one.
 			a.create(1, m.name, full, map[string]any{"plugin": m.migrator, "order": 1})
-			if hfs := a.srv.HogFunctions(); len(hfs) != 2 || hfs[1].Name != pluginByID(m.migrator).Name || hfs[1].Enabled || hfs[0].ID == hfs[1].ID {
+			if hfs := a.srv.HogFunctions(); len(hfs) != 2 || hfs[1].Name != *pluginByID(m.migrator).Name || hfs[1].Enabled || hfs[0].ID == hfs[1].ID {
 				t.Errorf("second create: %+v", hfs)
 			}
 			if err := a.srv.ResetHogFunctions(); err != nil || len(a.srv.HogFunctions()) != 0 {
@@ -131,12 +131,12 @@ func TestGeneration2CreateRefusals(t *testing.T) {
 // TestHogFunctionTypes: a plugin in no collection makes a destination, and
 // one without a URL a template named by its ID.
 func TestHogFunctionTypes(t *testing.T) {
-	plugins := append(localapi.DefaultPlugins(), localapi.Plugin{ID: 9, Name: "Webhook", HasMigrator: true,
+	plugins := append(localapi.DefaultPlugins(), localapi.Plugin{ID: 99, Name: text("Webhook"), HasMigrator: true,
 		Capabilities: localapi.Capabilities{Methods: []string{"onEvent"}}})
 	a := newAPI(t, localapi.Options{Generation: 2, Plugins: plugins})
 	// The collection is not checked on create, as at generation 1.
-	a.create(1, tr, full, map[string]any{"plugin": 9, "order": 1})
-	if hfs := a.srv.HogFunctions(); len(hfs) != 1 || hfs[0].Type != "destination" || hfs[0].TemplateID != "plugin-9" {
+	a.create(1, tr, full, map[string]any{"plugin": 99, "order": 1})
+	if hfs := a.srv.HogFunctions(); len(hfs) != 1 || hfs[0].Type != "destination" || hfs[0].TemplateID != "plugin-99" {
 		t.Errorf("hog functions %+v", hfs)
 	}
 }
@@ -244,7 +244,7 @@ func TestMigrate(t *testing.T) {
 				}
 			}
 			p := pluginByID(m.migrator)
-			if !uuidLike.MatchString(as[string](t, hf["id"])) || hf["type"] != m.hogType || hf["name"] != p.Name ||
+			if !uuidLike.MatchString(as[string](t, hf["id"])) || hf["type"] != m.hogType || hf["name"] != *p.Name ||
 				hf["enabled"] != true || hf["deleted"] != false || hf["template_id"] != m.templateID ||
 				num(hf, "execution_order") != 3 || !isoMicros.MatchString(as[string](t, hf["created_at"])) {
 				t.Errorf("hog function %v", hf)
@@ -256,7 +256,7 @@ func TestMigrate(t *testing.T) {
 			if !jsonEqual(t, hf["filters"], `{"events": [{"type": "events", "id": "$pageview", "properties": []}]}`) {
 				t.Errorf("filters %v", hf["filters"])
 			}
-			if schema := as[[]any](t, hf["inputs_schema"]); len(schema) != len(p.ConfigSchema) {
+			if schema := as[[]any](t, hf["inputs_schema"]); len(schema) != len(p.ConfigSchema.Fields) {
 				t.Errorf("inputs_schema %v", schema)
 			}
 			// The config is disabled, not deleted.

@@ -35,6 +35,9 @@ var collections = []struct {
 	{ia, 3, 1},
 }
 
+// text returns a plugin's name or description.
+func text(s string) *string { return &s }
+
 // api is a Server behind a real HTTP listener (httptest).
 type api struct {
 	t   testing.TB

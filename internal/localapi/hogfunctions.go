@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -76,7 +77,7 @@ func hogFunctionOf(p *catalogEntry, rec *record, source *int64) (*HogFunction, e
 	}
 	return &HogFunction{
 		ID: id.String(), Project: rec.Team, Plugin: p.ID, Type: p.hogFunctionType(),
-		Name: *rec.shownName(p), Description: *rec.shownDescription(p), Enabled: rec.Enabled,
+		Name: deref(rec.shownName(p)), Description: deref(rec.shownDescription(p)), Enabled: rec.Enabled,
 		TemplateID: p.templateID(), SourceConfigID: source, Inputs: rawInputs, Filters: filters,
 		ExecutionOrder: rec.Order, CreatedAt: time.Now().UTC(),
 	}, nil
@@ -104,7 +105,7 @@ func (p *Plugin) templateID() string {
 // the request and answers the config it did not save (id and timestamps
 // null), or refuses when the plugin has no migrator.
 func (s *Server) createHogFunction(req *request, rec *record) *apiError {
-	p := s.catalog.get(rec.Plugin)
+	p := req.cat.get(rec.Plugin)
 	if p == nil || !p.HasMigrator {
 		return errInvalid(DetailCreationDisabled, "")
 	}
@@ -115,7 +116,7 @@ func (s *Server) createHogFunction(req *request, rec *record) *apiError {
 	if err != nil {
 		return s.internal(req, err)
 	}
-	writeJSON(req.w, http.StatusCreated, rec.view(s.catalog, true, req.gen))
+	writeJSON(req.w, http.StatusCreated, rec.view(req.cat, true, req.gen))
 	return nil
 }
 
@@ -178,13 +179,13 @@ func (hf *HogFunction) view(p *catalogEntry) *hogFunctionView {
 		Filters: hf.Filters, TemplateID: hf.TemplateID, ExecutionOrder: hf.ExecutionOrder,
 	}
 	if p != nil {
-		for _, f := range p.ConfigSchema {
+		for _, f := range p.ConfigSchema.Fields {
 			typ := f.Type
 			if typ == "" {
 				typ = "string"
 			}
 			v.InputsSchema = append(v.InputsSchema, inputSchema{Key: f.Key, Type: typ, Label: f.Name,
-				Required: f.Required, Secret: f.Secret, Default: f.Default})
+				Required: f.Required, Secret: slices.Contains(p.secrets, f.Key), Default: f.Default})
 		}
 	}
 	return v

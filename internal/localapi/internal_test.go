@@ -78,19 +78,24 @@ func TestParsePlugins(t *testing.T) {
 		t.Error(err)
 	}
 	for in, want := range map[string]string{
-		`[{"id": 1, "name": "a"}, {"id": 1, "name": "b"}]`: "used twice",
-		`[{"id": 0, "name": "a"}]`:                         "positive",
-		`[{"id": 1, "name": " "}]`:                         "name is empty",
-		`[{"id": 1, "name": "a", "colour": "red"}]`:        "unknown field",
-		`[{"id": 1, "name": "a", "config_schema": [{}]}]`:  "no key",
-		`{}`: "cannot unmarshal",
+		`[{"id": 1, "name": "a"}, {"id": 1, "name": "b"}]`:           "used twice",
+		`[{"id": 0, "name": "a"}]`:                                   "positive",
+		`[{"id": 1, "name": "a", "colour": "red"}]`:                  "unknown field",
+		`[{"id": 1, "name": "a", "config_schema": [{}]}]`:            "no key",
+		`[{"id": 1, "config_schema": {"k": {"colour": 1}}}]`:         "unknown field",
+		`[{"id": 1, "config_schema": {"k": {"key": "j"}}}]`:          `has key "j"`,
+		`[{"id": 1, "config_schema": [{"key": "k"}, {"key": "k"}]}]`: "used twice",
+		`[{"id": 1, "config_schema": "apiKey"}]`:                     "a list or an object",
+		`{}`:                                                         "cannot unmarshal",
 	} {
 		if _, err := ParsePlugins([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParsePlugins(%s) = %v, want an error with %q", in, err, want)
 		}
 	}
-	if got := DefaultPlugins(); len(got) != 4 || got[0].ID != 1 || got[3].ID != 4 {
-		t.Errorf("DefaultPlugins ids changed")
+	for i, p := range DefaultPlugins() {
+		if p.ID != int64(i+1) {
+			t.Errorf("DefaultPlugins()[%d] has id %d: the seeded ids are fixed", i, p.ID)
+		}
 	}
 	// A transformation and an import app with a migrator, one of each without.
 	migrators := map[string][2]int{}

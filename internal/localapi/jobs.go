@@ -46,7 +46,7 @@ func (s *Server) job(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	plugin := s.catalog.get(rec.Plugin)
+	plugin := req.cat.get(rec.Plugin)
 	typ, e := validateJob(plugin, spec)
 	if e != nil {
 		return e

@@ -17,7 +17,7 @@ func (s *Server) migrate(req *request) *apiError {
 		if !req.route.coll.shows(rec) {
 			return errRecordNotFound()
 		}
-		plugin = s.catalog.get(rec.Plugin)
+		plugin = req.cat.get(rec.Plugin)
 		if plugin == nil || !plugin.HasMigrator {
 			return errInvalid(DetailNoMigration, "")
 		}

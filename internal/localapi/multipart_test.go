@@ -90,7 +90,7 @@ func TestMultipartFieldForms(t *testing.T) {
 		"plugin": "2", "order": "1", "name": "", "description": "d", "deleted": "false",
 		"filters": `{"events": [{"type": "events", "id": "$pageview"}]}`,
 	}).want(t, 201).object(t)
-	if rec["name"] != pluginByID(2).Name || rec["description"] != "d" {
+	if rec["name"] != *pluginByID(2).Name || rec["description"] != "d" {
 		t.Errorf("fields %v", rec)
 	}
 	f := as[map[string]any](t, as[[]any](t, as[map[string]any](t, rec["filters"])["events"])[0])
@@ -100,7 +100,7 @@ func TestMultipartFieldForms(t *testing.T) {
 	p := path(1, tr, id(rec))
 	// An empty form value means null.
 	got := a.form(http.MethodPatch, p, full, map[string]string{"filters": "", "description": ""}).want(t, 200).object(t)
-	if got["filters"] != nil || got["description"] != pluginByID(2).Description {
+	if got["filters"] != nil || got["description"] != *pluginByID(2).Description {
 		t.Errorf("after empty values %v", got)
 	}
 	// Forms are authorised like JSON bodies: a read-only key cannot write.

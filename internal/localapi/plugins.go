@@ -11,17 +11,22 @@ import (
 
 // Plugin is one entry of the plugin catalog, in the live service's shapes.
 // Configs reference plugins by ID; the catalog itself is configuration, not
-// data: it is given at start (Options.Plugins or the -plugins file) and is
-// not stored in the database.
+// data: it is given at start (Options.Plugins or the -plugins file), can be
+// changed at run time as an upgrade of a plugin would (Server.SetPlugin),
+// and is not stored in the database.
 type Plugin struct {
-	ID           int64              `json:"id"`
-	Name         string             `json:"name"`
-	Description  string             `json:"description"`
+	ID int64 `json:"id"`
+	// Name and Description are the plugin's own: text, "" or nil (null),
+	// as on the service, where plugins written in the browser or installed
+	// without a description are common. Answers show them for a config
+	// whose own are empty.
+	Name         *string            `json:"name"`
+	Description  *string            `json:"description"`
 	URL          string             `json:"url,omitempty"`
 	PluginType   string             `json:"plugin_type,omitempty"`
 	Tag          string             `json:"tag,omitempty"`
 	Capabilities Capabilities       `json:"capabilities"`
-	ConfigSchema []ConfigField      `json:"config_schema"`
+	ConfigSchema ConfigSchema       `json:"config_schema"`
 	PublicJobs   map[string]JobSpec `json:"public_jobs"`
 	// Frontend is the JavaScript served by the frontend action; empty means
 	// the plugin has none and the action answers the live "no frontend" stub.
@@ -40,10 +45,11 @@ type Capabilities struct {
 	Jobs           []string `json:"jobs,omitempty"`
 }
 
-// ConfigField is one entry of a plugin's config_schema. Secret fields come
-// back masked and keep their value when an update leaves them out.
+// ConfigField is one entry of a plugin's config_schema. Secret fields of
+// the list form come back masked and keep their value when an update leaves
+// them out.
 type ConfigField struct {
-	Key      string          `json:"key"`
+	Key      string          `json:"key,omitempty"`
 	Name     string          `json:"name,omitempty"`
 	Type     string          `json:"type,omitempty"`
 	Default  json.RawMessage `json:"default,omitempty"`
@@ -96,22 +102,31 @@ func checkPlugins(plugins []Plugin) error {
 	var errs []error
 	seen := map[int64]bool{}
 	for i, p := range plugins {
-		switch {
-		case p.ID <= 0:
-			errs = append(errs, fmt.Errorf("plugin %d: id must be a positive integer", i))
-		case seen[p.ID]:
+		if seen[p.ID] {
 			errs = append(errs, fmt.Errorf("plugin %d: id %d used twice", i, p.ID))
 		}
 		seen[p.ID] = true
-		if strings.TrimSpace(p.Name) == "" {
-			// Responses fall back to the plugin's name: it cannot be empty.
-			errs = append(errs, fmt.Errorf("plugin %d (id %d): name is empty", i, p.ID))
+		errs = append(errs, p.check(i))
+	}
+	return errors.Join(errs...)
+}
+
+// check returns what is wrong with the plugin, the i-th of its catalog, if
+// anything. Its name and description may be text, "" or null.
+func (p *Plugin) check(i int) error {
+	var errs []error
+	if p.ID <= 0 {
+		errs = append(errs, fmt.Errorf("plugin %d: id must be a positive integer", i))
+	}
+	seen := map[string]bool{}
+	for j, f := range p.ConfigSchema.Fields {
+		switch {
+		case f.Key == "":
+			errs = append(errs, fmt.Errorf("plugin %d (id %d): config_schema[%d] has no key", i, p.ID, j))
+		case seen[f.Key]:
+			errs = append(errs, fmt.Errorf("plugin %d (id %d): config_schema key %q used twice", i, p.ID, f.Key))
 		}
-		for j, f := range p.ConfigSchema {
-			if f.Key == "" {
-				errs = append(errs, fmt.Errorf("plugin %d (id %d): config_schema[%d] has no key", i, p.ID, j))
-			}
-		}
+		seen[f.Key] = true
 	}
 	return errors.Join(errs...)
 }
@@ -126,27 +141,16 @@ func (p *Plugin) isImportApp() bool {
 	return len(p.Capabilities.ScheduledTasks) > 0
 }
 
-// secretKeys lists the config keys the schema marks secret.
-func (p *Plugin) secretKeys() []string {
-	var keys []string
-	for _, f := range p.ConfigSchema {
-		if f.Secret {
-			keys = append(keys, f.Key)
-		}
-	}
-	return keys
-}
-
 // pluginInfo renders the plugin as the live plugin_info object.
 func (p *Plugin) pluginInfo() json.RawMessage {
 	type info struct {
 		ID               int64              `json:"id"`
 		PluginType       string             `json:"plugin_type"`
-		Name             string             `json:"name"`
-		Description      string             `json:"description"`
+		Name             *string            `json:"name"`
+		Description      *string            `json:"description"`
 		URL              *string            `json:"url"`
 		Icon             *string            `json:"icon"`
-		ConfigSchema     []ConfigField      `json:"config_schema"`
+		ConfigSchema     ConfigSchema       `json:"config_schema"`
 		Tag              *string            `json:"tag"`
 		LatestTag        *string            `json:"latest_tag"`
 		IsGlobal         bool               `json:"is_global"`
@@ -171,9 +175,6 @@ func (p *Plugin) pluginInfo() json.RawMessage {
 	}
 	if v.PluginType == "" {
 		v.PluginType = "custom"
-	}
-	if v.ConfigSchema == nil {
-		v.ConfigSchema = []ConfigField{}
 	}
 	// Live shapes: {} rather than null for no jobs and for no payload.
 	v.PublicJobs = make(map[string]JobSpec, len(p.PublicJobs))

@@ -46,7 +46,7 @@ func (s *Server) rearrange(req *request) *apiError {
 	}
 	views := make([]*recordView, len(recs))
 	for i, rec := range recs {
-		views[i] = rec.view(s.catalog, false, req.gen)
+		views[i] = rec.view(req.cat, false, req.gen)
 	}
 	writeJSON(req.w, http.StatusOK, views)
 	return nil

@@ -89,21 +89,29 @@ func (rec *record) view(cat *catalog, withInfo bool, gen int) *recordView {
 	return v
 }
 
-// shownName is the name answers show: the record's, or its plugin's when
-// the record's is empty or null.
-func (rec *record) shownName(p *catalogEntry) *string {
-	if rec.Name == nil || *rec.Name == "" {
-		return &p.Name
-	}
-	return rec.Name
-}
+// shownName is the name answers show, `name or plugin.name` as the service
+// writes it: the record's, or its plugin's (text, "" or null) when the
+// record's is empty or null.
+func (rec *record) shownName(p *catalogEntry) *string { return orPlugins(rec.Name, p.Name) }
 
 // shownDescription falls back to the plugin's as shownName does.
 func (rec *record) shownDescription(p *catalogEntry) *string {
-	if rec.Description == nil || *rec.Description == "" {
-		return &p.Description
+	return orPlugins(rec.Description, p.Description)
+}
+
+func orPlugins(own, plugins *string) *string {
+	if own == nil || *own == "" {
+		return plugins
 	}
-	return rec.Description
+	return own
+}
+
+// deref is the text of a nullable text, "" for null.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // maskSecrets hides secret values that are set (truthy, as the live check

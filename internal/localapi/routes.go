@@ -46,13 +46,13 @@ type route struct {
 	id      string // raw path segment
 }
 
-func (s *Server) parseRoute(path string) route {
+func parseRoute(cat *catalog, path string) route {
 	path = strings.TrimSuffix(path, "/")
 	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	if len(parts) < 4 || len(parts) > 6 || parts[0] != "api" || parts[1] != "projects" || parts[2] == "" {
 		return route{}
 	}
-	coll := s.collections[parts[3]]
+	coll := cat.collections[parts[3]]
 	if coll == nil {
 		return route{}
 	}

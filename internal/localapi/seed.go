@@ -28,33 +28,38 @@ func DefaultProjects() []int64 { return []int64{1, 2} }
 // packages' tests rely on them. GeoIP (transformation) and S3 Import
 // (import app) have a migrator; Property Filter and BigQuery Import have
 // none, so generation 2 refuses to create or migrate their configs.
+//
+// Plugins 5 to 9 hold the other forms the service's plugins take, in both
+// collections: a description that is "" (5, 7) or null (6), a name that is
+// "" (6) or null (7), and a config_schema in the older object form, whose
+// apiKey the service does not treat as secret (8, 9).
 func DefaultPlugins() []Plugin {
 	return []Plugin{
 		{
 			ID:           1,
-			Name:         "GeoIP",
-			Description:  "Enrich events with location data looked up from the client's IP address.",
+			Name:         text("GeoIP"),
+			Description:  text("Enrich events with location data looked up from the client's IP address."),
 			URL:          "https://github.com/PostHog/posthog-plugin-geoip",
 			PluginType:   "repository",
 			Tag:          "v1.4.0",
 			HasMigrator:  true,
 			Capabilities: Capabilities{Methods: []string{"processEvent"}},
-			ConfigSchema: []ConfigField{
-				{Key: "api_key", Name: "Lookup API key", Type: "string", Secret: true},
-				{Key: "locale", Name: "Locale", Type: "string"},
-			},
+			ConfigSchema: ListSchema(
+				ConfigField{Key: "api_key", Name: "Lookup API key", Type: "string", Secret: true},
+				ConfigField{Key: "locale", Name: "Locale", Type: "string"},
+			),
 		},
 		{
 			ID:           2,
-			Name:         "Property Filter",
-			Description:  "Set the listed event properties to null before the event is stored.",
+			Name:         text("Property Filter"),
+			Description:  text("Set the listed event properties to null before the event is stored."),
 			URL:          "https://github.com/PostHog/property-filter-plugin",
 			PluginType:   "repository",
 			Tag:          "v1.2.0",
 			Capabilities: Capabilities{Methods: []string{"processEvent"}, Jobs: []string{"Reprocess"}},
-			ConfigSchema: []ConfigField{
-				{Key: "properties", Name: "Properties to filter out", Type: "string"},
-			},
+			ConfigSchema: ListSchema(
+				ConfigField{Key: "properties", Name: "Properties to filter out", Type: "string"},
+			),
 			PublicJobs: map[string]JobSpec{
 				"Reprocess": {Payload: map[string]JobField{
 					"since": {Type: "date", Required: true},
@@ -64,17 +69,17 @@ func DefaultPlugins() []Plugin {
 		},
 		{
 			ID:           3,
-			Name:         "S3 Import",
-			Description:  "Import events from files in an S3 bucket every hour.",
+			Name:         text("S3 Import"),
+			Description:  text("Import events from files in an S3 bucket every hour."),
 			URL:          "https://github.com/PostHog/s3-import-plugin",
 			PluginType:   "repository",
 			Tag:          "v0.3.1",
 			HasMigrator:  true,
 			Capabilities: Capabilities{Methods: []string{"setupPlugin"}, ScheduledTasks: []string{"runEveryHour"}, Jobs: []string{"Backfill"}},
-			ConfigSchema: []ConfigField{
-				{Key: "bucket", Name: "Bucket", Type: "string"},
-				{Key: "aws_secret_access_key", Name: "AWS secret access key", Type: "string", Secret: true},
-			},
+			ConfigSchema: ListSchema(
+				ConfigField{Key: "bucket", Name: "Bucket", Type: "string"},
+				ConfigField{Key: "aws_secret_access_key", Name: "AWS secret access key", Type: "string", Secret: true},
+			),
 			PublicJobs: map[string]JobSpec{
 				"Backfill": {Payload: map[string]JobField{
 					"days":    {Type: "number", Required: true},
@@ -84,21 +89,82 @@ func DefaultPlugins() []Plugin {
 		},
 		{
 			ID:           4,
-			Name:         "BigQuery Import",
-			Description:  "Import rows from a BigQuery dataset every day.",
+			Name:         text("BigQuery Import"),
+			Description:  text("Import rows from a BigQuery dataset every day."),
 			URL:          "https://github.com/PostHog/bigquery-import-plugin",
 			PluginType:   "repository",
 			Tag:          "v0.2.0",
 			Capabilities: Capabilities{ScheduledTasks: []string{"runEveryDay"}, Jobs: []string{"Sync now"}},
-			ConfigSchema: []ConfigField{
-				{Key: "dataset", Name: "Dataset", Type: "string"},
-			},
+			ConfigSchema: ListSchema(
+				ConfigField{Key: "dataset", Name: "Dataset", Type: "string"},
+			),
 			PublicJobs: map[string]JobSpec{
 				"Sync now": {Payload: map[string]JobField{}},
 			},
 		},
+		{
+			ID:           5,
+			Name:         text("Taxonomy Standardizer"),
+			Description:  text(""), // installed from a repository without a description
+			URL:          "https://github.com/PostHog/taxonomy-plugin",
+			PluginType:   "repository",
+			Tag:          "v1.0.2",
+			Capabilities: Capabilities{Methods: []string{"processEvent"}},
+			ConfigSchema: ListSchema(
+				ConfigField{Key: "defaultNamingConvention", Name: "Naming convention", Type: "choice",
+					Choices: []string{"camelCase", "PascalCase", "snake_case", "kebab-case", "spaces in between"}},
+			),
+		},
+		{
+			// Written in the browser and never named or described.
+			ID:           6,
+			Name:         text(""),
+			Description:  nil,
+			PluginType:   "source",
+			Capabilities: Capabilities{Methods: []string{"processEvent"}},
+		},
+		{
+			// Written in the browser: an import app without a name.
+			ID:           7,
+			Name:         nil,
+			Description:  text(""),
+			PluginType:   "source",
+			Capabilities: Capabilities{ScheduledTasks: []string{"runEveryMinute"}},
+			ConfigSchema: ListSchema(ConfigField{Key: "endpoint", Name: "Endpoint", Type: "string"}),
+		},
+		{
+			// An older plugin: its config_schema is an object by key.
+			ID:           8,
+			Name:         text("Currency Normalizer"),
+			Description:  text("Convert event amounts into one currency."),
+			URL:          "https://github.com/PostHog/currency-normalization-plugin",
+			PluginType:   "repository",
+			Tag:          "v0.1.0",
+			Capabilities: Capabilities{Methods: []string{"processEvent"}},
+			ConfigSchema: ObjectSchema(
+				ConfigField{Key: "apiKey", Name: "Open Exchange Rates API key", Type: "string", Secret: true},
+				ConfigField{Key: "normalizedCurrency", Name: "Currency to convert to", Type: "string"},
+			),
+		},
+		{
+			// An older import app, its config_schema an object by key.
+			ID:           9,
+			Name:         text("Mailchimp Import"),
+			Description:  text("Import Mailchimp audience events every hour."),
+			URL:          "https://github.com/PostHog/mailchimp-import-plugin",
+			PluginType:   "repository",
+			Tag:          "v0.0.3",
+			Capabilities: Capabilities{Methods: []string{"setupPlugin"}, ScheduledTasks: []string{"runEveryHour"}},
+			ConfigSchema: ObjectSchema(
+				ConfigField{Key: "apiKey", Name: "Mailchimp API key", Type: "string", Secret: true},
+				ConfigField{Key: "listId", Name: "Audience ID", Type: "string"},
+			),
+		},
 	}
 }
+
+// text returns a plugin's name or description.
+func text(s string) *string { return &s }
 
 // propertyFilterFrontend stands in for a transpiled frontend.tsx.
 const propertyFilterFrontend = `"use strict";

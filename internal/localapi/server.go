@@ -19,21 +19,13 @@ const (
 	ImportAppConfigs      = "pipeline_import_apps_configs"
 )
 
-// collection is one of the two record collections: the same records,
-// filtered by the capability of their plugin.
-type collection struct {
-	name    string
-	plugins map[int64]bool
-}
-
-func (c *collection) shows(rec *record) bool { return c.plugins[rec.Plugin] }
-
 // Server is the local pipeline-config API: an http.Handler over a SQLite
 // store. It is safe for concurrent use.
 type Server struct {
-	store       *store
-	catalog     *catalog
-	collections map[string]*collection
+	store *store
+	// catalog is the plugin catalog; SetPlugin swaps in a new one.
+	catalog     atomic.Pointer[catalog]
+	catalogMu   sync.Mutex // serialises SetPlugin
 	keys        map[string]*key
 	projects    map[int64]bool
 	log         *slog.Logger
@@ -76,13 +68,13 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("localapi: %w", err)
 	}
 	s := &Server{
-		catalog:     cat,
 		keys:        newKeys(keys, projects),
 		projects:    map[int64]bool{},
 		log:         opts.Logger,
 		debugRoutes: opts.DebugRoutes,
 		counters:    newCounters([]string{TransformationConfigs, ImportAppConfigs}),
 	}
+	s.catalog.Store(cat)
 	s.generation.Store(int32(gen)) //nolint:gosec // G115: checked to be 1..3
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -90,21 +82,7 @@ func New(opts Options) (*Server, error) {
 	for _, p := range projects {
 		s.projects[p] = true
 	}
-	kinds := map[string]func(*Plugin) bool{
-		TransformationConfigs: (*Plugin).isTransformation,
-		ImportAppConfigs:      (*Plugin).isImportApp,
-	}
-	s.collections = map[string]*collection{}
-	ids := map[string][]int64{}
-	for name, keep := range kinds {
-		c := &collection{name: name, plugins: map[int64]bool{}}
-		ids[name] = cat.ids(keep)
-		for _, id := range ids[name] {
-			c.plugins[id] = true
-		}
-		s.collections[name] = c
-	}
-	if s.store, err = openStore(opts.DBPath, ids); err != nil {
+	if s.store, err = openStore(opts.DBPath); err != nil {
 		return nil, fmt.Errorf("localapi: %w", err)
 	}
 	s.SetFaults(opts.Faults)
@@ -127,6 +105,9 @@ type request struct {
 	route   route
 	key     *key
 	project int64
+	// cat is the plugin catalog the request is served with, read once
+	// when it arrived (an upgrade of a plugin does not change it midway).
+	cat *catalog
 	// gen is the generation the request is served as, read once when it
 	// arrived.
 	gen int
@@ -141,7 +122,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveDebug(w, r)
 		return
 	}
-	rt := s.parseRoute(r.URL.Path)
+	cat := s.catalog.Load()
+	rt := parseRoute(cat, r.URL.Path)
 	op, allowed := rt.operation(r.Method)
 	s.counters.request(op, rt.coll)
 	if s.injectFault(w, r) {
@@ -156,12 +138,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, errServer())
 		}
 	}()
-	if e := s.serve(w, r, rt, op, allowed, s.Generation()); e != nil {
+	if e := s.serve(w, r, rt, op, allowed, cat, s.Generation()); e != nil {
 		writeError(w, e)
 	}
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op string, allowed bool, gen int) *apiError {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op string, allowed bool, cat *catalog, gen int) *apiError {
 	if !rt.servedIn(gen) {
 		return errRecordNotFound()
 	}
@@ -183,7 +165,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 	if !allowed {
 		return errMethodNotAllowed(r.Method)
 	}
-	req := &request{w: w, r: r, ctx: r.Context(), route: rt, key: k, project: project, gen: gen}
+	req := &request{w: w, r: r, ctx: r.Context(), route: rt, key: k, project: project, cat: cat, gen: gen}
 	switch op {
 	case opList:
 		return s.list(req)

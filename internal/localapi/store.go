@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -30,16 +28,16 @@ type store struct {
 	insertHog, hogs, clearHogs           *sql.Stmt
 	insertActivity, activityRows         *sql.Stmt
 	activityCount                        *sql.Stmt
-	// page and count are per collection and per generation's idea of a
-	// list: the collection is a fixed set of plugin IDs, written into the
-	// statement.
-	page, count map[listKind]*sql.Stmt
+	// page and count list the configs of a set of plugins (a collection),
+	// deleted ones included or not.
+	page, count map[bool]*sql.Stmt
 }
 
-// listKind is what a list shows: a collection's configs, deleted ones
-// included (generation 1) or not (generation 2).
+// listKind is what a list shows: the configs of a collection's plugins
+// (as the catalog of the request has them: an upgrade may change them),
+// deleted ones included (generation 1) or not (generation 2).
 type listKind struct {
-	coll        string
+	plugins     []int64
 	hideDeleted bool
 }
 
@@ -99,8 +97,7 @@ CREATE INDEX IF NOT EXISTS activity_log_config ON activity_log (team_id, config_
 `
 
 // openStore opens (and creates) the database; path "" is in memory.
-// collections maps a collection name to the plugin IDs it shows.
-func openStore(path string, collections map[string][]int64) (*store, error) {
+func openStore(path string) (*store, error) {
 	dsn := ":memory:"
 	if path != "" {
 		dsn = path
@@ -117,14 +114,14 @@ func openStore(path string, collections map[string][]int64) (*store, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), db.Close())
 	}
-	st := &store{db: db, conn: conn, page: map[listKind]*sql.Stmt{}, count: map[listKind]*sql.Stmt{}}
-	if err := st.init(ctx, path != "", collections); err != nil {
+	st := &store{db: db, conn: conn, page: map[bool]*sql.Stmt{}, count: map[bool]*sql.Stmt{}}
+	if err := st.init(ctx, path != ""); err != nil {
 		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), st.close())
 	}
 	return st, nil
 }
 
-func (st *store) init(ctx context.Context, file bool, collections map[string][]int64) error {
+func (st *store) init(ctx context.Context, file bool) error {
 	if file {
 		// WAL with synchronous=FULL: every commit is synced to disk before
 		// the write is answered, so an acknowledged write survives a killed
@@ -174,36 +171,22 @@ func (st *store) init(ctx context.Context, file bool, collections map[string][]i
 			return err
 		}
 	}
-	for name, ids := range collections {
-		for _, hide := range []bool{false, true} {
-			where := ` WHERE team_id = ? AND ` + pluginIn(ids)
-			if hide {
-				where += ` AND deleted = 0`
-			}
-			var page, count *sql.Stmt
-			if err := prep(&page, `SELECT `+recordColumns+` FROM plugin_configs`+where+` ORDER BY ord, plugin_id, id LIMIT ? OFFSET ?`); err != nil {
-				return err
-			}
-			if err := prep(&count, `SELECT count(*) FROM plugin_configs`+where); err != nil {
-				return err
-			}
-			kind := listKind{coll: name, hideDeleted: hide}
-			st.page[kind], st.count[kind] = page, count
+	for _, hide := range []bool{false, true} {
+		// The plugins are a JSON array parameter: the catalog may change.
+		where := ` WHERE team_id = ? AND plugin_id IN (SELECT value FROM json_each(?))`
+		if hide {
+			where += ` AND deleted = 0`
 		}
+		var page, count *sql.Stmt
+		if err := prep(&page, `SELECT `+recordColumns+` FROM plugin_configs`+where+` ORDER BY ord, plugin_id, id LIMIT ? OFFSET ?`); err != nil {
+			return err
+		}
+		if err := prep(&count, `SELECT count(*) FROM plugin_configs`+where); err != nil {
+			return err
+		}
+		st.page[hide], st.count[hide] = page, count
 	}
 	return nil
-}
-
-// pluginIn is the SQL condition "plugin_id is one of ids".
-func pluginIn(ids []int64) string {
-	if len(ids) == 0 {
-		return "0"
-	}
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = strconv.FormatInt(id, 10)
-	}
-	return "plugin_id IN (" + strings.Join(parts, ", ") + ")"
 }
 
 func (st *store) close() error {
@@ -373,14 +356,18 @@ func (st *store) update(ctx context.Context, team, id int64, change func(tx *sto
 func (st *store) list(ctx context.Context, kind listKind, team, limit, offset int64) ([]*record, int64, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	plugins, err := json.Marshal(kind.plugins)
+	if err != nil {
+		return nil, 0, err
+	}
 	var count int64
-	if err := st.count[kind].QueryRowContext(ctx, team).Scan(&count); err != nil {
+	if err := st.count[kind.hideDeleted].QueryRowContext(ctx, team, plugins).Scan(&count); err != nil {
 		return nil, 0, err
 	}
 	if count == 0 || offset >= count {
 		return nil, count, nil
 	}
-	recs, err := queryAll(ctx, st.page[kind], scanRecord, team, limit, offset)
+	recs, err := queryAll(ctx, st.page[kind.hideDeleted], scanRecord, team, plugins, limit, offset)
 	return recs, count, err
 }
 

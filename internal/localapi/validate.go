@@ -7,7 +7,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // Field limits of the live model.
@@ -87,7 +88,7 @@ func parseConfigInput(b *body, cat *catalog, partial, hasFilters bool) (*configI
 		dst  *optional[*string]
 	}{{"name", maxNameLen, &in.name}, {"description", maxDescriptionLen, &in.description}} {
 		if v, ok := b.field(obj, f.attr); ok {
-			s, e := coerceText(v, f.attr, f.max, form)
+			s, e := coerceText(b, v, f.attr, f.max)
 			if e != nil {
 				return nil, e
 			}
@@ -247,7 +248,7 @@ func isIntegerLiteral(s string) bool {
 // dropped, then Python's int() rules (spaces, a sign, digits with single
 // underscores between them).
 func parsePyInt(s string) (*big.Int, bool) {
-	s = strings.TrimSpace(s)
+	s = python.Strip(s)
 	if i := strings.LastIndexByte(s, '.'); i >= 0 && strings.Trim(s[i+1:], "0") == "" {
 		s = strings.TrimSpace(s[:i])
 	}
@@ -262,15 +263,18 @@ func parsePyInt(s string) (*big.Int, bool) {
 	return n, ok
 }
 
-// coerceText reads a nullable string field: numbers become their text,
-// surrounding whitespace is trimmed, and the length is checked.
-func coerceText(v any, attr string, maxLen int, form bool) (*string, *apiError) {
+// coerceText reads a nullable string field as the service's CharField
+// does: numbers become their text, surrounding whitespace is stripped as
+// Python strips it (a value of whitespace alone is "", which skips the
+// checks), then the checks run in DRF's order and the first failing one
+// answers: the length in characters, null characters, lone surrogates.
+func coerceText(b *body, v any, attr string, maxLen int) (*string, *apiError) {
 	var s string
 	switch x := v.(type) {
 	case nil:
 		return nil, nil
 	case string:
-		if form && x == "" {
+		if b.isForm() && x == "" {
 			return nil, nil // an empty form value means null
 		}
 		s = x
@@ -279,12 +283,18 @@ func coerceText(v any, attr string, maxLen int, form bool) (*string, *apiError) 
 	default:
 		return nil, errInvalid(msgNotString, attr)
 	}
-	s = strings.TrimSpace(s)
-	if strings.ContainsRune(s, 0) {
-		return nil, errValidation("null_characters_not_allowed", "Null characters are not allowed.", attr)
-	}
-	if utf8.RuneCountInString(s) > maxLen {
+	s = python.Strip(s)
+	switch {
+	case s == "":
+	case python.Len(s) > maxLen:
 		return nil, errValidation("max_length", fmt.Sprintf("Ensure this field has no more than %d characters.", maxLen), attr)
+	case strings.ContainsRune(s, 0):
+		return nil, errValidation("null_characters_not_allowed", "Null characters are not allowed.", attr)
+	default:
+		if r, ok := b.loneSurrogate(attr); ok {
+			return nil, errValidation("surrogate_characters_not_allowed",
+				fmt.Sprintf("Surrogate characters are not allowed: U+%X.", r), attr)
+		}
 	}
 	return &s, nil
 }

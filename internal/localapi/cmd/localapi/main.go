@@ -117,6 +117,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return errors.Join(err, out.Flush())
 }
 
+// nameOf is a plugin's name as the seed lists it: a name that is "" or
+// null shows as such.
+func nameOf(p localapi.Plugin) string {
+	switch {
+	case p.Name == nil:
+		return "(name null)"
+	case *p.Name == "":
+		return `(name "")`
+	}
+	return *p.Name
+}
+
 func printSeed(w io.Writer, opts localapi.Options) {
 	fmt.Fprintf(w, "generation %d\n", opts.Generation)
 	fmt.Fprintln(w, "keys:")
@@ -138,7 +150,7 @@ func printSeed(w io.Writer, opts localapi.Options) {
 			kinds = []string{"(in no collection)"}
 		}
 		jobs := slices.Sorted(maps.Keys(p.PublicJobs))
-		fmt.Fprintf(w, "  %3d %-20s %s", p.ID, p.Name, strings.Join(kinds, ", "))
+		fmt.Fprintf(w, "  %3d %-21s %s", p.ID, nameOf(p), strings.Join(kinds, ", "))
 		if len(jobs) > 0 {
 			fmt.Fprintf(w, "; jobs %q", jobs)
 		}
