@@ -52,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fReset      = fs.Float64("fault-reset", 0, "share (0..1) of connections reset without an answer")
 		latency     = fs.Duration("latency", 0, "latency added to every request (e.g. 50ms)")
 		seed        = fs.Uint64("fault-seed", 0, "seed for the fault draws (0: random)")
-		debugRoutes = fs.Bool("debug-routes", false, "serve /_localapi/counters, jobs, hog-functions, faults, rate-limit and generation")
+		debugRoutes = fs.Bool("debug-routes", false, "serve /_localapi/counters, jobs, hog-functions, faults, rate-limit, generation and plugins")
 		printCount  = fs.Bool("print-counters", false, "print the request counters on exit")
 		verbose     = fs.Bool("v", false, "log server-side errors to stderr")
 	)

@@ -32,6 +32,15 @@ func TestCommand(t *testing.T) {
 	if status, body = request(t, "GET", url.base+"/_localapi/counters", ""); status != 200 || !strings.Contains(body, `"create":2`) {
 		t.Fatalf("counters: %d %s", status, body)
 	}
+	// A plugin upgraded through the debug route: renamed, its description gone.
+	if status, body = request(t, "PUT", url.base+"/_localapi/plugins/20", `{"name": "Warehouse Import 2", "description": null,
+		"capabilities": {"scheduled_tasks": ["runEveryHour"]}}`); status != 204 {
+		t.Fatalf("upgrading plugin 20: %d %s", status, body)
+	}
+	if status, body = request(t, "GET", url.base+"/api/projects/1/pipeline_import_apps_configs/1/", ""); status != 200 ||
+		!strings.Contains(body, `"name":"Warehouse Import 2"`) || !strings.Contains(body, `"description":null`) {
+		t.Fatalf("after the upgrade: %d %s", status, body)
+	}
 	out := url.stop(t)
 	if !strings.Contains(out, "counters:") || !strings.Contains(out, "create") {
 		t.Errorf("no counters printed on exit:\n%s", out)
