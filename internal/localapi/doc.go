@@ -10,17 +10,20 @@
 // one on a TCP address; the localapitest package wraps that for tests and
 // cmd/localapi is the command. Test switches (rate limit, injected faults,
 // latency, the generation) are off (generation 1) by default and can be
-// changed on a running server; request counters, recorded job runs, hog
+// changed on a running server, and so can the plugin catalog (an upgrade
+// of a plugin, SetPlugin); request counters, recorded job runs, hog
 // functions and the configs' change log are readable in process.
 //
 // Files: server.go (the handler and order of checks), routes.go,
 // generation.go (which routes a generation serves), auth.go, body.go and
-// validate.go (request bodies and field rules), filters.go, pyformat.go
+// validate.go (request bodies and field rules), surrogates.go (what Go's
+// JSON decoding loses of a text), filters.go, pyformat.go
 // (Python-worded values in details), records.go (answers), configs.go
 // (list, create, retrieve, update, delete), jobs.go, rearrange.go,
 // frontend.go, hogfunctions.go (generation 2 creates), migrate.go,
 // activity.go (the change log), pagination.go, store.go (and
 // store_hogfunctions.go, store_activity.go), faults.go, ratelimit.go,
-// counters.go, plugins.go (the catalog format), catalog.go, seed.go (seeded
+// counters.go, plugins.go (the catalog format), config_schema.go (its two
+// forms), catalog.go (the catalog a request uses, SetPlugin), seed.go (seeded
 // keys and plugins), debug.go, start.go.
 package localapi
