@@ -148,11 +148,20 @@ func (tc KindCase) CheckAPI(t *testing.T, addr string, want APIRecord) resource.
 			attrs := state.RootModule().Resources[addr].Primary.Attributes
 			for attr, api := range map[string]string{
 				"plugin": strconv.FormatInt(rec.Plugin, 10), "enabled": strconv.FormatBool(rec.Enabled),
-				"order": strconv.FormatInt(rec.Order, 10), "name": Deref(rec.Name),
-				"description": Deref(rec.Description), "created_at": rec.CreatedAt,
+				"order": strconv.FormatInt(rec.Order, 10), "created_at": rec.CreatedAt,
 			} {
 				if attrs[attr] != api {
 					fail("state %s = %q, API %q", attr, attrs[attr], api)
+				}
+			}
+			for _, f := range []struct {
+				attr    string
+				api     *string
+				plugins string
+			}{{"name", rec.Name, info.Name}, {"description", rec.Description, info.Description}} {
+				st, set := attrs[f.attr]
+				if !StateTextMatches(st, set, f.api, f.plugins) {
+					fail("state %s = %q, API %q", f.attr, st, Deref(f.api))
 				}
 			}
 			if sf := attrs["filters"]; (sf == "") != (len(rec.Filters) == 0 || string(rec.Filters) == "null") ||
@@ -165,6 +174,21 @@ func (tc KindCase) CheckAPI(t *testing.T, addr string, want APIRecord) resource.
 			return nil
 		}),
 	)
+}
+
+// StateTextMatches reports whether a name or description in state (text,
+// and whether it is set: null is absent from the state's attributes) says
+// what the API shows (api): the same, or configured text the service
+// stored stripped, or a configured blank for which the service shows the
+// plugin's own (plugins, "" for null).
+func StateTextMatches(state string, set bool, api *string, plugins string) bool {
+	switch {
+	case !set:
+		return api == nil
+	case record.IsBlank(state):
+		return api == nil || *api == "" || *api == plugins
+	}
+	return api != nil && record.Stored(state) == *api
 }
 
 // Deref renders an optional string of a record, "<nil>" for none.

@@ -54,7 +54,7 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 // plugin_info gives, if any.
 func describePlugin(id int64, rec *client.Record) string {
 	if rec != nil {
-		if name := record.PluginOf(rec.PluginInfo).Name; name != nil && *name != "" {
+		if name := record.PluginOf(rec.PluginInfo).Name.Text; name != nil && *name != "" {
 			return fmt.Sprintf("%d (%q)", id, *name)
 		}
 	}

@@ -101,6 +101,10 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 //     longer sets becomes the plugin's, known after apply (it is sent as
 //     null). Without plugin facts (a state older than them, before its
 //     first read) the state's value stays.
+//   - A name or description configured is planned as written, except that
+//     the state's value stays where the service shows the same for both
+//     (planText): the service strips text, and shows the plugin's for a
+//     blank one.
 //   - Filters are planned as configured (left out: null, so that filters
 //     set elsewhere are removed), but configured filters the service would
 //     store the same way keep the state's text.
@@ -114,11 +118,17 @@ func planUpdate(plan, state *record.Config, cfg *configured, facts pluginFacts, 
 	if cfg.orderNull {
 		plan.Order = state.Order
 	}
-	if cfg.nameNull {
-		plan.Name = fromPlugin(state.Name, facts.NameFromPlugin, known)
+	switch {
+	case cfg.nameNull:
+		plan.Name = fromPlugin(state.Name, facts.NameFromPlugin && !facts.BlankName, known)
+	case !cfg.name.IsUnknown():
+		plan.Name = planText(cfg.name, state.Name, known && facts.NameFromPlugin)
 	}
-	if cfg.descriptionNull {
-		plan.Description = fromPlugin(state.Description, facts.DescriptionFromPlugin, known)
+	switch {
+	case cfg.descriptionNull:
+		plan.Description = fromPlugin(state.Description, facts.DescriptionFromPlugin && !facts.BlankDescription, known)
+	case !cfg.description.IsUnknown():
+		plan.Description = planText(cfg.description, state.Description, known && facts.DescriptionFromPlugin)
 	}
 	plan.Filters = planFilters(cfg.filters, plan.Filters, state.Filters)
 	plan.Settings = planSettings(cfg.settings, plan.Settings, state.Settings)
@@ -126,12 +136,29 @@ func planUpdate(plan, state *record.Config, cfg *configured, facts pluginFacts, 
 
 // fromPlugin plans a name or description left out of the configuration:
 // the state's when it is the plugin's (or nothing tells), else the plugin's,
-// which the service shows once the update sends null.
+// which the service shows once the update sends null. A blank the state
+// keeps for the plugin's text is not the plugin's.
 func fromPlugin(state types.String, isPlugins, known bool) types.String {
 	if !known || isPlugins || state.IsNull() {
 		return state
 	}
 	return types.StringUnknown()
+}
+
+// planText plans a configured name or description: as configured, except
+// that the state's value stays when the service shows the same for both
+// (Terraform accepts a planned value equal to the prior one for a
+// configured attribute): the same text once stripped (a heredoc's newline
+// after an import, reindented text), or, for blank configured text, the
+// plugin's value the state shows (stateIsPlugins). A null state cannot
+// stay for configured text: the blank is planned, and Update sends nothing
+// for it (textChanged).
+func planText(configured, state types.String, stateIsPlugins bool) types.String {
+	if framework.IsSet(state) && (record.SameText(configured.ValueString(), state.ValueString()) ||
+		stateIsPlugins && record.IsBlank(configured.ValueString())) {
+		return state
+	}
+	return configured
 }
 
 // planFilters plans filters: as configured, except that configured filters
@@ -155,6 +182,7 @@ func planFilters(configured types.String, proposed, state record.FiltersValue) r
 // value: cheaper than the framework's conversions, which walk the schema.
 type configured struct {
 	settings, secret, filters types.String
+	name, description         types.String
 	nameNull, descriptionNull bool
 	orderNull, projectIDNull  bool
 	projectIDUnknown          bool
@@ -165,6 +193,7 @@ func configuredOf(raw tftypes.Value) configured {
 	a := framework.RawAttributes(raw)
 	return configured{
 		settings: framework.RawString(a["config"]), secret: framework.RawString(a["secret_config_wo"]), filters: framework.RawString(a["filters"]),
+		name: framework.RawString(a["name"]), description: framework.RawString(a["description"]),
 		nameNull: a["name"].IsNull(), descriptionNull: a["description"].IsNull(),
 		orderNull: a["order"].IsNull(), projectIDNull: a["project_id"].IsNull(), projectIDUnknown: !a["project_id"].IsKnown(),
 	}
@@ -174,11 +203,12 @@ func configuredOf(raw tftypes.Value) configured {
 // are given) still needs deciding: configured secret settings are checked
 // against the plugin's secret keys; and values the configuration no longer
 // sets, which the framework proposes to keep, may have to change (a name
-// that should become the plugin's again, filters to remove).
+// that should become the plugin's again, filters to remove). It mirrors
+// fromPlugin.
 func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginFacts, known bool) bool {
 	return !c.secret.IsNull() ||
-		c.nameNull && known && !facts.NameFromPlugin && !state["name"].IsNull() ||
-		c.descriptionNull && known && !facts.DescriptionFromPlugin && !state["description"].IsNull() ||
+		c.nameNull && known && (!facts.NameFromPlugin || facts.BlankName) && !state["name"].IsNull() ||
+		c.descriptionNull && known && (!facts.DescriptionFromPlugin || facts.BlankDescription) && !state["description"].IsNull() ||
 		c.filters.IsNull() && !state["filters"].IsNull()
 }
 

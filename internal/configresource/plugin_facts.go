@@ -7,9 +7,10 @@ import (
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -18,8 +19,9 @@ import (
 const pluginFactsKey = "plugin"
 
 // pluginFacts is what planning a config needs to know of its plugin: which
-// settings are secret, and whether the config's name and description are
-// the plugin's own (the service shows those when the config has none). The
+// settings are secret, whether the config's name and description are the
+// plugin's own (the service shows those when the config has none), and
+// whether the state keeps a blank name or description for them. The
 // state does not hold the plugin's description (plugin_info); these few
 // bytes sit in Terraform's private state of the resource instead, which
 // plans never show. Create, Read and Update write them from the service's
@@ -32,6 +34,13 @@ type pluginFacts struct {
 	// name or description is the plugin's.
 	NameFromPlugin        bool `json:"n,omitempty"`
 	DescriptionFromPlugin bool `json:"d,omitempty"`
+	// BlankName and BlankDescription are set when the state keeps a blank
+	// name or description (configured "" or whitespace, which the service
+	// stores as "") while the service shows the plugin's text for it: a
+	// refresh keeps the blank then, and a configuration that no longer sets
+	// it plans the plugin's.
+	BlankName        bool `json:"bn,omitempty"`
+	BlankDescription bool `json:"bd,omitempty"`
 }
 
 // privateReader is the private state of a request.
@@ -88,27 +97,51 @@ func (f pluginFacts) secretKeys() (map[string]bool, bool) {
 // equal reports whether f and o hold the same facts.
 func (f pluginFacts) equal(o pluginFacts) bool {
 	return f.NameFromPlugin == o.NameFromPlugin && f.DescriptionFromPlugin == o.DescriptionFromPlugin &&
+		f.BlankName == o.BlankName && f.BlankDescription == o.BlankDescription &&
 		(f.SecretKeys == nil) == (o.SecretKeys == nil) &&
 		(f.SecretKeys == nil || slices.Equal(*f.SecretKeys, *o.SecretKeys))
 }
 
 // pluginFactsOf returns the facts the record rec tells through its
-// plugin_info, and prior's where plugin_info does not say (a service that
-// sends none).
+// plugin_info, and prior's where it does not say (a service that sends
+// none). A name or description that is empty is always the plugin's.
 func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
-	if jsonvalue.IsNull(rec.PluginInfo) {
-		return prior
-	}
 	f, p := prior, record.PluginOf(rec.PluginInfo)
 	if p.SecretKeys != nil {
 		keys := slices.Sorted(maps.Keys(p.SecretKeys))
 		f.SecretKeys = &keys
 	}
-	if p.Name != nil {
-		f.NameFromPlugin = record.IsPluginsText(rec.Name, *p.Name)
+	if isPlugins, told := p.Name.Shows(rec.Name); told {
+		f.NameFromPlugin = isPlugins
 	}
-	if p.Description != nil {
-		f.DescriptionFromPlugin = record.IsPluginsText(rec.Description, *p.Description)
+	if isPlugins, told := p.Description.Shows(rec.Description); told {
+		f.DescriptionFromPlugin = isPlugins
 	}
 	return f
+}
+
+// fromRecord sets c, whose values are the planned ones (apply) or the
+// state's (a refresh), from the service's answer rec with facts, its
+// plugin facts (pluginFactsOf), and returns facts with the blanks the state
+// keeps. Besides the one mapping (record.Config.FromRecord), c keeps its
+// name and description where the service shows what they stand for
+// (record.TextFromAPI): their stripped text, or, blank, the plugin's, which
+// an apply must keep (Terraform wants the planned value back) and a
+// refresh keeps where an apply did.
+func fromRecord(c *record.Config, rec *client.Record, facts pluginFacts, apply bool) pluginFacts {
+	name, description := c.Name, c.Description
+	secrets, _ := facts.secretKeys()
+	c.FromRecord(rec, secrets)
+	c.Name, facts.BlankName = keptText(rec.Name, name, facts.NameFromPlugin, apply || facts.BlankName)
+	c.Description, facts.BlankDescription = keptText(rec.Description, description, facts.DescriptionFromPlugin,
+		apply || facts.BlankDescription)
+	return facts
+}
+
+// keptText is the name or description the state keeps for got, the
+// service's (isPlugins: the plugin's), and prior, and whether that is a
+// blank kept for the plugin's text.
+func keptText(got *string, prior types.String, isPlugins, blankStandsIn bool) (types.String, bool) {
+	v := record.TextFromAPI(got, prior, isPlugins && blankStandsIn)
+	return v, isPlugins && got != nil && *got != "" && framework.IsSet(v) && record.IsBlank(v.ValueString())
 }

@@ -119,10 +119,10 @@ func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) 
 	if framework.IsSet(plan.Order) && !plan.Order.Equal(state.Order) {
 		in.Order, changed = client.Some(plan.Order.ValueInt64()), true
 	}
-	if !plan.Name.Equal(state.Name) {
+	if textChanged(plan.Name, state.Name) {
 		in.Name, changed = optionalString(config.Name, plan.Name), true
 	}
-	if !plan.Description.Equal(state.Description) {
+	if textChanged(plan.Description, state.Description) {
 		in.Description, changed = optionalString(config.Description, plan.Description), true
 	}
 	if plan.Filters.IsNull() != state.Filters.IsNull() ||
@@ -135,6 +135,14 @@ func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) 
 		changed = true
 	}
 	return in, changed
+}
+
+// textChanged reports whether a planned name or description is a change
+// for the service: not where the state is null (the plugin's null, shown
+// for a config without its own) and the plan is blank, which the service
+// would store as "" and show as that same null.
+func textChanged(plan, state types.String) bool {
+	return !plan.Equal(state) && !(state.IsNull() && framework.IsSet(plan) && record.IsBlank(plan.ValueString()))
 }
 
 // optionalString is the value to send for an optional+computed string: null

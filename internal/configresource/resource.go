@@ -117,9 +117,7 @@ func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m 
 	state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
 ) {
 	r.checkDroppedFilters(m.Filters, rec, diags)
-	facts := pluginFactsOf(rec, prior)
-	secrets, _ := facts.secretKeys()
-	m.FromRecord(rec, secrets)
+	facts := fromRecord(&m.Config, rec, pluginFactsOf(rec, prior), true)
 	diags.Append(state.Set(ctx, m)...)
 	diags.Append(facts.store(ctx, private)...)
 	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
@@ -238,13 +236,11 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 
 	priorFacts, known := readPluginFacts(ctx, req.Private)
-	facts := pluginFactsOf(rec, priorFacts)
+	current := prior
+	facts := fromRecord(&current, rec, pluginFactsOf(rec, priorFacts), false)
 	if !known || !facts.equal(priorFacts) {
 		resp.Diagnostics.Append(facts.store(ctx, resp.Private)...)
 	}
-	current := prior
-	secrets, _ := facts.secretKeys()
-	current.FromRecord(rec, secrets)
 	if current == prior {
 		// The response holds the prior state already: converting the same
 		// values back would only cost time, on every record of a refresh.

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -95,16 +94,20 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"name": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: fmt.Sprintf("Name of the config, at most %d characters. Left out, the service "+
-					"shows the plugin's name.", maxNameLength),
-				Validators: []validator.String{stringvalidator.LengthBetween(1, maxNameLength)},
+				MarkdownDescription: fmt.Sprintf("Name of the config, at most %d characters. The service strips "+
+					"leading and trailing whitespace (a heredoc's last newline, say), which is no change and does "+
+					"not count. Left out, or blank, the service shows the plugin's name, which may be empty.",
+					maxNameLength),
+				Validators: []validator.String{textValidator{max: maxNameLength}},
 			},
 			"description": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: fmt.Sprintf("Description of the config, at most %d characters. Left out, "+
-					"the service shows the plugin's description.", maxDescriptionLength),
-				Validators: []validator.String{stringvalidator.LengthBetween(1, maxDescriptionLength)},
+				MarkdownDescription: fmt.Sprintf("Description of the config, at most %d characters. The service "+
+					"strips leading and trailing whitespace (a heredoc's last newline, say), which is no change "+
+					"and does not count. Left out, or blank, the service shows the plugin's description, which "+
+					"may be empty.", maxDescriptionLength),
+				Validators: []validator.String{textValidator{max: maxDescriptionLength}},
 			},
 			"filters": schema.StringAttribute{
 				CustomType: record.FiltersType{},

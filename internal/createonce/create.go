@@ -352,8 +352,9 @@ func matchesSent(rec *client.Record, in client.RecordInput) bool {
 		sent client.Opt[string]
 		got  *string
 	}{{in.Name, rec.Name}, {in.Description, rec.Description}} {
-		// The service trims what it stores.
-		if v, ok := f.sent.Get(); ok && (f.got == nil || *f.got != strings.TrimSpace(v)) {
+		// The service strips what it stores; a blank is checked by
+		// matchesFallback, as the service shows the plugin's for it.
+		if v, ok := f.sent.Get(); ok && !record.IsBlank(v) && (f.got == nil || *f.got != record.Stored(v)) {
 			return false
 		}
 	}
@@ -374,19 +375,20 @@ func matchesSent(rec *client.Record, in client.RecordInput) bool {
 	return true
 }
 
-// matchesFallback checks a name or description left out of the create: the
-// service then shows the plugin's own (from plugin_info, when it says).
+// matchesFallback checks a name or description left out of the create, or
+// sent blank: the service then shows the plugin's own (when plugin_info
+// tells it, or the value is empty, which is always the plugin's).
 func matchesFallback(rec *client.Record, in client.RecordInput) bool {
 	p := record.PluginOf(rec.PluginInfo)
 	for _, f := range []struct {
 		sent   client.Opt[string]
 		got    *string
-		plugin *string
+		plugin record.OwnText
 	}{{in.Name, rec.Name, p.Name}, {in.Description, rec.Description, p.Description}} {
-		if _, sent := f.sent.Get(); sent || f.plugin == nil || *f.plugin == "" {
-			continue // checked by matchesSent, or nothing to compare with
+		if v, sent := f.sent.Get(); sent && !record.IsBlank(v) {
+			continue // checked by matchesSent
 		}
-		if !record.IsPluginsText(f.got, *f.plugin) {
+		if isPlugins, told := f.plugin.Shows(f.got); told && !isPlugins {
 			return false
 		}
 	}

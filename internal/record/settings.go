@@ -53,50 +53,6 @@ func (s Settings) text() string {
 // SortedKeys lists the keys of s in order, for stable messages.
 func (s Settings) SortedKeys() []string { return slices.Sorted(maps.Keys(s)) }
 
-// Plugin is what the provider reads of a record's plugin_info.
-type Plugin struct {
-	// Name and Description are the plugin's own, which the service shows
-	// for a config that has none; nil when plugin_info does not tell.
-	Name, Description *string
-	// SecretKeys are the config keys the plugin's config_schema marks
-	// secret; nil when plugin_info has no config_schema (list pages send
-	// plugin_info as null).
-	SecretKeys map[string]bool
-}
-
-// PluginOf decodes a record's plugin_info, leniently: anything but an
-// object tells nothing.
-func PluginOf(pluginInfo json.RawMessage) Plugin {
-	var info struct {
-		Name         *string `json:"name"`
-		Description  *string `json:"description"`
-		ConfigSchema *[]struct {
-			Key    string `json:"key"`
-			Secret bool   `json:"secret"`
-		} `json:"config_schema"`
-	}
-	if jsonvalue.IsNull(pluginInfo) || json.Unmarshal(pluginInfo, &info) != nil {
-		return Plugin{}
-	}
-	p := Plugin{Name: info.Name, Description: info.Description}
-	if info.ConfigSchema != nil {
-		p.SecretKeys = map[string]bool{}
-		for _, f := range *info.ConfigSchema {
-			if f.Secret {
-				p.SecretKeys[f.Key] = true
-			}
-		}
-	}
-	return p
-}
-
-// IsPluginsText reports whether a record's optional name or description
-// (got) is the plugin's own text, which the service shows for a config that
-// has none. An empty text of the plugin is never its own.
-func IsPluginsText(got *string, plugin string) bool {
-	return got != nil && plugin != "" && *got == plugin
-}
-
 // SecretKeys returns the config keys a plugin_info's config_schema marks
 // secret, and whether plugin_info tells (list pages send it as null).
 func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
