@@ -157,7 +157,7 @@ func TestPluginFactsOf(t *testing.T) {
 			rec: client.Record{Name: str("Mine"), PluginInfo: json.RawMessage(`null`)}, want: prior,
 		},
 		"plugin_info without a config_schema: the prior secret keys": {
-			rec:  client.Record{Name: str("GeoIP"), PluginInfo: json.RawMessage(`{"name":"GeoIP","description":"x"}`)},
+			rec:  client.Record{Name: str("GeoIP"), Description: str("y"), PluginInfo: json.RawMessage(`{"name":"GeoIP","description":"x"}`)},
 			want: pluginFacts{SecretKeys: prior.SecretKeys, NameFromPlugin: true},
 		},
 	} {

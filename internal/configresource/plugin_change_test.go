@@ -2,10 +2,6 @@ package configresource_test
 
 import (
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -16,72 +12,78 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
-// TestAccRecordResource_pluginChanged updates a plugin on the service (new
-// name, description and version) under configs that leave their name and
-// description to it. The refresh, which reads most of them from list
-// pages, shows the plugin's new name and description, so the plan is empty;
-// an update then applies without an inconsistent result.
+// TestAccRecordResource_pluginChanged upgrades a plugin on the service
+// (localapi's SetPlugin, as an upgrade does) under configs that leave
+// their name and description to it: renamed and re-described, then with a
+// name of "" and a null description and its config_schema in the older
+// object form. The refresh, which reads most of the configs from list
+// pages, shows the plugin's new name and description, so the plan is
+// empty; an update then applies without an inconsistent result.
 func TestAccRecordResource_pluginChanged(t *testing.T) {
-	if acctest.IsLive() {
-		t.Skip("changes the local API's plugin catalog")
-	}
-	api := newSwappableAPI(t)
+	acctest.SkipUnlessAcc(t)
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		host, srv := acctest.IsolatedAPI(t, nil)
 		plugin := tc.Plugins[0]
-		var original localapi.Plugin
-		for _, p := range localapi.DefaultPlugins() {
-			if p.ID == plugin {
-				original = p
+		original := pluginOf(t, srv, plugin)
+		upgrade := func(change func(p *localapi.Plugin)) func() {
+			return func() {
+				p := original
+				change(&p)
+				if err := srv.SetPlugin(p); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		config := func(enabled bool) string {
-			return acctest.ProviderBlock(api.url, acctest.KeyWrite, "1") + tc.Resource("r",
+			return acctest.ProviderBlock(host, acctest.KeyWrite, "1") + tc.Resource("r",
 				fmt.Sprintf("  count   = 3\n  plugin  = %d\n  enabled = %t", plugin, enabled))
 		}
-		nameIs := func(name, description string) resource.TestCheckFunc {
+		nameIs := func(name, description *string) resource.TestCheckFunc {
 			var checks []resource.TestCheckFunc
 			for i := range 3 {
 				addr := fmt.Sprintf("%s.r.%d", tc.TypeName, i)
-				checks = append(checks,
-					resource.TestCheckResourceAttr(addr, "name", name),
-					resource.TestCheckResourceAttr(addr, "description", description))
+				checks = append(checks, checkText(addr, "name", name), checkText(addr, "description", description))
 			}
 			return resource.ComposeAggregateTestCheckFunc(checks...)
 		}
-		renamed, redescribed := original.Name+" v2", original.Description+" (v2)"
+		renamed, redescribed, blank := *original.Name+" v2", *original.Description+" (v2)", ""
 		var id int64
 
 		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			Steps: []resource.TestStep{
 				{
-					PreConfig: func() { api.open(t, nil) },
-					Config:    config(false),
-					Check:     nameIs(original.Name, original.Description),
-				},
-				{
-					// The plugin is updated on the service.
-					PreConfig: func() {
-						api.open(t, func(p *localapi.Plugin) {
-							if p.ID == plugin {
-								p.Name, p.Description, p.Tag = renamed, redescribed, "v9.9.9"
-							}
-						})
-					},
 					Config: config(false),
-					ConfigPlanChecks: resource.ConfigPlanChecks{
-						PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-					},
-					Check: nameIs(renamed, redescribed),
+					Check:  nameIs(original.Name, original.Description),
 				},
 				{
-					Config: config(true),
+					// The plugin is renamed and re-described on the service.
+					PreConfig: upgrade(func(p *localapi.Plugin) {
+						p.Name, p.Description, p.Tag = &renamed, &redescribed, "v9.9.9"
+					}),
+					Config:           config(false),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+					Check:            nameIs(&renamed, &redescribed),
+				},
+				{
+					// Its name becomes "", its description null, its schema
+					// the older object form.
+					PreConfig: upgrade(func(p *localapi.Plugin) {
+						p.Name, p.Description = &blank, nil
+						p.ConfigSchema = localapi.ObjectSchema(p.ConfigSchema.Fields...)
+					}),
+					Config:           config(false),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+					Check:            nameIs(&blank, nil),
+				},
+				{
+					PreConfig: upgrade(func(p *localapi.Plugin) { p.Name, p.Description = &renamed, &redescribed }),
+					Config:    config(true),
 					Check: resource.ComposeAggregateTestCheckFunc(
-						nameIs(renamed, redescribed),
+						nameIs(&renamed, &redescribed),
 						acctest.CaptureID(tc.TypeName+".r.2", &id),
 						func(*terraform.State) error {
-							rec, err := acctest.ClientFor(t, api.url, acctest.KeyFull).Get(t.Context(), "1", tc.Kind.Collection, id)
+							rec, err := acctest.ClientFor(t, host, acctest.KeyFull).Get(t.Context(), "1", tc.Kind.Collection, id)
 							if err != nil {
 								return err
 							}
@@ -95,56 +97,4 @@ func TestAccRecordResource_pluginChanged(t *testing.T) {
 			},
 		})
 	})
-}
-
-// swappableAPI is a local API on one address whose plugin catalog a test
-// changes by reopening its database with another catalog.
-type swappableAPI struct {
-	url string
-	db  string
-	mu  sync.Mutex
-	srv *localapi.Server
-}
-
-func newSwappableAPI(t *testing.T) *swappableAPI {
-	a := &swappableAPI{db: filepath.Join(t.TempDir(), "api.db")}
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		srv := a.srv
-		a.mu.Unlock()
-		srv.ServeHTTP(w, r)
-	}))
-	a.url = ts.URL
-	t.Cleanup(func() {
-		ts.Close()
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		if err := a.srv.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	a.open(t, nil)
-	return a
-}
-
-// open (re)opens the database with the default catalog, changed by change.
-func (a *swappableAPI) open(t *testing.T, change func(*localapi.Plugin)) {
-	plugins := localapi.DefaultPlugins()
-	if change != nil {
-		for i := range plugins {
-			change(&plugins[i])
-		}
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.srv != nil {
-		if err := a.srv.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srv, err := localapi.New(localapi.Options{DBPath: a.db, Plugins: plugins})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.srv = srv
 }

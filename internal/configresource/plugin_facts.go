@@ -108,7 +108,10 @@ func (f pluginFacts) equal(o pluginFacts) bool {
 func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
 	f, p := prior, record.PluginOf(rec.PluginInfo)
 	if p.SecretKeys != nil {
-		keys := slices.Sorted(maps.Keys(p.SecretKeys))
+		// Never nil: a nil slice would be stored as null, read back as not
+		// known.
+		keys := slices.AppendSeq(make([]string, 0, len(p.SecretKeys)), maps.Keys(p.SecretKeys))
+		slices.Sort(keys)
 		f.SecretKeys = &keys
 	}
 	if isPlugins, told := p.Name.Shows(rec.Name); told {
