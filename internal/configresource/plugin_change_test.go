@@ -15,8 +15,8 @@ import (
 // TestAccRecordResource_pluginChanged upgrades a plugin on the service
 // (localapi's SetPlugin, as an upgrade does) under configs that leave
 // their name and description to it: renamed and re-described, then with a
-// name of "" and a null description and its config_schema in the older
-// object form. The refresh, which reads most of the configs from list
+// name of "" and a null description, then with its config_schema in the
+// older object form. The refresh, which reads most of the configs from list
 // pages, shows the plugin's new name and description, so the plan is
 // empty; an update then applies without an inconsistent result.
 func TestAccRecordResource_pluginChanged(t *testing.T) {
@@ -66,15 +66,21 @@ func TestAccRecordResource_pluginChanged(t *testing.T) {
 					Check:            nameIs(&renamed, &redescribed),
 				},
 				{
-					// Its name becomes "", its description null, its schema
-					// the older object form.
+					// Its name becomes "", its description null.
+					PreConfig:        upgrade(func(p *localapi.Plugin) { p.Name, p.Description = &blank, nil }),
+					Config:           config(false),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+					Check:            nameIs(&blank, nil),
+				},
+				{
+					// Its schema in the older object form.
 					PreConfig: upgrade(func(p *localapi.Plugin) {
-						p.Name, p.Description = &blank, nil
+						p.Name, p.Description = &redescribed, &blank
 						p.ConfigSchema = localapi.ObjectSchema(p.ConfigSchema.Fields...)
 					}),
 					Config:           config(false),
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-					Check:            nameIs(&blank, nil),
+					Check:            nameIs(&redescribed, &blank),
 				},
 				{
 					PreConfig: upgrade(func(p *localapi.Plugin) { p.Name, p.Description = &renamed, &redescribed }),

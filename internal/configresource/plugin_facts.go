@@ -34,11 +34,11 @@ type pluginFacts struct {
 	// name or description is the plugin's.
 	NameFromPlugin        bool `json:"n,omitempty"`
 	DescriptionFromPlugin bool `json:"d,omitempty"`
-	// BlankName and BlankDescription are set when the state keeps a blank
-	// name or description (configured "" or whitespace, which the service
-	// stores as "") while the service shows the plugin's text for it: a
-	// refresh keeps the blank then, and a configuration that no longer sets
-	// it plans the plugin's.
+	// BlankName and BlankDescription are set when the configuration of the
+	// last create or update set a blank name or description ("" or
+	// whitespace, which the service stores as ""): the state keeps the blank
+	// while the service shows the plugin's for it, also at a refresh; a
+	// configuration that no longer sets it plans the plugin's.
 	BlankName        bool `json:"bn,omitempty"`
 	BlankDescription bool `json:"bd,omitempty"`
 }
@@ -125,26 +125,20 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
 
 // fromRecord sets c, whose values are the planned ones (apply) or the
 // state's (a refresh), from the service's answer rec with facts, its
-// plugin facts (pluginFactsOf), and returns facts with the blanks the state
-// keeps. Besides the one mapping (record.Config.FromRecord), c keeps its
-// name and description where the service shows what they stand for
+// plugin facts. Besides the one mapping (record.Config.FromRecord), c keeps
+// its name and description where the service shows what they stand for
 // (record.TextFromAPI): their stripped text, or, blank, the plugin's, which
 // an apply must keep (Terraform wants the planned value back) and a
-// refresh keeps where an apply did.
-func fromRecord(c *record.Config, rec *client.Record, facts pluginFacts, apply bool) pluginFacts {
+// refresh keeps where the configuration set the blank.
+func fromRecord(c *record.Config, rec *client.Record, facts pluginFacts, apply bool) {
 	name, description := c.Name, c.Description
 	secrets, _ := facts.secretKeys()
 	c.FromRecord(rec, secrets)
-	c.Name, facts.BlankName = keptText(rec.Name, name, facts.NameFromPlugin, apply || facts.BlankName)
-	c.Description, facts.BlankDescription = keptText(rec.Description, description, facts.DescriptionFromPlugin,
-		apply || facts.BlankDescription)
-	return facts
+	c.Name = record.TextFromAPI(rec.Name, name, facts.NameFromPlugin && (apply || facts.BlankName))
+	c.Description = record.TextFromAPI(rec.Description, description,
+		facts.DescriptionFromPlugin && (apply || facts.BlankDescription))
 }
 
-// keptText is the name or description the state keeps for got, the
-// service's (isPlugins: the plugin's), and prior, and whether that is a
-// blank kept for the plugin's text.
-func keptText(got *string, prior types.String, isPlugins, blankStandsIn bool) (types.String, bool) {
-	v := record.TextFromAPI(got, prior, isPlugins && blankStandsIn)
-	return v, isPlugins && got != nil && *got != "" && framework.IsSet(v) && record.IsBlank(v.ValueString())
-}
+// isBlank reports whether a configured name or description is set and
+// blank.
+func isBlank(v types.String) bool { return framework.IsSet(v) && record.IsBlank(v.ValueString()) }

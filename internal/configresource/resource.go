@@ -18,6 +18,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 var (
@@ -95,7 +96,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	if err != nil {
 		// The config exists: keep it in state so that it is not orphaned.
 		// Terraform marks it tainted and the next apply replaces it.
-		r.storeRecord(ctx, rec, &plan, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
+		r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 		r.addError(&resp.Diagnostics, "check the new", rec.ID, err)
 		return
 	}
@@ -106,18 +107,22 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	if r.refuseMisplacedSettings(ctx, meta.Client, project, rec, &plan, secret, &resp.Diagnostics) {
 		return
 	}
-	r.storeRecord(ctx, rec, &plan, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
+	// What the plan holds of name and description, the configuration set.
+	r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 }
 
 // storeRecord stores the service's answer rec about the config (a create's
 // or update's) as the new state m (the plan, whose configured values stay
 // where the service agrees), with the plugin facts it tells (prior's where
-// it does not) in private state, and the identity.
-func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, prior pluginFacts,
-	state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+// it does not) in private state, and the identity. configured holds the
+// configuration's name and description.
+func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *record.Config,
+	prior pluginFacts, state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
 ) {
 	r.checkDroppedFilters(m.Filters, rec, diags)
-	facts := fromRecord(&m.Config, rec, pluginFactsOf(rec, prior), true)
+	facts := pluginFactsOf(rec, prior)
+	facts.BlankName, facts.BlankDescription = isBlank(configured.Name), isBlank(configured.Description)
+	fromRecord(&m.Config, rec, facts, true)
 	diags.Append(state.Set(ctx, m)...)
 	diags.Append(facts.store(ctx, private)...)
 	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
@@ -237,7 +242,8 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 
 	priorFacts, known := readPluginFacts(ctx, req.Private)
 	current := prior
-	facts := fromRecord(&current, rec, pluginFactsOf(rec, priorFacts), false)
+	facts := pluginFactsOf(rec, priorFacts)
+	fromRecord(&current, rec, facts, false)
 	if !known || !facts.equal(priorFacts) {
 		resp.Diagnostics.Append(facts.store(ctx, resp.Private)...)
 	}
@@ -294,7 +300,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 		r.addError(&resp.Diagnostics, "update", id, err)
 		return
 	}
-	r.storeRecord(ctx, rec, &plan, facts, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
+	r.storeRecord(ctx, rec, &plan, &config.Config, facts, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 }
 
 // Delete makes one PATCH {"deleted": true} (see softDelete). A config

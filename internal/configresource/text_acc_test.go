@@ -335,3 +335,55 @@ func checkAPIText(c *client.Client, coll client.Collection, addr string, name, d
 		return nil
 	}
 }
+
+// TestAccRecordResource_blankTextPluginUpgraded (cases 1 and 2 under
+// upgrades): configs that set a blank name and a heredoc description keep
+// them in state while the service shows the plugin's name, through plugin
+// upgrades on the service (renamed, to "" and null, its schema in the
+// object form), read from list pages: no plan ever changes anything.
+func TestAccRecordResource_blankTextPluginUpgraded(t *testing.T) {
+	acctest.SkipUnlessAcc(t)
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		host, srv := acctest.IsolatedAPI(t, nil)
+		plugin := tc.Plugins[0]
+		original := pluginOf(t, srv, plugin)
+		upgrade := func(name, description *string, schema localapi.ConfigSchema) func() {
+			return func() {
+				p := original
+				p.Name, p.Description, p.ConfigSchema = name, description, schema
+				if err := srv.SetPlugin(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		api := acctest.ClientFor(t, host, acctest.KeyFull)
+		config := acctest.ProviderBlock(host, acctest.KeyWrite, "1") + tc.Resource("r", fmt.Sprintf(
+			"  count       = 3\n  plugin      = %d\n  name        = \"\"\n  description = <<-EOT\n    Managed.\n  EOT", plugin))
+		kept := func(name, description *string) resource.TestCheckFunc {
+			var checks []resource.TestCheckFunc
+			for i := range 3 {
+				addr := fmt.Sprintf("%s.r.%d", tc.TypeName, i)
+				checks = append(checks,
+					resource.TestCheckResourceAttr(addr, "name", ""),
+					resource.TestCheckResourceAttr(addr, "description", "Managed.\n"),
+					checkAPIText(api, tc.Kind.Collection, addr, name, acctest.Ptr("Managed.")))
+			}
+			return resource.ComposeAggregateTestCheckFunc(checks...)
+		}
+		renamed, blank := "Renamed", ""
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{
+				{Config: config, ConfigPlanChecks: acctest.EmptyPlanAfterApply(), Check: kept(original.Name, nil)},
+				{PreConfig: upgrade(&renamed, original.Description, original.ConfigSchema),
+					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(&renamed, nil)},
+				{PreConfig: upgrade(&blank, nil, original.ConfigSchema),
+					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(&blank, nil)},
+				{PreConfig: upgrade(nil, &blank, localapi.ObjectSchema(original.ConfigSchema.Fields...)),
+					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(nil, nil)},
+				{PreConfig: upgrade(original.Name, original.Description, original.ConfigSchema),
+					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(original.Name, nil)},
+			},
+		})
+	})
+}
