@@ -296,6 +296,12 @@ func TestMatchesSent(t *testing.T) {
 		{"enabled left out", func(in *client.RecordInput, _ *client.Record) { in.Enabled = client.Opt[bool]{} }, false},
 		{"other order", func(in *client.RecordInput, _ *client.Record) { in.Order = client.Some(int64(1)) }, false},
 		{"other name", func(in *client.RecordInput, _ *client.Record) { in.Name = client.Some("m") }, false},
+		{"name with Unicode spaces Python strips", func(in *client.RecordInput, _ *client.Record) {
+			in.Name = client.Some("\u3000n\u001c\n")
+		}, true},
+		{"a blank name: left to matchesFallback", func(in *client.RecordInput, r *client.Record) {
+			in.Name, r.Name = client.Some(" \n"), nil
+		}, true},
 		{"description sent, none stored", func(in *client.RecordInput, _ *client.Record) { in.Description = client.Some("d") }, false},
 		{"filters left out", func(in *client.RecordInput, _ *client.Record) { in.Filters = client.Opt[json.RawMessage]{} }, false},
 		{"other filters", func(in *client.RecordInput, _ *client.Record) {
@@ -319,6 +325,20 @@ func TestMatchesSent(t *testing.T) {
 	}
 	if matchesFallback(&client.Record{Name: &name, Description: &desc, PluginInfo: info}, in) {
 		t.Error("a name of its own matches a name left out")
+	}
+	// A blank name is the plugin's as well; an empty one always is, a
+	// plugin whose own is "" or null shows nothing else.
+	blank := client.RecordInput{Plugin: client.Some(int64(1)), Name: client.Some("  ")}
+	if !matchesFallback(&client.Record{Name: &plugin, Description: &desc, PluginInfo: info}, blank) {
+		t.Error("the plugin's name does not match a blank name")
+	}
+	empty := ""
+	nameless := json.RawMessage(`{"name":null,"description":""}`)
+	if !matchesFallback(&client.Record{Name: nil, Description: &empty, PluginInfo: nameless}, in) {
+		t.Error("the plugin's null name and empty description do not match what was left out")
+	}
+	if matchesFallback(&client.Record{Name: &name, Description: &empty, PluginInfo: nameless}, blank) {
+		t.Error("a name of its own matches a blank name of a plugin without a name")
 	}
 }
 

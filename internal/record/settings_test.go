@@ -25,7 +25,8 @@ func TestSecretKeys(t *testing.T) {
 		"list page: null":          {`null`, nil, false},
 		"absent":                   {``, nil, false},
 		"no config_schema":         {`{"id": 1}`, nil, false},
-		"config_schema not a list": {`{"config_schema": {}}`, nil, false},
+		"object form: no secret keys": {`{"config_schema": {"apiKey": {"type": "string", "secret": true}}}`, nil, true},
+		"config_schema a string":       {`{"config_schema": "apiKey"}`, nil, false},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
