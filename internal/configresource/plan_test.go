@@ -121,7 +121,9 @@ func TestNeedsPlanning(t *testing.T) {
 		"name left out, not the plugin's":        {cfg: with(all, func(c *configured) { c.nameNull = true }), known: true, want: true},
 		"name left out, no facts":                {cfg: with(all, func(c *configured) { c.nameNull = true })},
 		"description left out, not the plugin's": {cfg: with(all, func(c *configured) { c.descriptionNull = true }), known: true, want: true},
-		"filters left out, some in state":        {cfg: with(all, func(c *configured) { c.filters = types.StringNull() }), want: true},
+		"name left out after a configured blank": {cfg: with(all, func(c *configured) { c.nameNull = true }),
+			facts: pluginFacts{NameFromPlugin: true, BlankName: true}, known: true, want: true},
+		"filters left out, some in state": {cfg: with(all, func(c *configured) { c.filters = types.StringNull() }), want: true},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
