@@ -2,6 +2,7 @@ package configresource_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -13,7 +14,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // TestAccExistingConfig_text (case 2 at generation 2, where configs exist
@@ -47,7 +47,10 @@ resource %q "existing" {
 			}
 			imported := block(fmt.Sprintf("%q", acctest.Deref(orig.Description)+"\n")) +
 				fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", addr, ex.ImportID())
-			own := record.PluginOf(orig.PluginInfo).Description.Text
+			var plugin struct{ Description *string } // the plugin's own, shown for a blank
+			if err := json.Unmarshal(orig.PluginInfo, &plugin); err != nil {
+				t.Fatalf("plugin_info: %v", err)
+			}
 			resource.Test(t, resource.TestCase{
 				PreCheck:                 func() { acctest.PreCheckWithoutCreates(t) },
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -64,7 +67,7 @@ resource %q "existing" {
 						ConfigPlanChecks: acctest.EmptyPlanAfterApply(
 							plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
 						Check: resource.ComposeAggregateTestCheckFunc(
-							checkAPIText(ex.API, k.Collection, addr, orig.Name, own),
+							checkAPIText(ex.API, k.Collection, addr, orig.Name, plugin.Description),
 							resource.TestCheckResourceAttr(addr, "description", ""),
 						),
 					},
