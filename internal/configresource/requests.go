@@ -142,7 +142,13 @@ func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) 
 // for a config without its own) and the plan is blank, which the service
 // would store as "" and show as that same null.
 func textChanged(plan, state types.String) bool {
-	return !plan.Equal(state) && !(state.IsNull() && framework.IsSet(plan) && record.IsBlank(plan.ValueString()))
+	switch {
+	case plan.Equal(state):
+		return false
+	case state.IsNull() && isBlank(plan):
+		return false
+	}
+	return true
 }
 
 // optionalString is the value to send for an optional+computed string: null

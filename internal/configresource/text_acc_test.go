@@ -359,7 +359,7 @@ func TestAccRecordResource_blankTextPluginUpgraded(t *testing.T) {
 		api := acctest.ClientFor(t, host, acctest.KeyFull)
 		config := acctest.ProviderBlock(host, acctest.KeyWrite, "1") + tc.Resource("r", fmt.Sprintf(
 			"  count       = 3\n  plugin      = %d\n  name        = \"\"\n  description = <<-EOT\n    Managed.\n  EOT", plugin))
-		kept := func(name, description *string) resource.TestCheckFunc {
+		kept := func(name *string) resource.TestCheckFunc {
 			var checks []resource.TestCheckFunc
 			for i := range 3 {
 				addr := fmt.Sprintf("%s.r.%d", tc.TypeName, i)
@@ -374,15 +374,15 @@ func TestAccRecordResource_blankTextPluginUpgraded(t *testing.T) {
 		resource.Test(t, resource.TestCase{
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			Steps: []resource.TestStep{
-				{Config: config, ConfigPlanChecks: acctest.EmptyPlanAfterApply(), Check: kept(original.Name, nil)},
+				{Config: config, ConfigPlanChecks: acctest.EmptyPlanAfterApply(), Check: kept(original.Name)},
 				{PreConfig: upgrade(&renamed, original.Description, original.ConfigSchema),
-					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(&renamed, nil)},
+					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(&renamed)},
 				{PreConfig: upgrade(&blank, nil, original.ConfigSchema),
-					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(&blank, nil)},
+					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(&blank)},
 				{PreConfig: upgrade(nil, &blank, localapi.ObjectSchema(original.ConfigSchema.Fields...)),
-					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(nil, nil)},
+					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(nil)},
 				{PreConfig: upgrade(original.Name, original.Description, original.ConfigSchema),
-					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(original.Name, nil)},
+					Config: config, ConfigPlanChecks: emptyPlan, Check: kept(original.Name)},
 			},
 		})
 	})

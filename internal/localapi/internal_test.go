@@ -85,7 +85,7 @@ func TestParsePlugins(t *testing.T) {
 		`[{"id": 1, "config_schema": {"k": {"colour": 1}}}]`:         "unknown field",
 		`[{"id": 1, "config_schema": {"k": {"key": "j"}}}]`:          `has key "j"`,
 		`[{"id": 1, "config_schema": [{"key": "k"}, {"key": "k"}]}]`: "used twice",
-		`[{"id": 1, "config_schema": "apiKey"}]`:                     "a list or an object",
+		`[{"id": 1, "config_schema": "locale"}]`:                     "a list or an object",
 		`{}`:                                                         "cannot unmarshal",
 	} {
 		if _, err := ParsePlugins([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {

@@ -20,13 +20,13 @@ func TestSecretKeys(t *testing.T) {
 		want  []string
 		known bool
 	}{
-		"secret and plain":         {geoIPInfo, []string{"api_key"}, true},
-		"no secrets":               {`{"config_schema": []}`, nil, true},
-		"list page: null":          {`null`, nil, false},
-		"absent":                   {``, nil, false},
-		"no config_schema":         {`{"id": 1}`, nil, false},
+		"secret and plain":            {geoIPInfo, []string{"api_key"}, true},
+		"no secrets":                  {`{"config_schema": []}`, nil, true},
+		"list page: null":             {`null`, nil, false},
+		"absent":                      {``, nil, false},
+		"no config_schema":            {`{"id": 1}`, nil, false},
 		"object form: no secret keys": {`{"config_schema": {"apiKey": {"type": "string", "secret": true}}}`, nil, true},
-		"config_schema a string":       {`{"config_schema": "apiKey"}`, nil, false},
+		"config_schema a string":      {`{"config_schema": "apiKey"}`, nil, false},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
