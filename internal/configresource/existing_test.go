@@ -30,11 +30,7 @@ func TestAccExistingConfig(t *testing.T) {
 			typ := k.ConfigTypeName()
 			addr := typ + ".existing"
 			orig := ex.Original
-			// Filters as the service holds them (none at generation 2).
-			filters := ""
-			if !jsonvalue.IsNull(orig.Filters) {
-				filters = fmt.Sprintf("  filters     = %q\n", jsonvalue.Compact(orig.Filters))
-			}
+			filters := filtersArgument(orig)
 			resourceBlock := func(name, description string, enabled bool) string {
 				return fmt.Sprintf(`
 resource %q "existing" {
@@ -66,7 +62,7 @@ resource %q "existing" {
 						Check:  checkOnAPI(ex, addr, "changed by the acceptance tests", !orig.Enabled),
 					},
 					{
-						Config: ex.ProviderBlock() + fmt.Sprintf("\nremoved {\n  from = %s\n  lifecycle {\n    destroy = false\n  }\n}\n", addr),
+						Config: ex.ProviderBlock() + letGo(addr),
 						Check: func(s *terraform.State) error {
 							if _, ok := s.RootModule().Resources[addr]; ok {
 								return fmt.Errorf("%s is still in state", addr)
@@ -78,6 +74,21 @@ resource %q "existing" {
 			})
 		})
 	}
+}
+
+// letGo is a removed block that lets the config at addr go without
+// destroying it.
+func letGo(addr string) string {
+	return fmt.Sprintf("\nremoved {\n  from = %s\n  lifecycle {\n    destroy = false\n  }\n}\n", addr)
+}
+
+// filtersArgument is the filters argument of a configuration that holds
+// rec's filters as the service holds them (none at generation 2).
+func filtersArgument(rec *client.Record) string {
+	if jsonvalue.IsNull(rec.Filters) {
+		return ""
+	}
+	return fmt.Sprintf("  filters     = %q\n", jsonvalue.Compact(rec.Filters))
 }
 
 // checkOnAPI checks that the existing config holds name and enabled on the

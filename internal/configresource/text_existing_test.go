@@ -11,7 +11,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
@@ -30,10 +29,7 @@ func TestAccExistingConfig_text(t *testing.T) {
 			orig := ex.Original
 			typ := k.ConfigTypeName()
 			addr := typ + ".existing"
-			filters := ""
-			if !jsonvalue.IsNull(orig.Filters) {
-				filters = fmt.Sprintf("  filters     = %q\n", jsonvalue.Compact(orig.Filters))
-			}
+			filters := filtersArgument(orig)
 			block := func(description string) string {
 				return ex.ProviderBlock() + fmt.Sprintf(`
 resource %q "existing" {
@@ -80,7 +76,7 @@ resource %q "existing" {
 							resource.TestCheckResourceAttr(addr, "description", "Described at generation 2.\n"),
 						),
 					},
-					{Config: ex.ProviderBlock() + fmt.Sprintf("\nremoved {\n  from = %s\n  lifecycle {\n    destroy = false\n  }\n}\n", addr)},
+					{Config: ex.ProviderBlock() + letGo(addr)},
 				},
 			})
 		})
@@ -134,8 +130,7 @@ func TestAccExistingConfig_pluginEmptyText(t *testing.T) {
 					ConfigPlanChecks: emptyPlan,
 					Check:            checkText(addr, "description", &described),
 				},
-				{Config: acctest.ProviderBlock(host, acctest.KeyWrite, "1") +
-					fmt.Sprintf("\nremoved {\n  from = %s\n  lifecycle {\n    destroy = false\n  }\n}\n", addr)},
+				{Config: acctest.ProviderBlock(host, acctest.KeyWrite, "1") + letGo(addr)},
 			},
 		})
 	})
