@@ -153,7 +153,7 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 			source, withArticle(r.kind.Noun), reason, r.kind.ConfigTypeName(), p.expected(r.kind.Collection), p.typeName, switchingGuide))
 	}
 	if !slices.Contains(p.versions, req.SourceSchemaVersion) {
-		refuse(fmt.Sprintf("its state has schema version %d, and %s has only written versions %s",
+		refuse(fmt.Sprintf("its state has schema version %d, and %s states have version %s",
 			req.SourceSchemaVersion, p.typeName, joinVersions(p.versions)))
 		return
 	}
@@ -437,7 +437,7 @@ func withArticle(noun string) string {
 	return "a " + noun
 }
 
-// joinVersions writes versions as "0, 1 and 2".
+// joinVersions writes versions as "0, 1 or 2".
 func joinVersions(versions []int64) string {
 	s := make([]string, len(versions))
 	for i, v := range versions {
@@ -446,7 +446,7 @@ func joinVersions(versions []int64) string {
 	if len(s) == 1 {
 		return s[0]
 	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // movedFrom returns the origin of a config moved in and not read since.

@@ -431,12 +431,12 @@ func TestMoveState_refused(t *testing.T) {
 		{
 			name: "an unknown restapi schema version",
 			req:  moveRequest{typeName: "restapi_object", address: restapiAddress, version: 1, state: restapiAt(own, "17")},
-			want: []string{"schema version 1", "only written versions 0"},
+			want: []string{"schema version 1", "restapi_object states have version 0"},
 		},
 		{
 			name: "an unknown restful schema version",
 			req:  moveRequest{typeName: "restful_resource", address: restfulAddress, version: 3, state: restfulAt(own, own+"/17")},
-			want: []string{"schema version 3", "versions 0, 1 and 2"},
+			want: []string{"schema version 3", "version 0, 1 or 2"},
 		},
 		{
 			name: "a state that is not an object",
