@@ -1,0 +1,434 @@
+package acceptance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// Switching from the generic REST providers (the guide "Switching from
+// restapi or restful"): a state written with restapi_object or
+// restful_resource resources, as those providers write it
+// (../shared/peers/generic-rest-providers.md), taken over by this
+// provider's resources through moved blocks. The peers are stand-ins
+// (package standin) installed from a mirror under the peer's address: init
+// needs the provider a state names, even once its resources move.
+
+// peerFixture is a generic REST provider as standin/peers.json describes
+// it.
+type peerFixture struct {
+	name          string
+	Source        string            `json:"source"`
+	Version       string            `json:"version"`
+	Resource      string            `json:"resource"`
+	SchemaVersion int               `json:"schema_version"`
+	Identity      bool              `json:"identity"`
+	Attributes    map[string]string `json:"attributes"`
+}
+
+// genericPeers returns restapi and restful, as the stand-in declares them.
+func genericPeers(t *testing.T) []peerFixture {
+	t.Helper()
+	var peers map[string]peerFixture
+	if err := json.Unmarshal(readFile(t, filepath.Join("standin", "peers.json")), &peers); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]peerFixture, 0, len(peers))
+	for name, p := range peers {
+		p.name = name
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b peerFixture) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// registryHost is the registry the run's tool names providers after.
+func registryHost(t *testing.T) string {
+	if acctest.CurrentTool(t).OpenTofu {
+		return "registry.opentofu.org"
+	}
+	return "registry.terraform.io"
+}
+
+// standin returns the peer's stand-in, installed under both registries.
+func (p peerFixture) standin(t *testing.T) *acctest.MirroredProvider {
+	t.Helper()
+	return acctest.BuildProvider(t, "./internal/acceptance/standin", "-X main.peer="+p.name, p.Version,
+		"registry.terraform.io/"+p.Source, "registry.opentofu.org/"+p.Source)
+}
+
+// movedConfig is one config a peer's resource held.
+type movedConfig struct {
+	name string
+	coll client.Collection
+	// path is the collection path the peer's resource was written with.
+	path string
+	// id is the config's id as the peer keeps it.
+	id string
+	// body is what the user wrote for the peer (restapi's data, restful's
+	// body); record the service's answer the peer kept.
+	body, record json.RawMessage
+}
+
+// attributes are the state attributes the peer writes for c: the facts
+// file's shapes, null for every attribute the peer declares and c leaves
+// unset.
+func (p peerFixture) attributes(c movedConfig) map[string]any {
+	attrs := map[string]any{}
+	switch p.name {
+	case "restapi":
+		attrs["id"], attrs["path"] = c.id, c.path
+		attrs["data"], attrs["api_response"], attrs["create_response"] = string(c.body), string(c.record), string(c.record)
+		attrs["api_data"] = map[string]string{"id": c.id, "deleted": "false", "delivery_rate_24h": "<nil>"}
+		attrs["ignore_server_additions"] = true
+	case "restful":
+		attrs["id"], attrs["path"] = c.path+"/"+c.id, c.path
+		attrs["read_path"] = "$(path)/$(body.id)"
+		attrs["body"], attrs["output"] = dynamicValue(c.body), dynamicValue(c.record)
+	}
+	for name := range p.Attributes {
+		if _, ok := attrs[name]; !ok {
+			attrs[name] = nil
+		}
+	}
+	return attrs
+}
+
+// dynamicValue is a JSON value as a state stores a dynamic attribute:
+// {"value": ..., "type": its implied type}.
+func dynamicValue(raw json.RawMessage) map[string]any {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	_ = d.Decode(&v)
+	return map[string]any{"value": v, "type": impliedType(v)}
+}
+
+// impliedType is the cty type (in its JSON form) of a JSON value.
+func impliedType(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		attrs := map[string]any{}
+		for k, e := range v {
+			attrs[k] = impliedType(e)
+		}
+		return []any{"object", attrs}
+	case []any:
+		elems := make([]any, len(v))
+		for i, e := range v {
+			elems[i] = impliedType(e)
+		}
+		return []any{"tuple", elems}
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case bool:
+		return "bool"
+	default:
+		return "dynamic"
+	}
+}
+
+// peerState is a state file (format 4) of the peer's resources, one per
+// config, written by the run's tool (restful's identity on 1.12+).
+func (p peerFixture) peerState(t *testing.T, configs []movedConfig) string {
+	t.Helper()
+	tool := acctest.CurrentTool(t)
+	var resources []any
+	for _, c := range configs {
+		instance := map[string]any{
+			"schema_version": p.SchemaVersion, "attributes": p.attributes(c), "sensitive_attributes": []any{},
+		}
+		if p.Identity && tool.Version.Segments()[1] >= 12 {
+			doc, _ := json.Marshal(map[string]any{"id": c.path + "/" + c.id, "path": c.path})
+			instance["identity_schema_version"] = 0
+			instance["identity"] = map[string]any{"id": string(doc)}
+		}
+		resources = append(resources, map[string]any{
+			"mode": "managed", "type": p.Resource, "name": c.name,
+			"provider":  fmt.Sprintf("provider[%q]", registryHost(t)+"/"+p.Source),
+			"instances": []any{instance},
+		})
+	}
+	b, err := json.MarshalIndent(map[string]any{
+		"version": 4, "terraform_version": tool.Version.String(), "serial": 3,
+		"lineage": "4f1c7d2e-0b1a-4c55-9e0f-6a1d2b3c4d5e", "outputs": map[string]any{}, "resources": resources,
+		"check_results": nil,
+	}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// rawRecord is the service's answer for a config, as the peers kept it.
+func rawRecord(t *testing.T, host string, coll client.Collection, id int64) json.RawMessage {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet,
+		fmt.Sprintf("%s/api/projects/1/%s/%d/", host, coll, id), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+localapi.KeyFull)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET config %d: %d %s %v", id, resp.StatusCode, b, err)
+	}
+	return b
+}
+
+// switchedConfig is the configuration after the switch: this provider's
+// resources, with the content the service holds, and a moved block from
+// each peer resource.
+func switchedConfig(host string, p peerFixture, geo, bq string) string {
+	return acctest.ProviderBlock(host, localapi.KeyWrite, "1") + fmt.Sprintf(`
+resource "pipeline_transformation_config" "geo" {
+  plugin  = 1
+  order   = 1
+  enabled = true
+  name    = "GeoIP, moved"
+  filters = jsonencode({ events = [{ id = "$pageview", type = "events" }] })
+  config  = jsonencode({ locale = "en" })
+}
+
+moved {
+  from = %[1]s.%[2]s
+  to   = pipeline_transformation_config.geo
+}
+
+resource "pipeline_import_app_config" "bq" {
+  plugin  = 4
+  order   = 1
+  enabled = true
+}
+
+moved {
+  from = %[1]s.%[3]s
+  to   = pipeline_import_app_config.bq
+}
+`, p.Resource, geo, bq)
+}
+
+// flatten joins the lines of Terraform's output, which wraps diagnostics
+// (and boxes them, on a terminal), so that a phrase can be looked for.
+func flatten(out string) string {
+	return regexp.MustCompile(`[\s│]+`).ReplaceAllString(out, " ")
+}
+
+// writes are the requests of the local API's counters that change records.
+func writes(c map[string]int64) int64 {
+	return c["create"] + c["update"] + c["delete"] + c["rearrange"] + c["migrate"]
+}
+
+// TestAccMoved_fromGenericREST: per peer, a state its resources wrote for a
+// transformation config (with settings and a secret in the body the user
+// wrote) and an import-app config, switched to this provider with moved
+// blocks. The plan moves both and creates, changes and destroys nothing;
+// the apply writes nothing to the service; the state holds this provider's
+// resources with the same ids and no secret; the next plan is empty. A
+// plan that skips the refresh is refused, saying why.
+func TestAccMoved_fromGenericREST(t *testing.T) {
+	for _, p := range genericPeers(t) {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			host, local := acctest.IsolatedAPI(t, nil)
+			api := acctest.ClientFor(t, host, localapi.KeyFull)
+			filters := json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`)
+			geo := acctest.MustCreate(t, api, client.Transformations, client.RecordInput{
+				Plugin: client.Some[int64](1), Order: client.Some[int64](1), Enabled: client.Some(true),
+				Name: client.Some("GeoIP, moved"), Filters: client.Some(filters),
+				Config: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cr3t-key"}`)),
+			})
+			bq := acctest.MustCreate(t, api, client.ImportApps, client.RecordInput{
+				Plugin: client.Some[int64](4), Order: client.Some[int64](1), Enabled: client.Some(true),
+			})
+			configs := []movedConfig{
+				{
+					name: "geo", coll: client.Transformations, path: "/api/projects/1/" + string(client.Transformations),
+					id:   client.FormatID(geo.ID),
+					body: json.RawMessage(`{"config":{"api_key":"s3cr3t-key","locale":"en"},"enabled":true,` +
+						`"filters":{"events":[{"id":"$pageview","type":"events"}]},"name":"GeoIP, moved","order":1,"plugin":1}`),
+					record: rawRecord(t, host, client.Transformations, geo.ID),
+				},
+				{
+					name: "bq", coll: client.ImportApps, path: "/api/projects/1/" + string(client.ImportApps),
+					id: client.FormatID(bq.ID), body: json.RawMessage(`{"enabled":true,"order":1,"plugin":4}`),
+					record: rawRecord(t, host, client.ImportApps, bq.ID),
+				},
+			}
+			tf := acctest.NewTerraformWith(t, switchedConfig(host, p, "geo", "bq"), acctest.TerraformSetup{
+				Files:     map[string]string{"terraform.tfstate": p.peerState(t, configs)},
+				Providers: []*acctest.MirroredProvider{p.standin(t)},
+			})
+
+			// Without a refresh the moved state holds only project and id.
+			if out, code := tf.PlanExitCode("-refresh=false"); code != 1 || !strings.Contains(out, "has not been read yet") {
+				t.Errorf("plan -refresh=false: exit code %d, want 1 and an error that says the config was not read:\n%s", code, out)
+			}
+
+			out, err := tf.Run("plan", "-no-color", "-out=moved.tfplan")
+			if err != nil {
+				t.Fatalf("plan: %v\n%s", err, out)
+			}
+			if flat := flatten(out); !strings.Contains(flat, "Plugin settings not moved") || !strings.Contains(flat, "(api_key, locale)") {
+				t.Errorf("the plan does not warn that the settings in the %s's body were not moved:\n%s", p.Resource, out)
+			}
+			if strings.Contains(out, "s3cr3t-key") {
+				t.Errorf("the plan shows the secret:\n%s", out)
+			}
+			checkMovesOnly(t, tf, map[string]string{
+				"pipeline_transformation_config.geo": p.Resource + ".geo",
+				"pipeline_import_app_config.bq":      p.Resource + ".bq",
+			})
+
+			local.ResetCounters()
+			out, err = tf.Run("apply", "-no-color", "moved.tfplan")
+			if err != nil {
+				t.Fatalf("apply: %v\n%s", err, out)
+			}
+			if c := local.Counters(); writes(c) != 0 {
+				t.Errorf("the apply wrote to the service: %v", c)
+			}
+			ids := tf.StateIDs()
+			want := map[string]int64{"pipeline_transformation_config.geo": geo.ID, "pipeline_import_app_config.bq": bq.ID}
+			if len(ids) != len(want) || ids["pipeline_transformation_config.geo"] != geo.ID || ids["pipeline_import_app_config.bq"] != bq.ID {
+				t.Errorf("state after the apply %v, want %v and nothing else", ids, want)
+			}
+			if b := readFile(t, filepath.Join(tf.Dir, "terraform.tfstate")); bytes.Contains(b, []byte("s3cr3t-key")) {
+				t.Error("the state holds the secret the peer's body held")
+			}
+			for _, rec := range []*client.Record{geo, bq} {
+				coll := client.Transformations
+				if rec == bq {
+					coll = client.ImportApps
+				}
+				now, err := api.Get(context.Background(), "1", coll, rec.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if now.UpdatedAt != rec.UpdatedAt || now.Deleted || !now.Enabled {
+					t.Errorf("config %d changed on the service: %+v", rec.ID, now)
+				}
+			}
+			tf.EmptyPlan("after the switch")
+		})
+	}
+}
+
+// checkMovesOnly checks that the saved plan moved.tfplan moves each
+// resource of moved (address: previous address) and does nothing else.
+func checkMovesOnly(t *testing.T, tf *acctest.Terraform, moved map[string]string) {
+	t.Helper()
+	out, err := tf.Run("show", "-json", "moved.tfplan")
+	if err != nil {
+		t.Fatalf("show: %v\n%s", err, out)
+	}
+	var plan struct {
+		ResourceChanges []struct {
+			Address         string `json:"address"`
+			PreviousAddress string `json:"previous_address"`
+			Change          struct {
+				Actions []string `json:"actions"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	// OpenTofu may print warnings before the JSON.
+	if i := strings.IndexByte(out, '{'); i > 0 {
+		out = out[i:]
+	}
+	if err := json.Unmarshal([]byte(out), &plan); err != nil {
+		t.Fatalf("plan JSON: %v\n%s", err, out)
+	}
+	seen := map[string]bool{}
+	for _, rc := range plan.ResourceChanges {
+		seen[rc.Address] = true
+		if from, ok := moved[rc.Address]; !ok || rc.PreviousAddress != from || !slices.Equal(rc.Change.Actions, []string{"no-op"}) {
+			t.Errorf("plan: %s (from %q) %v, want a move from %q and no other action", rc.Address, rc.PreviousAddress, rc.Change.Actions, from)
+		}
+	}
+	for addr := range moved {
+		if !seen[addr] {
+			t.Errorf("the plan does not move %s", addr)
+		}
+	}
+}
+
+// TestAccMoved_refusedPath: a peer resource that is not a config of the
+// target's collection (a hog function of another API path, for restapi;
+// an import-app config moved to a transformation config, for restful)
+// fails the plan with an error naming its path, and the apply too; the
+// state file and the service stay as they were.
+func TestAccMoved_refusedPath(t *testing.T) {
+	for _, p := range genericPeers(t) {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			host, local := acctest.IsolatedAPI(t, nil)
+			api := acctest.ClientFor(t, host, localapi.KeyFull)
+			bq := acctest.MustCreate(t, api, client.ImportApps, client.RecordInput{
+				Plugin: client.Some[int64](4), Order: client.Some[int64](1), Enabled: client.Some(true),
+			})
+			record := rawRecord(t, host, client.ImportApps, bq.ID)
+			wrong := movedConfig{
+				name: "geo", path: "/api/projects/1/hog_functions", id: "0197a3d2-5f1e-7c3b-9a41-2b8e6f0d4c11",
+				body: json.RawMessage(`{"name":"GeoIP","type":"transformation"}`), record: record,
+			}
+			wantInError := []string{`"hog_functions"`, "pipeline_transformation_configs"}
+			if p.name == "restful" {
+				// An import-app config named as the transformation one.
+				wrong = movedConfig{name: "geo", path: "/api/projects/1/" + string(client.ImportApps), id: client.FormatID(bq.ID),
+					body: json.RawMessage(`{"plugin":4}`), record: record}
+				wantInError = []string{string(client.ImportApps), "move it to pipeline_import_app_config"}
+			}
+			bqAsPeer := movedConfig{name: "bq", path: "/api/projects/1/" + string(client.ImportApps), id: client.FormatID(bq.ID),
+				body: json.RawMessage(`{"plugin":4}`), record: record}
+			state := p.peerState(t, []movedConfig{wrong, bqAsPeer})
+			tf := acctest.NewTerraformWith(t, switchedConfig(host, p, "geo", "bq"), acctest.TerraformSetup{
+				Files:     map[string]string{"terraform.tfstate": state},
+				Providers: []*acctest.MirroredProvider{p.standin(t)},
+			})
+			local.ResetCounters()
+
+			out, code := tf.PlanExitCode()
+			flat := flatten(out)
+			if code != 1 || !strings.Contains(flat, "Cannot move "+p.Resource+" into pipeline_transformation_config") {
+				t.Errorf("plan: exit code %d, want 1 and the move refused:\n%s", code, out)
+			}
+			for _, w := range wantInError {
+				if !strings.Contains(flat, w) {
+					t.Errorf("the error does not say %q:\n%s", w, out)
+				}
+			}
+			if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err == nil {
+				t.Errorf("apply succeeded:\n%s", out)
+			}
+			if got := readFile(t, filepath.Join(tf.Dir, "terraform.tfstate")); !bytes.Equal(got, []byte(state)) {
+				t.Errorf("the state changed:\n%s", got)
+			}
+			if _, err := os.Stat(filepath.Join(tf.Dir, "terraform.tfstate.backup")); err == nil {
+				t.Error("the refused plan and apply wrote a new state (terraform.tfstate.backup exists)")
+			}
+			if c := local.Counters(); writes(c) != 0 || c["create"] != 0 {
+				t.Errorf("the refused move wrote to the service: %v", c)
+			}
+		})
+	}
+}
