@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -196,11 +197,9 @@ func rawRecord(t *testing.T, host string, coll client.Collection, id int64) json
 	return b
 }
 
-// switchedConfig is the configuration after the switch: this provider's
-// resources, with the content the service holds, and a moved block from
-// each peer resource.
-func switchedConfig(host string, p peerFixture, geo, bq string) string {
-	return acctest.ProviderBlock(host, localapi.KeyWrite, "1") + fmt.Sprintf(`
+// ourResources are this provider's resources with the content the
+// service holds for the configs of a switch.
+const ourResources = `
 resource "pipeline_transformation_config" "geo" {
   plugin  = 1
   order   = 1
@@ -210,15 +209,19 @@ resource "pipeline_transformation_config" "geo" {
   config  = jsonencode({ locale = "en" })
 }
 
-moved {
-  from = %[1]s.%[2]s
-  to   = pipeline_transformation_config.geo
-}
-
 resource "pipeline_import_app_config" "bq" {
   plugin  = 4
   order   = 1
   enabled = true
+}
+`
+
+// movedBlocks move the peer's resources geo and bq to ours.
+func movedBlocks(p peerFixture, geo, bq string) string {
+	return fmt.Sprintf(`
+moved {
+  from = %[1]s.%[2]s
+  to   = pipeline_transformation_config.geo
 }
 
 moved {
@@ -239,106 +242,231 @@ func writes(c map[string]int64) int64 {
 	return c["create"] + c["update"] + c["delete"] + c["rearrange"] + c["migrate"]
 }
 
+// peerSwitch is a switch from a peer: a local API of its own holding a
+// transformation config (with a plain and a secret setting, which the
+// body the user wrote for the peer held too) and an import-app config, and
+// the state the peer's resources geo and bq wrote for them.
+type peerSwitch struct {
+	p       peerFixture
+	host    string
+	local   *localapi.Server
+	api     *client.Client
+	geo, bq *client.Record
+	state   string
+}
+
+func newPeerSwitch(t *testing.T, p peerFixture) *peerSwitch {
+	t.Helper()
+	host, local := acctest.IsolatedAPI(t, nil)
+	sw := &peerSwitch{p: p, host: host, local: local, api: acctest.ClientFor(t, host, localapi.KeyFull)}
+	sw.geo = acctest.MustCreate(t, sw.api, client.Transformations, client.RecordInput{
+		Plugin: client.Some[int64](1), Order: client.Some[int64](1), Enabled: client.Some(true),
+		Name: client.Some("GeoIP, moved"), Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`)),
+		Config: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cr3t-key"}`)),
+	})
+	sw.bq = acctest.MustCreate(t, sw.api, client.ImportApps, client.RecordInput{
+		Plugin: client.Some[int64](4), Order: client.Some[int64](1), Enabled: client.Some(true),
+	})
+	sw.state = p.peerState(t, []movedConfig{
+		{
+			name: "geo", coll: client.Transformations, path: "/api/projects/1/" + string(client.Transformations),
+			id: client.FormatID(sw.geo.ID),
+			body: json.RawMessage(`{"config":{"api_key":"s3cr3t-key","locale":"en"},"enabled":true,` +
+				`"filters":{"events":[{"id":"$pageview","type":"events"}]},"name":"GeoIP, moved","order":1,"plugin":1}`),
+			record: rawRecord(t, host, client.Transformations, sw.geo.ID),
+		},
+		{
+			name: "bq", coll: client.ImportApps, path: "/api/projects/1/" + string(client.ImportApps),
+			id: client.FormatID(sw.bq.ID), body: json.RawMessage(`{"enabled":true,"order":1,"plugin":4}`),
+			record: rawRecord(t, host, client.ImportApps, sw.bq.ID),
+		},
+	})
+	return sw
+}
+
+// terraform is a working directory with config (after the provider
+// block), the peer's state, and the peer's stand-in.
+func (sw *peerSwitch) terraform(t *testing.T, config string) *acctest.Terraform {
+	t.Helper()
+	return acctest.NewTerraformWith(t, acctest.ProviderBlock(sw.host, localapi.KeyWrite, "1")+config, acctest.TerraformSetup{
+		Files:     map[string]string{"terraform.tfstate": sw.state},
+		Providers: []*acctest.MirroredProvider{sw.p.standin(t)},
+	})
+}
+
+// applyTakesOver plans into a file, checks the plan with check, applies it
+// and checks the result: no write to the service, this provider's
+// resources with the configs' ids and nothing else in the state, no
+// secret in it, the configs unchanged on the service, and an empty next
+// plan.
+func (sw *peerSwitch) applyTakesOver(t *testing.T, tf *acctest.Terraform, check func(plan map[string]resourceChange)) {
+	t.Helper()
+	out, err := tf.Run("plan", "-no-color", "-out=switch.tfplan")
+	if err != nil {
+		t.Fatalf("plan: %v\n%s", err, out)
+	}
+	check(savedPlan(t, tf, "switch.tfplan"))
+
+	sw.local.ResetCounters()
+	if out, err := tf.Run("apply", "-no-color", "switch.tfplan"); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	if c := sw.local.Counters(); writes(c) != 0 {
+		t.Errorf("the apply wrote to the service: %v", c)
+	}
+	want := map[string]int64{"pipeline_transformation_config.geo": sw.geo.ID, "pipeline_import_app_config.bq": sw.bq.ID}
+	if ids := tf.StateIDs(); !maps.Equal(ids, want) {
+		t.Errorf("state after the apply %v, want %v and nothing else", ids, want)
+	}
+	if b := readFile(t, filepath.Join(tf.Dir, "terraform.tfstate")); bytes.Contains(b, []byte("s3cr3t-key")) {
+		t.Error("the state holds the secret the peer's body held")
+	}
+	sw.checkUnchanged(t)
+	tf.EmptyPlan("after the switch")
+}
+
+// checkUnchanged checks that the configs are on the service as they were
+// created.
+func (sw *peerSwitch) checkUnchanged(t *testing.T) {
+	t.Helper()
+	for coll, rec := range map[client.Collection]*client.Record{client.Transformations: sw.geo, client.ImportApps: sw.bq} {
+		now, err := sw.api.Get(context.Background(), "1", coll, rec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if now.UpdatedAt != rec.UpdatedAt || now.Deleted || !now.Enabled {
+			t.Errorf("config %d changed on the service: %+v", rec.ID, now)
+		}
+	}
+}
+
+// openTofuKeepsIdentity reports whether the run's tool is an OpenTofu that
+// cannot move the peer's resources: OpenTofu (1.12.6 at least) neither
+// sends the source's identity to the provider nor takes the identity the
+// provider answers; it keeps the source's, which restful writes from
+// version 1.12 on, and its refresh then fails before it reaches this
+// provider, the identity not being this resource's.
+func openTofuKeepsIdentity(t *testing.T, p peerFixture) bool {
+	tl := acctest.CurrentTool(t)
+	return tl.OpenTofu && p.Identity && tl.Version.Segments()[1] >= 12
+}
+
 // TestAccMoved_fromGenericREST: per peer, a state its resources wrote for a
 // transformation config (with settings and a secret in the body the user
 // wrote) and an import-app config, switched to this provider with moved
-// blocks. The plan moves both and creates, changes and destroys nothing;
-// the apply writes nothing to the service; the state holds this provider's
-// resources with the same ids and no secret; the next plan is empty. A
-// plan that skips the refresh is refused, saying why.
+// blocks. The plan moves both and creates, changes and destroys nothing,
+// and warns that the settings in the body were not moved; the apply writes
+// nothing to the service; the state holds this provider's resources with
+// the same ids and no secret; the next plan is empty. A plan that skips
+// the refresh is refused, saying why. On OpenTofu, whose moves keep the
+// source's identity, restful's (1.12+) fails the plan and nothing changes:
+// the guide says to import instead (TestAccMoved_importInstead).
 func TestAccMoved_fromGenericREST(t *testing.T) {
 	for _, p := range genericPeers(t) {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
-			host, local := acctest.IsolatedAPI(t, nil)
-			api := acctest.ClientFor(t, host, localapi.KeyFull)
-			filters := json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`)
-			geo := acctest.MustCreate(t, api, client.Transformations, client.RecordInput{
-				Plugin: client.Some[int64](1), Order: client.Some[int64](1), Enabled: client.Some(true),
-				Name: client.Some("GeoIP, moved"), Filters: client.Some(filters),
-				Config: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cr3t-key"}`)),
-			})
-			bq := acctest.MustCreate(t, api, client.ImportApps, client.RecordInput{
-				Plugin: client.Some[int64](4), Order: client.Some[int64](1), Enabled: client.Some(true),
-			})
-			configs := []movedConfig{
-				{
-					name: "geo", coll: client.Transformations, path: "/api/projects/1/" + string(client.Transformations),
-					id:   client.FormatID(geo.ID),
-					body: json.RawMessage(`{"config":{"api_key":"s3cr3t-key","locale":"en"},"enabled":true,` +
-						`"filters":{"events":[{"id":"$pageview","type":"events"}]},"name":"GeoIP, moved","order":1,"plugin":1}`),
-					record: rawRecord(t, host, client.Transformations, geo.ID),
-				},
-				{
-					name: "bq", coll: client.ImportApps, path: "/api/projects/1/" + string(client.ImportApps),
-					id: client.FormatID(bq.ID), body: json.RawMessage(`{"enabled":true,"order":1,"plugin":4}`),
-					record: rawRecord(t, host, client.ImportApps, bq.ID),
-				},
+			sw := newPeerSwitch(t, p)
+			tf := sw.terraform(t, ourResources+movedBlocks(p, "geo", "bq"))
+
+			if openTofuKeepsIdentity(t, p) {
+				sw.local.ResetCounters()
+				out, code := tf.PlanExitCode()
+				if code != 1 || !strings.Contains(flatten(out), `attribute "project_id" is required`) {
+					t.Errorf("plan on %s: exit code %d, want 1 and OpenTofu's error about the identity it kept:\n%s",
+						acctest.CurrentTool(t), code, out)
+				}
+				if got := readFile(t, filepath.Join(tf.Dir, "terraform.tfstate")); string(got) != sw.state {
+					t.Errorf("the state changed:\n%s", got)
+				}
+				if c := sw.local.Counters(); writes(c) != 0 {
+					t.Errorf("the failed plan wrote to the service: %v", c)
+				}
+				sw.checkUnchanged(t)
+				return
 			}
-			tf := acctest.NewTerraformWith(t, switchedConfig(host, p, "geo", "bq"), acctest.TerraformSetup{
-				Files:     map[string]string{"terraform.tfstate": p.peerState(t, configs)},
-				Providers: []*acctest.MirroredProvider{p.standin(t)},
-			})
 
 			// Without a refresh the moved state holds only project and id.
-			if out, code := tf.PlanExitCode("-refresh=false"); code != 1 || !strings.Contains(out, "has not been read yet") {
+			if out, code := tf.PlanExitCode("-refresh=false"); code != 1 || !strings.Contains(flatten(out), "has not been read yet") {
 				t.Errorf("plan -refresh=false: exit code %d, want 1 and an error that says the config was not read:\n%s", code, out)
 			}
-
-			out, err := tf.Run("plan", "-no-color", "-out=moved.tfplan")
-			if err != nil {
-				t.Fatalf("plan: %v\n%s", err, out)
-			}
+			out, _ := tf.PlanExitCode()
 			if flat := flatten(out); !strings.Contains(flat, "Plugin settings not moved") || !strings.Contains(flat, "(api_key, locale)") {
 				t.Errorf("the plan does not warn that the settings in the %s's body were not moved:\n%s", p.Resource, out)
 			}
 			if strings.Contains(out, "s3cr3t-key") {
 				t.Errorf("the plan shows the secret:\n%s", out)
 			}
-			checkMovesOnly(t, tf, map[string]string{
-				"pipeline_transformation_config.geo": p.Resource + ".geo",
-				"pipeline_import_app_config.bq":      p.Resource + ".bq",
+			sw.applyTakesOver(t, tf, func(plan map[string]resourceChange) {
+				checkOnly(t, plan, map[string]resourceChange{
+					"pipeline_transformation_config.geo": {PreviousAddress: p.Resource + ".geo", Actions: []string{"no-op"}},
+					"pipeline_import_app_config.bq":      {PreviousAddress: p.Resource + ".bq", Actions: []string{"no-op"}},
+				})
 			})
-
-			local.ResetCounters()
-			out, err = tf.Run("apply", "-no-color", "moved.tfplan")
-			if err != nil {
-				t.Fatalf("apply: %v\n%s", err, out)
-			}
-			if c := local.Counters(); writes(c) != 0 {
-				t.Errorf("the apply wrote to the service: %v", c)
-			}
-			ids := tf.StateIDs()
-			want := map[string]int64{"pipeline_transformation_config.geo": geo.ID, "pipeline_import_app_config.bq": bq.ID}
-			if len(ids) != len(want) || ids["pipeline_transformation_config.geo"] != geo.ID || ids["pipeline_import_app_config.bq"] != bq.ID {
-				t.Errorf("state after the apply %v, want %v and nothing else", ids, want)
-			}
-			if b := readFile(t, filepath.Join(tf.Dir, "terraform.tfstate")); bytes.Contains(b, []byte("s3cr3t-key")) {
-				t.Error("the state holds the secret the peer's body held")
-			}
-			for _, rec := range []*client.Record{geo, bq} {
-				coll := client.Transformations
-				if rec == bq {
-					coll = client.ImportApps
-				}
-				now, err := api.Get(context.Background(), "1", coll, rec.ID)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if now.UpdatedAt != rec.UpdatedAt || now.Deleted || !now.Enabled {
-					t.Errorf("config %d changed on the service: %+v", rec.ID, now)
-				}
-			}
-			tf.EmptyPlan("after the switch")
 		})
 	}
 }
 
-// checkMovesOnly checks that the saved plan moved.tfplan moves each
-// resource of moved (address: previous address) and does nothing else.
-func checkMovesOnly(t *testing.T, tf *acctest.Terraform, moved map[string]string) {
+// TestAccMoved_importInstead: the guide's way without moved blocks, which
+// works on every tool (OpenTofu with restful's identities included):
+// removed blocks that forget the peer's resources and import blocks that
+// take the configs over. The plan imports and forgets, creating and
+// destroying nothing; the rest as for a move. (OpenTofu's plan shows the
+// forgotten resources' attributes, the body the user wrote included.)
+func TestAccMoved_importInstead(t *testing.T) {
+	for _, p := range genericPeers(t) {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			sw := newPeerSwitch(t, p)
+			tf := sw.terraform(t, ourResources+fmt.Sprintf(`
+removed {
+  from = %[1]s.geo
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = %[1]s.bq
+  lifecycle {
+    destroy = false
+  }
+}
+
+import {
+  to = pipeline_transformation_config.geo
+  id = "1/%[2]d"
+}
+
+import {
+  to = pipeline_import_app_config.bq
+  id = "1/%[3]d"
+}
+`, p.Resource, sw.geo.ID, sw.bq.ID))
+			sw.applyTakesOver(t, tf, func(plan map[string]resourceChange) {
+				checkOnly(t, plan, map[string]resourceChange{
+					"pipeline_transformation_config.geo": {Importing: true, Actions: []string{"no-op"}},
+					"pipeline_import_app_config.bq":      {Importing: true, Actions: []string{"no-op"}},
+					p.Resource + ".geo":                  {Actions: []string{"forget"}},
+					p.Resource + ".bq":                   {Actions: []string{"forget"}},
+				})
+			})
+		})
+	}
+}
+
+// resourceChange is what a test looks at in a resource change of a saved
+// plan.
+type resourceChange struct {
+	PreviousAddress string
+	Actions         []string
+	Importing       bool
+}
+
+// savedPlan returns the resource changes of a saved plan, by terraform
+// show -json.
+func savedPlan(t *testing.T, tf *acctest.Terraform, file string) map[string]resourceChange {
 	t.Helper()
-	out, err := tf.Run("show", "-json", "moved.tfplan")
+	out, err := tf.Run("show", "-json", file)
 	if err != nil {
 		t.Fatalf("show: %v\n%s", err, out)
 	}
@@ -347,7 +475,8 @@ func checkMovesOnly(t *testing.T, tf *acctest.Terraform, moved map[string]string
 			Address         string `json:"address"`
 			PreviousAddress string `json:"previous_address"`
 			Change          struct {
-				Actions []string `json:"actions"`
+				Actions   []string        `json:"actions"`
+				Importing json.RawMessage `json:"importing"`
 			} `json:"change"`
 		} `json:"resource_changes"`
 	}
@@ -358,16 +487,28 @@ func checkMovesOnly(t *testing.T, tf *acctest.Terraform, moved map[string]string
 	if err := json.Unmarshal([]byte(out), &plan); err != nil {
 		t.Fatalf("plan JSON: %v\n%s", err, out)
 	}
-	seen := map[string]bool{}
+	changes := map[string]resourceChange{}
 	for _, rc := range plan.ResourceChanges {
-		seen[rc.Address] = true
-		if from, ok := moved[rc.Address]; !ok || rc.PreviousAddress != from || !slices.Equal(rc.Change.Actions, []string{"no-op"}) {
-			t.Errorf("plan: %s (from %q) %v, want a move from %q and no other action", rc.Address, rc.PreviousAddress, rc.Change.Actions, from)
+		changes[rc.Address] = resourceChange{
+			PreviousAddress: rc.PreviousAddress, Actions: rc.Change.Actions,
+			Importing: len(rc.Change.Importing) > 0 && string(rc.Change.Importing) != "null",
 		}
 	}
-	for addr := range moved {
-		if !seen[addr] {
-			t.Errorf("the plan does not move %s", addr)
+	return changes
+}
+
+// checkOnly checks that a plan's resource changes are exactly want.
+func checkOnly(t *testing.T, plan map[string]resourceChange, want map[string]resourceChange) {
+	t.Helper()
+	for addr, got := range plan {
+		w, ok := want[addr]
+		if !ok || got.PreviousAddress != w.PreviousAddress || got.Importing != w.Importing || !slices.Equal(got.Actions, w.Actions) {
+			t.Errorf("plan: %s %+v, want %+v", addr, got, w)
+		}
+	}
+	for addr := range want {
+		if _, ok := plan[addr]; !ok {
+			t.Errorf("the plan has no change for %s", addr)
 		}
 	}
 }
@@ -401,7 +542,7 @@ func TestAccMoved_refusedPath(t *testing.T) {
 			bqAsPeer := movedConfig{name: "bq", path: "/api/projects/1/" + string(client.ImportApps), id: client.FormatID(bq.ID),
 				body: json.RawMessage(`{"plugin":4}`), record: record}
 			state := p.peerState(t, []movedConfig{wrong, bqAsPeer})
-			tf := acctest.NewTerraformWith(t, switchedConfig(host, p, "geo", "bq"), acctest.TerraformSetup{
+			tf := acctest.NewTerraformWith(t, acctest.ProviderBlock(host, localapi.KeyWrite, "1")+ourResources+movedBlocks(p, "geo", "bq"), acctest.TerraformSetup{
 				Files:     map[string]string{"terraform.tfstate": state},
 				Providers: []*acctest.MirroredProvider{p.standin(t)},
 			})

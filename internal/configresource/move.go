@@ -146,11 +146,12 @@ func (r *configResource) moveState(ctx context.Context, req resource.MoveStateRe
 // movePeer moves a peer's resource that holds a config of the resource's
 // collection: project and id, the rest read by the plan's refresh.
 func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateRequest, p peer, source string, resp *resource.MoveStateResponse) {
+	named := source
 	refuse := func(reason string) {
 		resp.Diagnostics.AddError("Cannot move "+p.typeName+" into "+r.kind.ConfigTypeName(), fmt.Sprintf(
 			"%s cannot become %s: %s.\n\n%s takes %s. Nothing was moved: the state keeps the %s, and "+
 				"nothing was sent to the service. See %s.",
-			source, withArticle(r.kind.Noun), reason, r.kind.ConfigTypeName(), p.expected(r.kind.Collection), p.typeName, switchingGuide))
+			named, withArticle(r.kind.Noun), reason, r.kind.ConfigTypeName(), p.expected(r.kind.Collection), p.typeName, switchingGuide))
 	}
 	if !slices.Contains(p.versions, req.SourceSchemaVersion) {
 		refuse(fmt.Sprintf("its state has schema version %d, and %s states have version %s",
@@ -161,6 +162,11 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 	if err != nil {
 		refuse(err.Error())
 		return
+	}
+	// Terraform names no resource address with the error: the id tells
+	// which of the peer's resources it is.
+	if id, ok, _ := stringAttribute(state, "id"); ok {
+		named += fmt.Sprintf(" with id %q", id)
 	}
 	at, err := p.locate(state)
 	if err != nil {

@@ -68,7 +68,8 @@ func (s *standin) Metadata(_ context.Context, _ provider.MetadataRequest, resp *
 
 func (s *standin) Schema(context.Context, provider.SchemaRequest, *provider.SchemaResponse) {}
 
-func (s *standin) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {}
+func (s *standin) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
+}
 
 func (s *standin) DataSources(context.Context) []func() datasource.DataSource { return nil }
 
