@@ -20,8 +20,14 @@ import (
 // hog functions", as the guide shows it (examples/guides/...).
 func guideStep(t *testing.T, step string) string {
 	t.Helper()
+	return guideFile(t, "moving-to-hog-functions", step, "main.tf")
+}
+
+// guideFile returns a file of a guide's examples (examples/guides/GUIDE/...).
+func guideFile(t *testing.T, guide string, path ...string) string {
+	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "examples", "guides", "moving-to-hog-functions", step, "main.tf"))
+	b, err := os.ReadFile(filepath.Join(append([]string{filepath.Dir(file), "..", "..", "examples", "guides", guide}, path...)...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -197,38 +197,23 @@ func rawRecord(t *testing.T, host string, coll client.Collection, id int64) json
 	return b
 }
 
-// ourResources are this provider's resources with the content the
-// service holds for the configs of a switch.
-const ourResources = `
-resource "pipeline_transformation_config" "geo" {
-  plugin  = 1
-  order   = 1
-  enabled = true
-  name    = "GeoIP, moved"
-  filters = jsonencode({ events = [{ id = "$pageview", type = "events" }] })
-  config  = jsonencode({ locale = "en" })
+// switchingGuide names the examples of the guide "Switching from restapi
+// or restful", whose files the tests run.
+const switchingGuide = "switching-from-restapi-or-restful"
+
+// ourResources are the guide's configuration after the switch: this
+// provider's resources geo and bq, with the content the service holds for
+// the configs of a switch.
+func ourResources(t *testing.T) string {
+	t.Helper()
+	return guideFile(t, switchingGuide, "1-after", "main.tf")
 }
 
-resource "pipeline_import_app_config" "bq" {
-  plugin  = 4
-  order   = 1
-  enabled = true
-}
-`
-
-// movedBlocks move the peer's resources geo and bq to ours.
-func movedBlocks(p peerFixture, geo, bq string) string {
-	return fmt.Sprintf(`
-moved {
-  from = %[1]s.%[2]s
-  to   = pipeline_transformation_config.geo
-}
-
-moved {
-  from = %[1]s.%[3]s
-  to   = pipeline_import_app_config.bq
-}
-`, p.Resource, geo, bq)
+// movedBlocks are the guide's moved blocks from the peer's resources geo
+// and bq to ours.
+func movedBlocks(t *testing.T, p peerFixture) string {
+	t.Helper()
+	return guideFile(t, switchingGuide, "2-moved-"+p.name, "moved.tf")
 }
 
 // flatten joins the lines of Terraform's output, which wraps diagnostics
@@ -366,7 +351,7 @@ func TestAccMoved_fromGenericREST(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
 			sw := newPeerSwitch(t, p)
-			tf := sw.terraform(t, ourResources+movedBlocks(p, "geo", "bq"))
+			tf := sw.terraform(t, ourResources(t)+movedBlocks(t, p))
 
 			if openTofuKeepsIdentity(t, p) {
 				sw.local.ResetCounters()
@@ -406,10 +391,10 @@ func TestAccMoved_fromGenericREST(t *testing.T) {
 	}
 }
 
-// TestAccMoved_importInstead: the guide's way without moved blocks, which
-// works on every tool (OpenTofu with restful's identities included):
-// removed blocks that forget the peer's resources and import blocks that
-// take the configs over. The plan imports and forgets, creating and
+// TestAccMoved_importInstead: the guide's way without moved blocks (its
+// files), which works on every tool (OpenTofu with restful's identities
+// included): removed blocks that forget the peer's resources and import
+// blocks that take the configs over. The plan imports and forgets, creating and
 // destroying nothing; the rest as for a move. (OpenTofu's plan shows the
 // forgotten resources' attributes, the body the user wrote included.)
 func TestAccMoved_importInstead(t *testing.T) {
@@ -417,31 +402,7 @@ func TestAccMoved_importInstead(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
 			sw := newPeerSwitch(t, p)
-			tf := sw.terraform(t, ourResources+fmt.Sprintf(`
-removed {
-  from = %[1]s.geo
-  lifecycle {
-    destroy = false
-  }
-}
-
-removed {
-  from = %[1]s.bq
-  lifecycle {
-    destroy = false
-  }
-}
-
-import {
-  to = pipeline_transformation_config.geo
-  id = "1/%[2]d"
-}
-
-import {
-  to = pipeline_import_app_config.bq
-  id = "1/%[3]d"
-}
-`, p.Resource, sw.geo.ID, sw.bq.ID))
+			tf := sw.terraform(t, ourResources(t)+importBlocks(t, p, sw.geo.ID, sw.bq.ID))
 			sw.applyTakesOver(t, tf, func(plan map[string]resourceChange) {
 				checkOnly(t, plan, map[string]resourceChange{
 					"pipeline_transformation_config.geo": {Importing: true, Actions: []string{"no-op"}},
@@ -452,6 +413,25 @@ import {
 			})
 		})
 	}
+}
+
+// importBlocks are the guide's removed and import blocks, for the peer's
+// resource type and the configs geoID and bqID (the guide's ids are
+// examples).
+func importBlocks(t *testing.T, p peerFixture, geoID, bqID int64) string {
+	t.Helper()
+	blocks := guideFile(t, switchingGuide, "3-import", "imports.tf")
+	for old, repl := range map[string]string{
+		"from = restapi_object.": "from = " + p.Resource + ".",
+		`id = "1/1004"`:          fmt.Sprintf(`id = "1/%d"`, geoID),
+		`id = "1/1001"`:          fmt.Sprintf(`id = "1/%d"`, bqID),
+	} {
+		if !strings.Contains(blocks, old) {
+			t.Fatalf("the guide's import blocks have no %q", old)
+		}
+		blocks = strings.ReplaceAll(blocks, old, repl)
+	}
+	return blocks
 }
 
 // resourceChange is what a test looks at in a resource change of a saved
@@ -542,7 +522,7 @@ func TestAccMoved_refusedPath(t *testing.T) {
 			bqAsPeer := movedConfig{name: "bq", path: "/api/projects/1/" + string(client.ImportApps), id: client.FormatID(bq.ID),
 				body: json.RawMessage(`{"plugin":4}`), record: record}
 			state := p.peerState(t, []movedConfig{wrong, bqAsPeer})
-			tf := acctest.NewTerraformWith(t, acctest.ProviderBlock(host, localapi.KeyWrite, "1")+ourResources+movedBlocks(p, "geo", "bq"), acctest.TerraformSetup{
+			tf := acctest.NewTerraformWith(t, acctest.ProviderBlock(host, localapi.KeyWrite, "1")+ourResources(t)+movedBlocks(t, p), acctest.TerraformSetup{
 				Files:     map[string]string{"terraform.tfstate": state},
 				Providers: []*acctest.MirroredProvider{p.standin(t)},
 			})
