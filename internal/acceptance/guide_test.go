@@ -136,6 +136,10 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 	// Step 3's file names the official provider's resources as the guide
 	// says: one import per hog function, "<project_id>/<id>".
 	step3 := guideStep(t, "3-posthog")
+	// "<project_id>/<id>" import IDs need v1.0.2 of the official provider.
+	if !strings.Contains(step3, `version = ">= 1.0.2"`) {
+		t.Error(`step 3 imports by "<project_id>/<id>" without requiring the official provider's v1.0.2`)
+	}
 	for _, name := range []string{"geoip", "s3"} {
 		if !strings.Contains(step3, fmt.Sprintf("to = posthog_hog_function.%s\n  id = \"", name)) {
 			t.Errorf("step 3 does not import posthog_hog_function.%s by id", name)
