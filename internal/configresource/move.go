@@ -43,7 +43,7 @@ var _ resource.ResourceWithMoveState = (*configResource)(nil)
 // what was expected; the plan stops, so nothing is adopted or written and the
 // state keeps the source's entry.
 
-// SwitchingGuide names the guide that shows how to switch from the generic
+// switchingGuide names the guide that shows how to switch from the generic
 // REST providers.
 const switchingGuide = `the guide "Switching from restapi or restful" (docs/guides/switching-from-restapi-or-restful.md)`
 
