@@ -127,7 +127,9 @@ var peerShapes = []peerShape{
 		// Without ignore_server_additions a refresh replaces data with the
 		// whole record, settings included.
 		name: "restapi v3.0.0, data refreshed from the service", typeName: "restapi_object", address: restapiAddress,
-		state:    func(coll client.Collection, id int64) string { return restapiV3("/api/projects/1/%s", serviceRecord(coll, id), "")(coll, id) },
+		state: func(coll client.Collection, id int64) string {
+			return restapiV3("/api/projects/1/%s", serviceRecord(coll, id), "")(coll, id)
+		},
 		settings: []string{"locale"},
 	},
 	{
@@ -199,7 +201,9 @@ func offlineServer(t *testing.T) *acctest.ProviderServer {
 }
 
 // number is a Terraform number.
-func number(n int64) tftypes.Value { return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(n)) }
+func number(n int64) tftypes.Value {
+	return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(n))
+}
 
 // privateKeys decodes private state bytes into its keys' JSON values.
 func privateKeys(t *testing.T, b []byte) map[string]json.RawMessage {
