@@ -316,21 +316,29 @@ func requiredString(state map[string]json.RawMessage, name string) (string, erro
 	return s, err
 }
 
+// collectionAndID reads what every peer's state has: its path, which must
+// be a collection of configs, and its id.
+func collectionAndID(state map[string]json.RawMessage) (coll configAt, p, id string, err error) {
+	if p, err = requiredString(state, "path"); err != nil {
+		return configAt{}, "", "", err
+	}
+	if id, err = requiredString(state, "id"); err != nil {
+		return configAt{}, "", "", err
+	}
+	coll, ok := parseConfigPath(p, false)
+	if !ok {
+		return configAt{}, "", "", fmt.Errorf("its path %q is not a collection of plugin configs", p)
+	}
+	return coll, p, id, nil
+}
+
 // restapiConfig locates the config of a restapi_object: the collection is
 // its path, the config id its id (a string); a read_path, when set, must
 // read that config.
 func restapiConfig(state map[string]json.RawMessage) (configAt, error) {
-	p, err := requiredString(state, "path")
+	at, p, id, err := collectionAndID(state)
 	if err != nil {
 		return configAt{}, err
-	}
-	id, err := requiredString(state, "id")
-	if err != nil {
-		return configAt{}, err
-	}
-	at, ok := parseConfigPath(p, false)
-	if !ok {
-		return configAt{}, fmt.Errorf("its path %q is not a collection of plugin configs", p)
 	}
 	at.id = id
 	readPath, set, err := stringAttribute(state, "read_path")
@@ -348,17 +356,9 @@ func restapiConfig(state map[string]json.RawMessage) (configAt, error) {
 // restfulConfig locates the config of a restful_resource: its id is the
 // path of the member it reads, which must lie in its path.
 func restfulConfig(state map[string]json.RawMessage) (configAt, error) {
-	p, err := requiredString(state, "path")
+	coll, p, id, err := collectionAndID(state)
 	if err != nil {
 		return configAt{}, err
-	}
-	id, err := requiredString(state, "id")
-	if err != nil {
-		return configAt{}, err
-	}
-	coll, ok := parseConfigPath(p, false)
-	if !ok {
-		return configAt{}, fmt.Errorf("its path %q is not a collection of plugin configs", p)
 	}
 	at, ok := parseConfigPath(id, true)
 	switch {
@@ -458,14 +458,8 @@ func joinVersions(versions []int64) string {
 // movedFrom returns the origin of a config moved in and not read since.
 func movedFrom(ctx context.Context, p privateReader) (moveOrigin, bool) {
 	var o moveOrigin
-	if p == nil {
-		return o, false
-	}
-	raw, diags := p.GetKey(ctx, movedKey)
-	if diags.HasError() || len(raw) == 0 || json.Unmarshal(raw, &o) != nil {
-		return moveOrigin{}, false
-	}
-	return o, true
+	ok := readPrivate(ctx, p, movedKey, &o)
+	return o, ok
 }
 
 // refuseMissingMoved reports, for the first read of a moved config, that
