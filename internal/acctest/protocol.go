@@ -168,7 +168,28 @@ func (s *ProviderServer) Apply(t testing.TB, typeName string, prior *tfprotov6.D
 		return resp
 	}
 
-	configValue := DynamicValue(t, typ, config)
+	plan := s.Plan(t, typeName, prior, nil, priorIdentity, config)
+	FailOnDiagnostics(t, "PlanResourceChange", plan.Diagnostics)
+	resp, err := s.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: typeName, PriorState: prior, PlannedState: plan.PlannedState, Config: DynamicValue(t, typ, config),
+		PlannedPrivate: plan.PlannedPrivate, PlannedIdentity: plan.PlannedIdentity,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// Plan plans a change of a resource from prior (its private state
+// priorPrivate and identity priorIdentity, each may be nil) to the
+// configuration config, as Terraform does: the proposed new state is the
+// prior state overlaid with the configured values. The answer's
+// diagnostics are the caller's to judge.
+func (s *ProviderServer) Plan(t testing.TB, typeName string, prior *tfprotov6.DynamicValue, priorPrivate []byte,
+	priorIdentity *tfprotov6.ResourceIdentityData, config map[string]tftypes.Value,
+) *tfprotov6.PlanResourceChangeResponse {
+	t.Helper()
+	typ := s.ResourceType(t, typeName)
 	proposed := map[string]tftypes.Value{}
 	for name, v := range Attributes(t, prior, typ) {
 		proposed[name] = v
@@ -176,20 +197,12 @@ func (s *ProviderServer) Apply(t testing.TB, typeName string, prior *tfprotov6.D
 	for name, v := range config {
 		proposed[name] = v
 	}
-	plan, err := s.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-		TypeName: typeName, PriorState: prior, PriorIdentity: priorIdentity,
-		ProposedNewState: DynamicValue(t, typ, proposed), Config: configValue,
+	plan, err := s.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
+		TypeName: typeName, PriorState: prior, PriorPrivate: priorPrivate, PriorIdentity: priorIdentity,
+		ProposedNewState: DynamicValue(t, typ, proposed), Config: DynamicValue(t, typ, config),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	FailOnDiagnostics(t, "PlanResourceChange", plan.Diagnostics)
-	resp, err := s.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
-		TypeName: typeName, PriorState: prior, PlannedState: plan.PlannedState, Config: configValue,
-		PlannedPrivate: plan.PlannedPrivate, PlannedIdentity: plan.PlannedIdentity,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp
+	return plan
 }
