@@ -30,17 +30,10 @@ type store struct {
 	insertHog, hogs, clearHogs           *sql.Stmt
 	insertActivity, activityRows         *sql.Stmt
 	activityCount                        *sql.Stmt
-	// page and count are per collection and per generation's idea of a
-	// list: the collection is a fixed set of plugin IDs, written into the
-	// statement.
-	page, count map[listKind]*sql.Stmt
-}
-
-// listKind is what a list shows: a collection's configs, deleted ones
-// included (generation 1) or not (generation 2).
-type listKind struct {
-	coll        string
-	hideDeleted bool
+	// page and count are per collection: the collection is a fixed set of
+	// plugin IDs, written into the statement. Lists leave deleted configs
+	// out at every generation, as every version of the service does.
+	page, count map[string]*sql.Stmt
 }
 
 const recordColumns = `id, team_id, plugin_id, enabled, ord, name, description, deleted, filters, config, created_at, updated_at`
@@ -117,7 +110,7 @@ func openStore(path string, collections map[string][]int64) (*store, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), db.Close())
 	}
-	st := &store{db: db, conn: conn, page: map[listKind]*sql.Stmt{}, count: map[listKind]*sql.Stmt{}}
+	st := &store{db: db, conn: conn, page: map[string]*sql.Stmt{}, count: map[string]*sql.Stmt{}}
 	if err := st.init(ctx, path != "", collections); err != nil {
 		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), st.close())
 	}
@@ -175,21 +168,15 @@ func (st *store) init(ctx context.Context, file bool, collections map[string][]i
 		}
 	}
 	for name, ids := range collections {
-		for _, hide := range []bool{false, true} {
-			where := ` WHERE team_id = ? AND ` + pluginIn(ids)
-			if hide {
-				where += ` AND deleted = 0`
-			}
-			var page, count *sql.Stmt
-			if err := prep(&page, `SELECT `+recordColumns+` FROM plugin_configs`+where+` ORDER BY ord, plugin_id, id LIMIT ? OFFSET ?`); err != nil {
-				return err
-			}
-			if err := prep(&count, `SELECT count(*) FROM plugin_configs`+where); err != nil {
-				return err
-			}
-			kind := listKind{coll: name, hideDeleted: hide}
-			st.page[kind], st.count[kind] = page, count
+		where := ` WHERE team_id = ? AND deleted = 0 AND ` + pluginIn(ids)
+		var page, count *sql.Stmt
+		if err := prep(&page, `SELECT `+recordColumns+` FROM plugin_configs`+where+` ORDER BY ord, plugin_id, id LIMIT ? OFFSET ?`); err != nil {
+			return err
 		}
+		if err := prep(&count, `SELECT count(*) FROM plugin_configs`+where); err != nil {
+			return err
+		}
+		st.page[name], st.count[name] = page, count
 	}
 	return nil
 }
@@ -368,19 +355,19 @@ func (st *store) update(ctx context.Context, team, id int64, change func(tx *sto
 	return saved, nil
 }
 
-// list returns one page of the project's records in a collection and the
-// collection's total count, read together.
-func (st *store) list(ctx context.Context, kind listKind, team, limit, offset int64) ([]*record, int64, error) {
+// list returns one page of the project's records in collection coll that
+// are not deleted, and their total count, read together.
+func (st *store) list(ctx context.Context, coll string, team, limit, offset int64) ([]*record, int64, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	var count int64
-	if err := st.count[kind].QueryRowContext(ctx, team).Scan(&count); err != nil {
+	if err := st.count[coll].QueryRowContext(ctx, team).Scan(&count); err != nil {
 		return nil, 0, err
 	}
 	if count == 0 || offset >= count {
 		return nil, count, nil
 	}
-	recs, err := queryAll(ctx, st.page[kind], scanRecord, team, limit, offset)
+	recs, err := queryAll(ctx, st.page[coll], scanRecord, team, limit, offset)
 	return recs, count, err
 }
 
