@@ -77,6 +77,20 @@ func (s *ProviderServer) ResourceType(t testing.TB, typeName string) tftypes.Typ
 	return schema.ValueType()
 }
 
+// IdentityType returns the Terraform type of a resource's identity.
+func (s *ProviderServer) IdentityType(t testing.TB, typeName string) tftypes.Type {
+	t.Helper()
+	schemas, err := s.GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, ok := schemas.IdentitySchemas[typeName]
+	if !ok {
+		t.Fatalf("no identity schema for %s", typeName)
+	}
+	return schema.ValueType()
+}
+
 // DynamicValue encodes an object of type typ (which must be an object type)
 // with the given attribute values and null for every other attribute.
 func DynamicValue(t testing.TB, typ tftypes.Type, values map[string]tftypes.Value) *tfprotov6.DynamicValue {
@@ -168,7 +182,29 @@ func (s *ProviderServer) Apply(t testing.TB, typeName string, prior *tfprotov6.D
 		return resp
 	}
 
-	configValue := DynamicValue(t, typ, config)
+	plan := s.Plan(t, typeName, prior, nil, priorIdentity, config)
+	resp, err := s.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: typeName, PriorState: prior, PlannedState: plan.PlannedState, Config: DynamicValue(t, typ, config),
+		PlannedPrivate: plan.PlannedPrivate, PlannedIdentity: plan.PlannedIdentity,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// Plan plans a change of a resource from prior (nil: create; priorPrivate
+// and priorIdentity as a read left them) to the configuration config, as
+// Terraform does: the proposed new state is the prior state overlaid with
+// the configured values. It fails t on a planning error.
+func (s *ProviderServer) Plan(t testing.TB, typeName string, prior *tfprotov6.DynamicValue, priorPrivate []byte,
+	priorIdentity *tfprotov6.ResourceIdentityData, config map[string]tftypes.Value,
+) *tfprotov6.PlanResourceChangeResponse {
+	t.Helper()
+	typ := s.ResourceType(t, typeName)
+	if prior == nil {
+		prior = NullValue(t, typ)
+	}
 	proposed := map[string]tftypes.Value{}
 	for name, v := range Attributes(t, prior, typ) {
 		proposed[name] = v
@@ -176,20 +212,13 @@ func (s *ProviderServer) Apply(t testing.TB, typeName string, prior *tfprotov6.D
 	for name, v := range config {
 		proposed[name] = v
 	}
-	plan, err := s.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-		TypeName: typeName, PriorState: prior, PriorIdentity: priorIdentity,
-		ProposedNewState: DynamicValue(t, typ, proposed), Config: configValue,
+	plan, err := s.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
+		TypeName: typeName, PriorState: prior, PriorPrivate: priorPrivate, PriorIdentity: priorIdentity,
+		ProposedNewState: DynamicValue(t, typ, proposed), Config: DynamicValue(t, typ, config),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	FailOnDiagnostics(t, "PlanResourceChange", plan.Diagnostics)
-	resp, err := s.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
-		TypeName: typeName, PriorState: prior, PlannedState: plan.PlannedState, Config: configValue,
-		PlannedPrivate: plan.PlannedPrivate, PlannedIdentity: plan.PlannedIdentity,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp
+	return plan
 }

@@ -24,7 +24,7 @@ func TestAccExistingList(t *testing.T) {
 			ex := acctest.Existing(t, k)
 			srv := acctest.NewProviderServerFor(t, ex.Host, ex.Key, ex.Project)
 			typ := k.ConfigTypeName()
-			identityType, resourceType := identityTypeOf(t, srv, typ), srv.ResourceType(t, typ)
+			identityType, resourceType := srv.IdentityType(t, typ), srv.ResourceType(t, typ)
 			results := srv.List(t, typ, map[string]tftypes.Value{"project_id": tftypes.NewValue(tftypes.String, ex.Project)}, true, 0)
 			found := false
 			for _, res := range results {

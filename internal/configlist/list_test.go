@@ -145,7 +145,7 @@ func TestConfigList_protocol(t *testing.T) {
 
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
 		resourceType := srv.ResourceType(t, tc.TypeName)
-		identityType := identityTypeOf(t, srv, tc.TypeName)
+		identityType := srv.IdentityType(t, tc.TypeName)
 
 		for _, include := range []bool{false, true} {
 			listCalls.Store(0)
@@ -266,20 +266,6 @@ func TestConfigList_protocol(t *testing.T) {
 			t.Errorf("failed page: results %+v, want one carrying the error", failed)
 		}
 	})
-}
-
-// identityTypeOf returns the type of a resource's identity.
-func identityTypeOf(t *testing.T, srv *acctest.ProviderServer, typeName string) tftypes.Type {
-	t.Helper()
-	schemas, err := srv.GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, ok := schemas.IdentitySchemas[typeName]
-	if !ok {
-		t.Fatalf("no identity schema for %s", typeName)
-	}
-	return s.ValueType()
 }
 
 func stringOf(t *testing.T, v tftypes.Value) string {
