@@ -215,13 +215,13 @@ func TestRecordResource_currentProjectProtocol(t *testing.T) {
 				replaces := slices.ContainsFunc(plan.RequiresReplace, func(p *tftypes.AttributePath) bool {
 					return p.Equal(tftypes.NewAttributePath().WithAttributeName("project_id"))
 				})
+				planned := stringAttr(t, acctest.Attributes(t, plan.PlannedState, typ)["project_id"])
 				if replaces != c.wantReplace {
 					t.Errorf("state's project %q, plan's %q: replacement %v, want %v (requires replace: %v)",
-						importedProject, c.wantProject, replaces, c.wantReplace, plan.RequiresReplace)
+						importedProject, planned, replaces, c.wantReplace, plan.RequiresReplace)
 				}
-				planned := acctest.Attributes(t, plan.PlannedState, typ)
-				if got := stringAttr(t, planned["project_id"]); got != c.wantProject {
-					t.Errorf("planned project_id %q, want %q", got, c.wantProject)
+				if planned != c.wantProject {
+					t.Errorf("planned project_id %q, want %q", planned, c.wantProject)
 				}
 				if gets := local.Counters()["retrieve"]; gets > 1 {
 					t.Errorf("the plan made %d GETs, want at most one lookup of the config", gets)
