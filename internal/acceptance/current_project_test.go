@@ -127,7 +127,7 @@ resource %[1]q "all" {
 			}
 		}
 		identities := map[string]string{
-			configType + ".a": fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[0]),
+			configType + ".a":  fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[0]),
 			orderType + ".all": `{"project_id":"1"}`,
 		}
 		checkIdentities := func(step string) {
@@ -143,7 +143,9 @@ resource %[1]q "all" {
 		// Under "@current": the config and the order imported as project 1,
 		// and a job run on the config.
 		tf = acctest.NewTerraform(t, config("@current", "", withoutB), nil)
-		local.ResetJobs()
+		if err := local.ResetJobs(); err != nil {
+			t.Fatal(err)
+		}
 		apply("imports as 1 under @current", "2 imported, 1 added, 0 changed, 0 destroyed")
 		if runs := local.Jobs(); len(runs) != 1 {
 			t.Fatalf("%d job runs, want 1", len(runs))

@@ -59,8 +59,11 @@ func TestAccRecordResource_currentProject(t *testing.T) {
 		inProject := func(project string, id *int64) resource.TestCheckFunc {
 			return func(*terraform.State) error {
 				rec, err := api.Get(context.Background(), project, tc.Kind.Collection, *id)
-				if err != nil || rec.Deleted {
-					return fmt.Errorf("config %d in project %s: %+v, %v", *id, project, rec, err)
+				if err != nil {
+					return fmt.Errorf("config %d in project %s: %w", *id, project, err)
+				}
+				if rec.Deleted {
+					return fmt.Errorf("config %d in project %s is deleted", *id, project)
 				}
 				return nil
 			}
