@@ -149,6 +149,19 @@ func Attributes(t testing.TB, dv *tfprotov6.DynamicValue, typ tftypes.Type) map[
 	return attrs
 }
 
+// StringOf reads a string attribute value, "" when it is null.
+func StringOf(t testing.TB, v tftypes.Value) string {
+	t.Helper()
+	var s string
+	if v.IsNull() {
+		return ""
+	}
+	if err := v.As(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // FailOnDiagnostics fails t when diags hold an error.
 func FailOnDiagnostics(t testing.TB, call string, diags []*tfprotov6.Diagnostic) {
 	t.Helper()

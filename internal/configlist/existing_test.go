@@ -35,7 +35,7 @@ func TestAccExistingList(t *testing.T) {
 				}
 				found = true
 				obj := acctest.Attributes(t, res.Resource, resourceType)
-				if stringOf(t, ident["project_id"]) != ex.Project || stringOf(t, obj["name"]) != acctest.Deref(ex.Original.Name) ||
+				if acctest.StringOf(t, ident["project_id"]) != ex.Project || acctest.StringOf(t, obj["name"]) != acctest.Deref(ex.Original.Name) ||
 					obj["filters"].IsNull() != jsonvalue.IsNull(ex.Original.Filters) {
 					t.Errorf("config %d listed as %v, %v; want the project, its name and its filters (%s)", ex.ID, ident, obj, ex.Original.Filters)
 				}

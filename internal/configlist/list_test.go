@@ -169,7 +169,7 @@ func TestConfigList_protocol(t *testing.T) {
 					t.Fatalf("result %d has no identity", i)
 				}
 				ident := acctest.Attributes(t, res.Identity.IdentityData, identityType)
-				if got := [2]string{stringOf(t, ident["project_id"]), numberOf(t, ident["id"])}; got != [2]string{"1", strconv.FormatInt(rec.ID, 10)} {
+				if got := [2]string{acctest.StringOf(t, ident["project_id"]), numberOf(t, ident["id"])}; got != [2]string{"1", strconv.FormatInt(rec.ID, 10)} {
 					t.Errorf("result %d: identity %v, want project 1, id %d", i, got, rec.ID)
 				}
 				if !strings.Contains(res.DisplayName, acctest.Deref(rec.Name)) || !strings.Contains(res.DisplayName, strconv.FormatInt(rec.ID, 10)) {
@@ -193,7 +193,7 @@ func TestConfigList_protocol(t *testing.T) {
 					"project_id": "1", "name": acctest.Deref(rec.Name), "description": acctest.Deref(rec.Description),
 					"created_at": rec.CreatedAt, "updated_at": rec.UpdatedAt,
 				} {
-					if got := stringOf(t, obj[attr]); got != apiValue {
+					if got := acctest.StringOf(t, obj[attr]); got != apiValue {
 						t.Errorf("result %d: %s = %q, the API says %q", i, attr, got, apiValue)
 					}
 				}
@@ -201,14 +201,14 @@ func TestConfigList_protocol(t *testing.T) {
 				if err := obj["enabled"].As(&enabled); err != nil || enabled != rec.Enabled {
 					t.Errorf("result %d: enabled %v, the API says %v", i, enabled, rec.Enabled)
 				}
-				if f := stringOf(t, obj["filters"]); !record.FiltersEqual(f, string(rec.Filters)) {
+				if f := acctest.StringOf(t, obj["filters"]); !record.FiltersEqual(f, string(rec.Filters)) {
 					t.Errorf("result %d: filters %s, the API says %s", i, f, rec.Filters)
 				}
 				wantConfig := "{}"
 				if rec.Plugin == sp.Plugin {
 					wantConfig = fmt.Sprintf(`{%q:"p"}`, sp.Plain)
 				}
-				if got := stringOf(t, obj["config"]); got != wantConfig {
+				if got := acctest.StringOf(t, obj["config"]); got != wantConfig {
 					t.Errorf("result %d: config %s, want %s (the API shows %s)", i, got, wantConfig, rec.Config)
 				}
 			}
@@ -266,18 +266,6 @@ func TestConfigList_protocol(t *testing.T) {
 			t.Errorf("failed page: results %+v, want one carrying the error", failed)
 		}
 	})
-}
-
-func stringOf(t *testing.T, v tftypes.Value) string {
-	t.Helper()
-	var s string
-	if v.IsNull() {
-		return ""
-	}
-	if err := v.As(&s); err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 func numberOf(t *testing.T, v tftypes.Value) string {

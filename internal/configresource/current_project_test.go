@@ -200,7 +200,7 @@ func TestRecordResource_currentProjectProtocol(t *testing.T) {
 				}
 				acctest.FailOnDiagnostics(t, "ImportResourceState", imported.Diagnostics)
 				ir := imported.ImportedResources[0]
-				importedProject := stringAttr(t, acctest.Attributes(t, ir.State, typ)["project_id"])
+				importedProject := acctest.StringOf(t, acctest.Attributes(t, ir.State, typ)["project_id"])
 				read, err := srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{
 					TypeName: tc.TypeName, CurrentState: ir.State, CurrentIdentity: ir.Identity, Private: ir.Private,
 				})
@@ -218,7 +218,7 @@ func TestRecordResource_currentProjectProtocol(t *testing.T) {
 				replaces := slices.ContainsFunc(plan.RequiresReplace, func(p *tftypes.AttributePath) bool {
 					return p.Equal(tftypes.NewAttributePath().WithAttributeName("project_id"))
 				})
-				planned := stringAttr(t, acctest.Attributes(t, plan.PlannedState, typ)["project_id"])
+				planned := acctest.StringOf(t, acctest.Attributes(t, plan.PlannedState, typ)["project_id"])
 				if replaces != c.wantReplace {
 					t.Errorf("state's project %q, plan's %q: replacement %v, want %v (requires replace: %v)",
 						importedProject, planned, replaces, c.wantReplace, plan.RequiresReplace)
@@ -249,7 +249,7 @@ func TestRecordResource_currentProjectProtocol(t *testing.T) {
 				if n := local.Counters()["total"]; n != 0 {
 					t.Errorf("applying made %d requests, want none: %v", n, local.Counters())
 				}
-				if got := stringAttr(t, acctest.Attributes(t, applied.NewState, typ)["project_id"]); got != c.wantProject {
+				if got := acctest.StringOf(t, acctest.Attributes(t, applied.NewState, typ)["project_id"]); got != c.wantProject {
 					t.Errorf("applied project_id %q, want %q", got, c.wantProject)
 				}
 				if !sameIdentity(t, identityType, applied.NewIdentity, ir.Identity) {
@@ -258,19 +258,6 @@ func TestRecordResource_currentProjectProtocol(t *testing.T) {
 			})
 		}
 	})
-}
-
-// stringAttr reads a string attribute value ("" when null).
-func stringAttr(t *testing.T, v tftypes.Value) string {
-	t.Helper()
-	var s string
-	if v.IsNull() {
-		return ""
-	}
-	if err := v.As(&s); err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 // sameIdentity reports whether two identities hold the same project_id and
@@ -282,6 +269,6 @@ func sameIdentity(t *testing.T, typ tftypes.Type, a, b *tfprotov6.ResourceIdenti
 	}
 	x, y := acctest.Attributes(t, a.IdentityData, typ), acctest.Attributes(t, b.IdentityData, typ)
 	var n, m big.Float
-	return stringAttr(t, x["project_id"]) == stringAttr(t, y["project_id"]) && stringAttr(t, x["project_id"]) != "" &&
+	return acctest.StringOf(t, x["project_id"]) == acctest.StringOf(t, y["project_id"]) && acctest.StringOf(t, x["project_id"]) != "" &&
 		x["id"].As(&n) == nil && y["id"].As(&m) == nil && n.Cmp(&m) == 0
 }
