@@ -20,8 +20,14 @@ import (
 // hog functions", as the guide shows it (examples/guides/...).
 func guideStep(t *testing.T, step string) string {
 	t.Helper()
+	return guideFile(t, "moving-to-hog-functions", step, "main.tf")
+}
+
+// guideFile returns a file of a guide's examples (examples/guides/GUIDE/...).
+func guideFile(t *testing.T, guide string, path ...string) string {
+	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "examples", "guides", "moving-to-hog-functions", step, "main.tf"))
+	b, err := os.ReadFile(filepath.Join(append([]string{filepath.Dir(file), "..", "..", "examples", "guides", guide}, path...)...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +136,10 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 	// Step 3's file names the official provider's resources as the guide
 	// says: one import per hog function, "<project_id>/<id>".
 	step3 := guideStep(t, "3-posthog")
+	// "<project_id>/<id>" import IDs need v1.0.2 of the official provider.
+	if !strings.Contains(step3, `version = ">= 1.0.2"`) {
+		t.Error(`step 3 imports by "<project_id>/<id>" without requiring the official provider's v1.0.2`)
+	}
 	for _, name := range []string{"geoip", "s3"} {
 		if !strings.Contains(step3, fmt.Sprintf("to = posthog_hog_function.%s\n  id = \"", name)) {
 			t.Errorf("step 3 does not import posthog_hog_function.%s by id", name)

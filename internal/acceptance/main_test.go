@@ -3,7 +3,9 @@
 // apply killed part-way, Terraform's own log, a run against a rate-limited
 // service, apply -invoke, query -generate-config-out, import blocks by
 // identity, a service moved to generation 2 or 3, the steps of the guide
-// "Moving to hog functions"). They need TF_ACC=1, run the binary TF_ACC_TERRAFORM_PATH names
+// "Moving to hog functions", states of the generic REST providers taken
+// over by moved blocks, with stand-ins of those providers from package
+// standin). They need TF_ACC=1, run the binary TF_ACC_TERRAFORM_PATH names
 // (else terraform on PATH), and run against local APIs of their own. The
 // harness they use, shared with every package's tests, is package acctest;
 // the tests of each construct, which run the provider in the test process,

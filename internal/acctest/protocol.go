@@ -196,6 +196,7 @@ func (s *ProviderServer) Apply(t testing.TB, typeName string, prior *tfprotov6.D
 	}
 
 	plan := s.Plan(t, typeName, prior, nil, priorIdentity, config)
+	FailOnDiagnostics(t, "PlanResourceChange", plan.Diagnostics)
 	resp, err := s.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
 		TypeName: typeName, PriorState: prior, PlannedState: plan.PlannedState, Config: DynamicValue(t, typ, config),
 		PlannedPrivate: plan.PlannedPrivate, PlannedIdentity: plan.PlannedIdentity,
@@ -206,18 +207,16 @@ func (s *ProviderServer) Apply(t testing.TB, typeName string, prior *tfprotov6.D
 	return resp
 }
 
-// Plan plans a change of a resource from prior (nil: create; priorPrivate
-// and priorIdentity as a read left them) to the configuration config, as
-// Terraform does: the proposed new state is the prior state overlaid with
-// the configured values. It fails t on a planning error.
+// Plan plans a change of a resource from prior (its private state
+// priorPrivate and identity priorIdentity, each may be nil) to the
+// configuration config, as Terraform does: the proposed new state is the
+// prior state overlaid with the configured values. The answer's
+// diagnostics are the caller's to judge.
 func (s *ProviderServer) Plan(t testing.TB, typeName string, prior *tfprotov6.DynamicValue, priorPrivate []byte,
 	priorIdentity *tfprotov6.ResourceIdentityData, config map[string]tftypes.Value,
 ) *tfprotov6.PlanResourceChangeResponse {
 	t.Helper()
 	typ := s.ResourceType(t, typeName)
-	if prior == nil {
-		prior = NullValue(t, typ)
-	}
 	proposed := map[string]tftypes.Value{}
 	for name, v := range Attributes(t, prior, typ) {
 		proposed[name] = v
@@ -232,6 +231,5 @@ func (s *ProviderServer) Plan(t testing.TB, typeName string, prior *tfprotov6.Dy
 	if err != nil {
 		t.Fatal(err)
 	}
-	FailOnDiagnostics(t, "PlanResourceChange", plan.Diagnostics)
 	return plan
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +23,9 @@ import (
 // mirrorVersion is the version the provider is installed under.
 const mirrorVersion = "0.1.0"
 
+// providerAddress is this provider's address, as configurations name it.
+const providerAddress = "registry.terraform.io/pipelinecfg/pipeline"
+
 var (
 	mirrorOnce sync.Once
 	mirrorDir  string
@@ -34,37 +36,18 @@ var (
 // test binary) and returns the mirror's directory.
 func providerMirror() (string, error) {
 	mirrorOnce.Do(func() {
-		_, file, _, ok := runtime.Caller(0)
-		if !ok {
-			mirrorErr = fmt.Errorf("cannot find the module's source")
-			return
-		}
-		root := filepath.Join(filepath.Dir(file), "..", "..")
-		dir, err := os.MkdirTemp("", "pipeline-acctest-mirror-")
-		if err != nil {
-			mirrorErr = err
-			return
-		}
-		platform := runtime.GOOS + "_" + runtime.GOARCH
-		bin := filepath.Join(dir, "registry.terraform.io", "pipelinecfg", "pipeline", mirrorVersion, platform,
-			"terraform-provider-pipeline_v"+mirrorVersion)
-		build := exec.CommandContext(context.Background(), "go", "build", "-o", bin, //nolint:gosec // G204: the test's own build
-			"-ldflags", "-X main.version="+mirrorVersion, ".")
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			mirrorErr = fmt.Errorf("building the provider: %w\n%s", err, out)
-			return
-		}
-		mirrorDir = dir
+		mirrorDir, mirrorErr = buildMirror(".", "-X main.version="+mirrorVersion, mirrorVersion, providerAddress)
 	})
 	return mirrorDir, mirrorErr
 }
 
-// RemoveProviderMirror deletes the mirror built for Terraform tests; call
-// it from TestMain after the tests ran.
+// RemoveProviderMirror deletes the mirrors built for Terraform tests (this
+// provider's and the others'); call it from TestMain after the tests ran.
 func RemoveProviderMirror() {
-	if mirrorDir != "" {
-		_ = os.RemoveAll(mirrorDir)
+	for _, dir := range append(otherMirrorDirs(), mirrorDir) {
+		if dir != "" {
+			_ = os.RemoveAll(dir)
+		}
 	}
 }
 
@@ -83,6 +66,25 @@ type Terraform struct {
 // provider's and Terraform's logging variables.
 func NewTerraform(t testing.TB, config string, env map[string]string) *Terraform {
 	t.Helper()
+	return NewTerraformWith(t, config, TerraformSetup{Env: env})
+}
+
+// TerraformSetup is what a working directory has besides its configuration.
+type TerraformSetup struct {
+	// Env is added to every command's environment.
+	Env map[string]string
+	// Files are written into the working directory before terraform init,
+	// by name (e.g. a terraform.tfstate whose providers init installs).
+	Files map[string]string
+	// Providers are other providers init installs, from their mirrors
+	// (BuildProvider).
+	Providers []*MirroredProvider
+}
+
+// NewTerraformWith is NewTerraform with files written before init and
+// other providers installed.
+func NewTerraformWith(t testing.TB, config string, setup TerraformSetup) *Terraform {
+	t.Helper()
 	SkipUnlessAcc(t)
 	if IsLive() {
 		t.Skip("needs the local API")
@@ -97,16 +99,8 @@ func NewTerraform(t testing.TB, config string, env map[string]string) *Terraform
 	}
 	dir := t.TempDir()
 	rc := filepath.Join(dir, "terraformrc")
-	writeFile(t, rc, fmt.Sprintf(`provider_installation {
-  filesystem_mirror {
-    path    = %q
-    include = ["registry.terraform.io/pipelinecfg/pipeline"]
-  }
-  direct {
-    exclude = ["registry.terraform.io/pipelinecfg/pipeline"]
-  }
-}
-`, mirror))
+	mirrors := []*MirroredProvider{{Addresses: []string{providerAddress}, dir: mirror}}
+	writeFile(t, rc, cliConfig(append(mirrors, setup.Providers...)))
 	work := filepath.Join(dir, "work")
 	if err := os.Mkdir(work, 0o700); err != nil {
 		t.Fatal(err)
@@ -121,14 +115,40 @@ func NewTerraform(t testing.TB, config string, env map[string]string) *Terraform
 		tf.env = append(tf.env, kv)
 	}
 	tf.env = append(tf.env, "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_INPUT=0")
-	for k, v := range env {
+	for k, v := range setup.Env {
 		tf.env = append(tf.env, k+"="+v)
 	}
 	tf.WriteConfig(config)
+	for name, content := range setup.Files {
+		tf.WriteFile(name, content)
+	}
 	if out, err := tf.Run("init", "-no-color"); err != nil {
 		t.Fatalf("terraform init: %v\n%s", err, out)
 	}
 	return tf
+}
+
+// cliConfig is a CLI configuration that installs the mirrored providers
+// from their mirrors and nothing from the network.
+func cliConfig(mirrors []*MirroredProvider) string {
+	var b strings.Builder
+	b.WriteString("provider_installation {\n")
+	var all []string
+	for _, m := range mirrors {
+		fmt.Fprintf(&b, "  filesystem_mirror {\n    path    = %q\n    include = %s\n  }\n", m.dir, hclList(m.Addresses))
+		all = append(all, m.Addresses...)
+	}
+	fmt.Fprintf(&b, "  direct {\n    exclude = %s\n  }\n}\n", hclList(all))
+	return b.String()
+}
+
+// hclList writes strings as an HCL list.
+func hclList(items []string) string {
+	quoted := make([]string, len(items))
+	for i, s := range items {
+		quoted[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
 // WriteConfig replaces the working directory's configuration.

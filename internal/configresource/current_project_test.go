@@ -215,6 +215,7 @@ func TestRecordResource_currentProjectProtocol(t *testing.T) {
 				}
 				local.ResetCounters()
 				plan := srv.Plan(t, tc.TypeName, read.NewState, read.Private, read.NewIdentity, config)
+				acctest.FailOnDiagnostics(t, "PlanResourceChange", plan.Diagnostics)
 				replaces := slices.ContainsFunc(plan.RequiresReplace, func(p *tftypes.AttributePath) bool {
 					return p.Equal(tftypes.NewAttributePath().WithAttributeName("project_id"))
 				})

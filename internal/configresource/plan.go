@@ -44,6 +44,9 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		}
 		return
 	}
+	if r.refuseUnread(ctx, req.State.Raw, req.Private, &resp.Diagnostics) {
+		return
+	}
 	facts, known := readPluginFacts(ctx, req.Private)
 	if resp.Plan.Raw.Equal(req.State.Raw) && !cfg.needsPlanning(framework.RawAttributes(req.State.Raw), facts, known) {
 		// The plan is the state and nothing left out of the configuration

@@ -49,14 +49,20 @@ type privateWriter interface {
 // none until the next read.
 func readPluginFacts(ctx context.Context, p privateReader) (pluginFacts, bool) {
 	var f pluginFacts
-	if p == nil {
-		return f, false
-	}
-	raw, diags := p.GetKey(ctx, pluginFactsKey)
-	if diags.HasError() || len(raw) == 0 || json.Unmarshal(raw, &f) != nil {
+	if !readPrivate(ctx, p, pluginFactsKey, &f) {
 		return pluginFacts{}, false
 	}
 	return f, true
+}
+
+// readPrivate decodes the JSON value at key of private state into v, and
+// reports whether there was one.
+func readPrivate(ctx context.Context, p privateReader, key string, v any) bool {
+	if p == nil {
+		return false
+	}
+	raw, diags := p.GetKey(ctx, key)
+	return !diags.HasError() && len(raw) > 0 && json.Unmarshal(raw, v) == nil
 }
 
 // store writes f into private state.

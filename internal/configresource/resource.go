@@ -221,7 +221,12 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	id := prior.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
 	rec, err := r.read(ctx, meta, &prior)
+	// A config moved in from another resource (move.go) and not read since.
+	origin, moved := movedFrom(ctx, req.Private)
 	switch {
+	case moved && (client.IsNotFound(err) || err == nil && rec.Deleted):
+		r.refuseMissingMoved(origin, id, err == nil, &resp.Diagnostics)
+		return
 	case client.IsNotFound(err):
 		tflog.Warn(ctx, r.kind.Noun+" not found; removing it from state so that it is planned for creation")
 		resp.State.RemoveResource(ctx)
@@ -239,6 +244,9 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	facts := pluginFactsOf(rec, priorFacts)
 	if !known || !facts.equal(priorFacts) {
 		resp.Diagnostics.Append(facts.store(ctx, resp.Private)...)
+	}
+	if moved {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, movedKey, nil)...)
 	}
 	current := prior
 	secrets, _ := facts.secretKeys()

@@ -3,6 +3,7 @@ package configresource
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -26,21 +27,31 @@ func (r *configResource) UpgradeState(context.Context) map[int64]resource.StateU
 // plugin facts the plan uses come with the next read (private state has
 // none yet: the plan then keeps a name or description left to the plugin).
 func upgradeFromVersion0(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	var attrs map[string]json.RawMessage
-	if req.RawState == nil || json.Unmarshal(req.RawState.JSON, &attrs) != nil {
+	var raw []byte
+	if req.RawState != nil {
+		raw = req.RawState.JSON
+	}
+	upgraded, err := upgradeVersion0(raw)
+	if err != nil {
 		resp.Diagnostics.AddError("Unexpected state of version 0",
 			"The state of this config is not the JSON object version 0 of the provider wrote. "+
 				"Remove it from the state (terraform state rm) and import the config again.")
 		return
 	}
+	resp.DynamicValue = &tfprotov6.DynamicValue{JSON: upgraded}
+}
+
+// upgradeVersion0 turns the attributes of a version 0 state (JSON) into
+// those of version 1; a state moved from another provider address goes
+// the same way (move.go).
+func upgradeVersion0(raw []byte) ([]byte, error) {
+	var attrs map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &attrs); err != nil || attrs == nil {
+		return nil, errors.New("its state of version 0 is not a JSON object of attributes")
+	}
 	for _, name := range removedInVersion1 {
 		delete(attrs, name)
 	}
-	upgraded, err := json.Marshal(attrs)
-	if err != nil {
-		// Decoded JSON values always encode again.
-		resp.Diagnostics.AddError("Could not upgrade the state", err.Error())
-		return
-	}
-	resp.DynamicValue = &tfprotov6.DynamicValue{JSON: upgraded}
+	// Decoded JSON values always encode again.
+	return json.Marshal(attrs)
 }

@@ -267,6 +267,7 @@ func TestMigrationResource_currentProjectProtocol(t *testing.T) {
 				config["project_id"] = tftypes.NewValue(tftypes.String, c.configured)
 			}
 			plan := srv.Plan(t, typeName, prior, nil, nil, config)
+			acctest.FailOnDiagnostics(t, "PlanResourceChange", plan.Diagnostics)
 			replaces := len(plan.RequiresReplace) > 0
 			project := acctest.StringOf(t, acctest.Attributes(t, plan.PlannedState, typ)["project_id"])
 			if replaces != c.wantReplace || project != c.wantProject {

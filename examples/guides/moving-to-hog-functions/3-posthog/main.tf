@@ -1,9 +1,12 @@
 # Step 3: manage the hog functions with the official PostHog provider. Its
-# imports take "<project_id>/<id>"; the ids are step 1's hog_function_ids.
+# posthog_hog_function imports take "<project_id>/<id>" from v1.0.2 on (the
+# id alone, with the provider's project_id, in every version); the ids are
+# step 1's hog_function_ids.
 terraform {
   required_providers {
     posthog = {
-      source = "PostHog/posthog"
+      source  = "PostHog/posthog"
+      version = ">= 1.0.2"
     }
   }
 }

@@ -1,0 +1,500 @@
+package configresource
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+var _ resource.ResourceWithMoveState = (*configResource)(nil)
+
+// A `moved` block from another resource type (Terraform 1.8+, OpenTofu
+// 1.10+) hands the target the source's state as it was stored, without the
+// source provider's schema. A config resource takes over:
+//
+//   - a restapi_object (Mastercard/restapi) or restful_resource
+//     (magodo/restful) that holds a config of the resource's own collection:
+//     the moved state is the project and id alone, as after an import, and
+//     the plan's refresh reads the rest (and the plugin facts) from the
+//     service. Nothing of the peer's body is taken: settings it kept in its
+//     `config` never reached the service (which ignores `config` in JSON
+//     bodies), and secrets must not land in state.
+//   - a config resource of its own type written under another provider
+//     address (another registry host, a mirror, a fork): the state as it is,
+//     upgraded to the current schema version, with its plugin facts.
+//
+// Everything else is refused with an error that names the source and says
+// what was expected; the plan stops, so nothing is adopted or written and the
+// state keeps the source's entry.
+
+// switchingGuide names the guide that shows how to switch from the generic
+// REST providers.
+const switchingGuide = `the guide "Switching from restapi or restful" (docs/guides/switching-from-restapi-or-restful.md)`
+
+// movedKey is the private-state key of a moved config's origin, kept until
+// the config's first read.
+const movedKey = "moved"
+
+// moveOrigin is where a moved config came from, for the errors of its
+// first read and plan.
+type moveOrigin struct {
+	// From names the source resource type and provider address.
+	From string `json:"from"`
+	// Path is the API path the source read the config from.
+	Path string `json:"path"`
+}
+
+// peer is a generic REST provider whose resource may hold a config.
+type peer struct {
+	// typeName is the peer's resource type.
+	typeName string
+	// source is the provider's namespace/type, lower case, as in its address.
+	source string
+	// versions are the schema versions the peer's resource has written.
+	versions []int64
+	// body is the attribute holding the request body the user wrote.
+	body string
+	// locate finds the config the resource's state points at.
+	locate func(state map[string]json.RawMessage) (configAt, error)
+	// expected says which of the peer's resources a config resource of
+	// collection coll takes.
+	expected func(coll client.Collection) string
+}
+
+// peers are the generic REST providers configs are moved from.
+var peers = []peer{
+	{
+		typeName: "restapi_object", source: "mastercard/restapi", versions: []int64{0}, body: "data",
+		locate: restapiConfig,
+		expected: func(coll client.Collection) string {
+			return fmt.Sprintf("a restapi_object whose path is /api/projects/<project_id>/%s and whose id is the config's id", coll)
+		},
+	},
+	{
+		// Version 0 kept body and output as JSON strings, 1 made them dynamic,
+		// 2 dropped the retry attributes; id and path never changed.
+		typeName: "restful_resource", source: "magodo/restful", versions: []int64{0, 1, 2}, body: "body",
+		locate: restfulConfig,
+		expected: func(coll client.Collection) string {
+			return fmt.Sprintf("a restful_resource whose path is /api/projects/<project_id>/%s and whose id is that "+
+				"path followed by the config's id (read_path = \"$(path)/$(body.id)\")", coll)
+		},
+	},
+}
+
+// configAt is where a source's state says its config is: the API path's
+// project and collection, and the id as written.
+type configAt struct {
+	project, collection, id string
+}
+
+// MoveState implements resource.ResourceWithMoveState: one mover that
+// answers every source, moving it or saying why not.
+func (r *configResource) MoveState(context.Context) []resource.StateMover {
+	return []resource.StateMover{{StateMover: r.moveState}}
+}
+
+func (r *configResource) moveState(ctx context.Context, req resource.MoveStateRequest, resp *resource.MoveStateResponse) {
+	source := fmt.Sprintf("%s (%s)", req.SourceTypeName, req.SourceProviderAddress)
+	if req.SourceTypeName == r.kind.ConfigTypeName() {
+		r.moveOwn(ctx, req, source, resp)
+		return
+	}
+	for _, k := range kind.Kinds() {
+		if req.SourceTypeName == k.ConfigTypeName() {
+			resp.Diagnostics.AddError("A config cannot change collection", fmt.Sprintf(
+				"%s holds %s (collection %s); %s holds configs of collection %s. The service shows a config "+
+					"only in the collection of its plugin's kind, so a config cannot become one of another collection. "+
+					"Keep it as %s (a moved block between resources of that type renames it). Nothing was moved.",
+				source, withArticle(k.Noun), k.Collection, r.kind.ConfigTypeName(), r.kind.Collection, k.ConfigTypeName()))
+			return
+		}
+	}
+	i := slices.IndexFunc(peers, func(p peer) bool {
+		return p.typeName == req.SourceTypeName && providerMatches(req.SourceProviderAddress, p.source)
+	})
+	if i < 0 {
+		accepted := make([]string, len(peers))
+		for j, p := range peers {
+			accepted[j] = fmt.Sprintf("%s (%s)", p.typeName, p.source)
+		}
+		resp.Diagnostics.AddError("Cannot move "+req.SourceTypeName+" into "+r.kind.ConfigTypeName(), fmt.Sprintf(
+			"%s takes moves from %s, and from %s of another provider address; not from %s. Nothing was moved. "+
+				"To take over a config from another resource, import it (see %s).",
+			r.kind.ConfigTypeName(), strings.Join(accepted, " and "), r.kind.ConfigTypeName(), source, switchingGuide))
+		return
+	}
+	r.movePeer(ctx, req, peers[i], source, resp)
+}
+
+// movePeer moves a peer's resource that holds a config of the resource's
+// collection: project and id, the rest read by the plan's refresh.
+func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateRequest, p peer, source string, resp *resource.MoveStateResponse) {
+	named := source
+	refuse := func(reason string) {
+		resp.Diagnostics.AddError("Cannot move "+p.typeName+" into "+r.kind.ConfigTypeName(), fmt.Sprintf(
+			"%s cannot become %s: %s.\n\n%s takes %s. Nothing was moved: the state keeps the %s, and "+
+				"nothing was sent to the service. See %s.",
+			named, withArticle(r.kind.Noun), reason, r.kind.ConfigTypeName(), p.expected(r.kind.Collection), p.typeName, switchingGuide))
+	}
+	if !slices.Contains(p.versions, req.SourceSchemaVersion) {
+		refuse(fmt.Sprintf("its state has schema version %d, and %s states have version %s",
+			req.SourceSchemaVersion, p.typeName, joinVersions(p.versions)))
+		return
+	}
+	state, err := sourceAttributes(req.SourceRawState)
+	if err != nil {
+		refuse(err.Error())
+		return
+	}
+	// Terraform names no resource address with the error: the id tells
+	// which of the peer's resources it is.
+	if id, ok, _ := stringAttribute(state, "id"); ok {
+		named += fmt.Sprintf(" with id %q", id)
+	}
+	at, err := p.locate(state)
+	if err != nil {
+		refuse(err.Error())
+		return
+	}
+	id, err := r.checkLocation(at)
+	if err != nil {
+		refuse(err.Error())
+		return
+	}
+
+	c := record.Config{ProjectID: types.StringValue(at.project), ID: types.Int64Value(id)}
+	resp.Diagnostics.Append(resp.TargetState.SetAttribute(ctx, path.Root("project_id"), c.ProjectID)...)
+	resp.Diagnostics.Append(resp.TargetState.SetAttribute(ctx, path.Root("id"), c.ID)...)
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.TargetIdentity, &c)...)
+	origin, err := json.Marshal(moveOrigin{From: source, Path: fmt.Sprintf("/api/projects/%s/%s/%d", at.project, at.collection, id)})
+	if err == nil {
+		resp.Diagnostics.Append(resp.TargetPrivate.SetKey(ctx, movedKey, origin)...)
+	}
+	if keys := bodySettings(state[p.body]); len(keys) > 0 {
+		resp.Diagnostics.AddWarning("Plugin settings not moved", fmt.Sprintf(
+			"The %s's %s sets plugin settings in `config` (%s). They are not moved into the state of %s %d: "+
+				"the service ignores `config` in JSON bodies, so %s never set them, and secrets do not belong "+
+				"in state. After the move, `config` shows the non-secret settings the service holds. To manage "+
+				"settings, set the non-secret ones in `config` and the secret ones in `secret_config_wo` with "+
+				"`secret_config_wo_version`; the plan then shows them as a change, which the next apply sends.",
+			p.typeName, p.body, strings.Join(keys, ", "), r.kind.Noun, id, p.source))
+	}
+}
+
+// checkLocation checks that at is a config of the resource's collection
+// and returns its id.
+func (r *configResource) checkLocation(at configAt) (int64, error) {
+	if at.collection != string(r.kind.Collection) {
+		for _, k := range kind.Kinds() {
+			if at.collection == string(k.Collection) {
+				return 0, fmt.Errorf("it holds %s (collection %s): move it to %s instead",
+					withArticle(k.Noun), k.Collection, k.ConfigTypeName())
+			}
+		}
+		return 0, fmt.Errorf("its path names the collection %q of project %s, which is not %s", at.collection, at.project, r.kind.Collection)
+	}
+	if !framework.ValidProjectID(at.project) {
+		return 0, fmt.Errorf("its path names the project %q, which is not a project id (a positive integer or @current)", at.project)
+	}
+	id, err := strconv.ParseInt(at.id, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, fmt.Errorf("its id %q is not a config id (a positive integer)", at.id)
+	}
+	return id, nil
+}
+
+// moveOwn moves a config resource of this type that another provider
+// address wrote: the state as it is, upgraded, with its plugin facts.
+func (r *configResource) moveOwn(ctx context.Context, req resource.MoveStateRequest, source string, resp *resource.MoveStateResponse) {
+	refuse := func(reason string) {
+		resp.Diagnostics.AddError("Cannot move "+req.SourceTypeName, fmt.Sprintf(
+			"The state of %s cannot be taken over: %s. Nothing was moved.", source, reason))
+	}
+	if req.SourceRawState == nil || len(req.SourceRawState.JSON) == 0 {
+		refuse("it is not a JSON object")
+		return
+	}
+	raw := req.SourceRawState.JSON
+	switch req.SourceSchemaVersion {
+	case 0:
+		var err error
+		if raw, err = upgradeVersion0(raw); err != nil {
+			refuse(err.Error())
+			return
+		}
+	case schemaVersion:
+	default:
+		refuse(fmt.Sprintf("its schema version %d is newer than this provider's (%d): upgrade the provider",
+			req.SourceSchemaVersion, schemaVersion))
+		return
+	}
+	typ := resp.TargetState.Schema.Type().TerraformType(ctx)
+	v, err := (&tfprotov6.RawState{JSON: raw}).UnmarshalWithOpts(typ, tfprotov6.UnmarshalOpts{})
+	if err != nil {
+		refuse("its attributes are not those of this resource: " + err.Error())
+		return
+	}
+	c, _ := configOf(framework.RawAttributes(v))
+	if !framework.IsSet(c.ID) {
+		refuse("it has no id")
+		return
+	}
+	resp.TargetState.Raw = v
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.TargetIdentity, &c)...)
+	if facts, ok := readPluginFacts(ctx, req.SourcePrivate); ok {
+		resp.Diagnostics.Append(facts.store(ctx, resp.TargetPrivate)...)
+	}
+}
+
+// providerMatches reports whether addr, a source provider address, is the
+// provider source ("namespace/type", lower case): under any registry host
+// (Terraform's, OpenTofu's, a private one or a mirror's origin), without a
+// host, or as the provider type alone (OpenTofu before 1.11.12 and 1.12.4
+// sent that). Addresses compare without regard to letter case, as Terraform
+// compares them.
+func providerMatches(addr, source string) bool {
+	got := strings.Split(strings.ToLower(addr), "/")
+	namespace, typ, _ := strings.Cut(source, "/")
+	switch len(got) {
+	case 1:
+		return got[0] == typ
+	case 2:
+		return got[0] == namespace && got[1] == typ
+	case 3:
+		return got[0] != "" && got[1] == namespace && got[2] == typ
+	default:
+		return false
+	}
+}
+
+// sourceAttributes decodes a source state's attributes.
+func sourceAttributes(raw *tfprotov6.RawState) (map[string]json.RawMessage, error) {
+	var attrs map[string]json.RawMessage
+	if raw == nil || json.Unmarshal(raw.JSON, &attrs) != nil || attrs == nil {
+		return nil, fmt.Errorf("its state is not a JSON object of attributes")
+	}
+	return attrs, nil
+}
+
+// stringAttribute returns a source attribute that holds a string; "" and
+// false when it is null or absent.
+func stringAttribute(state map[string]json.RawMessage, name string) (string, bool, error) {
+	raw, ok := state[name]
+	if !ok || string(raw) == "null" {
+		return "", false, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false, fmt.Errorf("its %s is not a string", name)
+	}
+	return s, true, nil
+}
+
+// requiredString is stringAttribute for an attribute the source always has.
+func requiredString(state map[string]json.RawMessage, name string) (string, error) {
+	s, ok, err := stringAttribute(state, name)
+	if err == nil && (!ok || s == "") {
+		err = fmt.Errorf("its state has no %s", name)
+	}
+	return s, err
+}
+
+// collectionAndID reads what every peer's state has: its path, which must
+// be a collection of configs, and its id.
+func collectionAndID(state map[string]json.RawMessage) (coll configAt, p, id string, err error) {
+	if p, err = requiredString(state, "path"); err != nil {
+		return configAt{}, "", "", err
+	}
+	if id, err = requiredString(state, "id"); err != nil {
+		return configAt{}, "", "", err
+	}
+	coll, ok := parseConfigPath(p, false)
+	if !ok {
+		return configAt{}, "", "", fmt.Errorf("its path %q is not a collection of plugin configs", p)
+	}
+	return coll, p, id, nil
+}
+
+// restapiConfig locates the config of a restapi_object: the collection is
+// its path, the config id its id (a string); a read_path, when set, must
+// read that config.
+func restapiConfig(state map[string]json.RawMessage) (configAt, error) {
+	at, p, id, err := collectionAndID(state)
+	if err != nil {
+		return configAt{}, err
+	}
+	at.id = id
+	readPath, set, err := stringAttribute(state, "read_path")
+	if err != nil {
+		return configAt{}, err
+	}
+	if set {
+		if read, ok := parseConfigPath(strings.ReplaceAll(readPath, "{id}", id), true); !ok || read != at {
+			return configAt{}, fmt.Errorf("its read_path %q does not read config %s of its path %q", readPath, id, p)
+		}
+	}
+	return at, nil
+}
+
+// restfulConfig locates the config of a restful_resource: its id is the
+// path of the member it reads, which must lie in its path.
+func restfulConfig(state map[string]json.RawMessage) (configAt, error) {
+	coll, p, id, err := collectionAndID(state)
+	if err != nil {
+		return configAt{}, err
+	}
+	at, ok := parseConfigPath(id, true)
+	switch {
+	case !ok:
+		if _, isCollection := parseConfigPath(id, false); isCollection {
+			return configAt{}, fmt.Errorf("its id %q is a collection, not one config: the resource was written "+
+				"without read_path, so it never knew its config's id", id)
+		}
+		return configAt{}, fmt.Errorf("its id %q is not the path of a config", id)
+	case at.project != coll.project || at.collection != coll.collection:
+		return configAt{}, fmt.Errorf("its id %q is not in its path %q", id, p)
+	}
+	return at, nil
+}
+
+// parseConfigPath reads an API path of a collection of configs,
+// /api/projects/<project>/<collection>, or with member set of one config
+// in it (/<id> after that). It allows a trailing slash, a scheme and host
+// before the path, and a path that starts at /projects (a base URL that
+// ends in /api). Which collection, project and id it names is the caller's
+// to judge.
+func parseConfigPath(raw string, member bool) (configAt, bool) {
+	p := raw
+	if u, err := url.Parse(raw); err == nil && u.Scheme != "" && u.Host != "" {
+		p = u.Path
+	}
+	segs := strings.Split(strings.TrimSuffix(strings.TrimPrefix(p, "/"), "/"), "/")
+	if len(segs) > 0 && segs[0] == "api" {
+		segs = segs[1:]
+	}
+	want := 3
+	if member {
+		want = 4
+	}
+	if len(segs) != want || segs[0] != "projects" || slices.Contains(segs, "") {
+		return configAt{}, false
+	}
+	at := configAt{project: segs[1], collection: segs[2]}
+	if member {
+		at.id = segs[3]
+	}
+	return at, true
+}
+
+// bodySettings returns the keys of the plugin settings (`config`) a peer's
+// body sets, sorted; none when it sets none or cannot be read. The body is
+// a JSON string (restapi's data, restful's body before schema version 1)
+// or a dynamic value, which a state stores as {"value": ..., "type": ...}.
+func bodySettings(raw json.RawMessage) []string {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		raw = json.RawMessage(text)
+	}
+	var body struct {
+		Value  json.RawMessage `json:"value"`
+		Type   json.RawMessage `json:"type"`
+		Config map[string]json.RawMessage
+	}
+	if json.Unmarshal(raw, &body) != nil {
+		return nil
+	}
+	if body.Value != nil && body.Type != nil {
+		var inner struct{ Config map[string]json.RawMessage }
+		if json.Unmarshal(body.Value, &inner) != nil {
+			return nil
+		}
+		body.Config = inner.Config
+	}
+	keys := make([]string, 0, len(body.Config))
+	for k := range body.Config {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// withArticle puts "a" or "an" before a noun.
+func withArticle(noun string) string {
+	if strings.ContainsAny(noun[:1], "aeiou") {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+// joinVersions writes versions as "0, 1 or 2".
+func joinVersions(versions []int64) string {
+	s := make([]string, len(versions))
+	for i, v := range versions {
+		s[i] = strconv.FormatInt(v, 10)
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// movedFrom returns the origin of a config moved in and not read since.
+func movedFrom(ctx context.Context, p privateReader) (moveOrigin, bool) {
+	var o moveOrigin
+	ok := readPrivate(ctx, p, movedKey, &o)
+	return o, ok
+}
+
+// refuseMissingMoved reports, for the first read of a moved config, that
+// the service has no such config (or only a deleted one): a create, which
+// is what the refresh would otherwise plan, is never what a move means.
+func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool, diags *diag.Diagnostics) {
+	what := "has no config"
+	if deleted {
+		what = "holds only a deleted config"
+	}
+	diags.AddError(fmt.Sprintf("No %s %d to move", r.kind.Noun, id), fmt.Sprintf(
+		"%s was moved into %s from %s, but the service %s at %s: nothing to take over. The state keeps it "+
+			"as it was. If the config is gone for good and a new one is wanted, replace the moved block by a "+
+			"removed block for the old resource (lifecycle { destroy = false }), so that the plan creates a "+
+			"new config; if the path is wrong, fix the moved block's source.",
+		r.kind.Noun, r.kind.ConfigTypeName(), o.From, what, o.Path))
+}
+
+// refuseUnread refuses to plan against a state that holds only a config's
+// project and id (a move, read by no refresh yet: a plan with
+// -refresh=false): against it every argument would be a change, and the
+// plugin a replacement. It reports whether it refused.
+func (r *configResource) refuseUnread(ctx context.Context, state tftypes.Value, private privateReader, diags *diag.Diagnostics) bool {
+	attrs := framework.RawAttributes(state)
+	if attrs == nil || !attrs["plugin"].IsNull() {
+		return false
+	}
+	id := framework.RawInt64(attrs["id"]).ValueInt64()
+	how := "was taken over from another resource"
+	if o, ok := movedFrom(ctx, private); ok {
+		how = "was moved in from " + o.From
+	}
+	diags.AddError(fmt.Sprintf("The %s %d has not been read yet", r.kind.Noun, id), fmt.Sprintf(
+		"The %s %d %s, and its state holds only its project and id until a refresh reads the config from "+
+			"the service. Planning against that state would replace the config. Run the plan without "+
+			"-refresh=false.", r.kind.Noun, id, how))
+	return true
+}
