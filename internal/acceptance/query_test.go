@@ -19,7 +19,9 @@ import (
 // management the way Terraform 1.14+ offers: `terraform query
 // -generate-config-out` lists them and writes their configuration with
 // import blocks; applying it imports every listed config and changes
-// nothing on the service, and the next plan is empty.
+// nothing on the service, and the next plan is empty. One config has an
+// empty secret setting and another one never set, which list pages show
+// unmasked: the generated configuration leaves them out, as `config` must.
 func TestAccQuery_generateConfig(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
@@ -27,15 +29,15 @@ func TestAccQuery_generateConfig(t *testing.T) {
 		host, local := acctest.IsolatedAPI(t, nil)
 		api := acctest.ClientFor(t, host, localapi.KeyFull)
 		k, plugins, configType := tc.Kind, tc.Plugins, tc.TypeName
+		sp := acctest.SecretPlugins[k.Name]
 		ctx := context.Background()
 		inputs := []client.RecordInput{
 			{Plugin: client.Some(plugins[0]), Order: client.Some(int64(1)), Enabled: client.Some(true), Name: client.Some("first"),
 				Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`))},
 			{Plugin: client.Some(plugins[1]), Order: client.Some(int64(2)), Description: client.Some("second, described")},
-			{Plugin: client.Some(plugins[0]), Order: client.Some(int64(3)), Config: client.Some(json.RawMessage(`{"locale":"en"}`))},
-		}
-		if k.Name == "import_app" {
-			inputs[2].Config = client.Some(json.RawMessage(`{"bucket":"events"}`))
+			// The secret setting never set, then set to "".
+			{Plugin: client.Some(sp.Plugin), Order: client.Some(int64(3)), Config: client.Some(json.RawMessage(fmt.Sprintf(`{%q:"en"}`, sp.Plain)))},
+			{Plugin: client.Some(sp.Plugin), Order: client.Some(int64(5)), Config: client.Some(json.RawMessage(fmt.Sprintf(`{%q:"en",%q:""}`, sp.Plain, sp.SecretKey)))},
 		}
 		var want []int64
 		for _, in := range inputs {
@@ -74,6 +76,9 @@ func TestAccQuery_generateConfig(t *testing.T) {
 		}
 		if n := strings.Count(string(generated), "import {"); n != len(want) {
 			t.Errorf("the generated configuration has %d import blocks, want %d:\n%s", n, len(want), generated)
+		}
+		if strings.Contains(string(generated), sp.SecretKey) {
+			t.Errorf("the generated configuration shows the secret setting %s:\n%s", sp.SecretKey, generated)
 		}
 
 		local.ResetCounters()

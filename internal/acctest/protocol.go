@@ -77,6 +77,20 @@ func (s *ProviderServer) ResourceType(t testing.TB, typeName string) tftypes.Typ
 	return schema.ValueType()
 }
 
+// IdentityType returns the Terraform type of a resource's identity.
+func (s *ProviderServer) IdentityType(t testing.TB, typeName string) tftypes.Type {
+	t.Helper()
+	schemas, err := s.GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, ok := schemas.IdentitySchemas[typeName]
+	if !ok {
+		t.Fatalf("no identity schema for %s", typeName)
+	}
+	return schema.ValueType()
+}
+
 // DynamicValue encodes an object of type typ (which must be an object type)
 // with the given attribute values and null for every other attribute.
 func DynamicValue(t testing.TB, typ tftypes.Type, values map[string]tftypes.Value) *tfprotov6.DynamicValue {
@@ -133,6 +147,19 @@ func Attributes(t testing.TB, dv *tfprotov6.DynamicValue, typ tftypes.Type) map[
 		t.Fatal(err)
 	}
 	return attrs
+}
+
+// StringOf reads a string attribute value, "" when it is null.
+func StringOf(t testing.TB, v tftypes.Value) string {
+	t.Helper()
+	var s string
+	if v.IsNull() {
+		return ""
+	}
+	if err := v.As(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // FailOnDiagnostics fails t when diags hold an error.

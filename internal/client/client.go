@@ -93,6 +93,7 @@ type Client struct {
 	clock      *serviceClock
 	throttle   *throttle.Throttle
 	colls      collections
+	current    currentProject
 }
 
 // New validates cfg and returns a client. Its errors are *ConfigError

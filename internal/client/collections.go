@@ -171,9 +171,11 @@ func (c *Client) rememberListed(project string, coll Collection, gone bool) {
 	c.colls.mu.Unlock()
 }
 
-// noteRecords remembers that collection coll's records come without a
-// filters field, when one of recs does.
-func (c *Client) noteRecords(coll Collection, recs ...Record) {
+// noteRecords learns from recs, answered to a request of collection coll of
+// project: that the collection's records come without a filters field,
+// when one of recs does, and what "@current" stands for (projects.go).
+func (c *Client) noteRecords(project string, coll Collection, recs ...Record) {
+	c.noteCurrentProject(project, recs)
 	for i := range recs {
 		if recs[i].FiltersOmitted() {
 			c.colls.mu.Lock()

@@ -193,7 +193,7 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 		if err := json.Unmarshal(b, &recs); err != nil {
 			return nil, c.decodeError(r, resp, err)
 		}
-		c.noteRecords(coll, recs...)
+		c.noteRecords(project, coll, recs...)
 		return recs, nil
 	case b[0] == '{' && json.Valid(b):
 		return nil, nil
@@ -212,6 +212,6 @@ func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, int, er
 	if err := c.decodeJSON(r, resp, &rec); err != nil {
 		return nil, 0, err
 	}
-	c.noteRecords(r.target.coll, rec)
+	c.noteRecords(r.target.project, r.target.coll, rec)
 	return &rec, resp.status, nil
 }

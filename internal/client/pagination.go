@@ -43,7 +43,7 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 		return nil, c.decodeError(r, resp, err)
 	}
 	c.rememberListed(project, coll, false)
-	c.noteRecords(coll, page.Results...)
+	c.noteRecords(project, coll, page.Results...)
 	return page, nil
 }
 

@@ -24,7 +24,7 @@ func TestAccExistingList(t *testing.T) {
 			ex := acctest.Existing(t, k)
 			srv := acctest.NewProviderServerFor(t, ex.Host, ex.Key, ex.Project)
 			typ := k.ConfigTypeName()
-			identityType, resourceType := identityTypeOf(t, srv, typ), srv.ResourceType(t, typ)
+			identityType, resourceType := srv.IdentityType(t, typ), srv.ResourceType(t, typ)
 			results := srv.List(t, typ, map[string]tftypes.Value{"project_id": tftypes.NewValue(tftypes.String, ex.Project)}, true, 0)
 			found := false
 			for _, res := range results {
@@ -35,7 +35,7 @@ func TestAccExistingList(t *testing.T) {
 				}
 				found = true
 				obj := acctest.Attributes(t, res.Resource, resourceType)
-				if stringOf(t, ident["project_id"]) != ex.Project || stringOf(t, obj["name"]) != acctest.Deref(ex.Original.Name) ||
+				if acctest.StringOf(t, ident["project_id"]) != ex.Project || acctest.StringOf(t, obj["name"]) != acctest.Deref(ex.Original.Name) ||
 					obj["filters"].IsNull() != jsonvalue.IsNull(ex.Original.Filters) {
 					t.Errorf("config %d listed as %v, %v; want the project, its name and its filters (%s)", ex.ID, ident, obj, ex.Original.Filters)
 				}

@@ -70,7 +70,9 @@ func (l *configListResource) ListResourceConfigSchema(_ context.Context, _ list.
 
 // List lists every page of the collection. A failure is pushed as a result
 // carrying the diagnostics; otherwise one result per record, up to the
-// requested limit.
+// requested limit. With the resource objects, one config of each plugin
+// is read for its plugin_info (readcache), so that `config` leaves the
+// plugin's secret settings out as the resource does.
 func (l *configListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var diags diag.Diagnostics
 	var cfg configListModel
@@ -90,18 +92,26 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
+	if req.Limit > 0 && int64(len(recs)) > req.Limit {
+		recs = recs[:req.Limit]
+	}
 	var noTimeouts timeouts.Value
 	if req.IncludeResource {
 		if noTimeouts, diags = nullTimeouts(ctx, req); diags.HasError() {
 			stream.Results = list.ListResultsStreamDiagnostics(diags)
 			return
 		}
+		// The resource object shows `config`: pages carry no plugin_info to
+		// tell the plugin's secret settings, which the service leaves
+		// unmasked when they are "" or null.
+		if recs, err = meta.ReadCache().WithPluginInfo(ctx, project, l.kind.Collection, recs); err != nil {
+			framework.AddAPIError(&diags, fmt.Sprintf("Could not read the %ss of project %s", l.kind.Noun, project), err, nil)
+			stream.Results = list.ListResultsStreamDiagnostics(diags)
+			return
+		}
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
 		for i := range recs {
-			if req.Limit > 0 && int64(i) >= req.Limit {
-				return
-			}
 			if !push(l.result(ctx, req, project, &recs[i], noTimeouts)) {
 				return
 			}

@@ -81,15 +81,17 @@ list %q "enabled" {
 // more than one page of records (a local API of the test's own): every
 // config that is not soft-deleted, and none of the other kind, with its
 // identity, and with include_resource the resource object, checked against
-// the API's records; the narrowing arguments and the limit; an identity
-// that imports into the record the list showed; and a page that fails,
-// reported as a result carrying the error.
+// the API's records, its `config` without the plugin's secret settings
+// (which list pages show unmasked when they are "": one GET per plugin
+// tells which they are); the narrowing arguments and the limit; an
+// identity that imports into the record the list showed; and a page that
+// fails, reported as a result carrying the error.
 func TestConfigList_protocol(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		var failPages atomic.Bool
 		var listCalls atomic.Int64
-		host, _ := acctest.IsolatedAPI(t, func(h http.Handler) http.Handler {
+		host, local := acctest.IsolatedAPI(t, func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, string(tc.Kind.Collection)+"/") {
 					listCalls.Add(1)
@@ -105,11 +107,19 @@ func TestConfigList_protocol(t *testing.T) {
 		})
 		api := acctest.ClientFor(t, host, acctest.KeyFull)
 		const count = 105
+		// The seeded plugin with a secret setting, and another one.
+		sp := acctest.SecretPlugins[tc.Kind.Name]
+		plugins := []int64{sp.Plugin, tc.Plugins[1]}
 		for i := range count {
-			acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{
-				Plugin: client.Some(tc.Plugins[i%2]), Order: client.Some(int64(i % 7)), Enabled: client.Some(i%3 == 0),
+			in := client.RecordInput{
+				Plugin: client.Some(plugins[i%2]), Order: client.Some(int64(i % 7)), Enabled: client.Some(i%3 == 0),
 				Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`)),
-			})
+			}
+			if i%2 == 0 {
+				// An empty secret, which the service shows as it is.
+				in.Config = client.Some(json.RawMessage(fmt.Sprintf(`{%q: "p", %q: ""}`, sp.Plain, sp.SecretKey)))
+			}
+			acctest.MustCreate(t, api, tc.Kind.Collection, in)
 		}
 		for range 2 {
 			rec := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(tc.Plugins[0]), Order: client.Some(int64(0))})
@@ -135,16 +145,22 @@ func TestConfigList_protocol(t *testing.T) {
 
 		srv := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
 		resourceType := srv.ResourceType(t, tc.TypeName)
-		identityType := identityTypeOf(t, srv, tc.TypeName)
+		identityType := srv.IdentityType(t, tc.TypeName)
 
 		for _, include := range []bool{false, true} {
 			listCalls.Store(0)
+			local.ResetCounters()
 			results := srv.List(t, tc.TypeName, nil, include, 0)
 			if len(results) != count {
 				t.Fatalf("include_resource=%v: %d results, want %d", include, len(results), count)
 			}
 			if n := listCalls.Load(); n < 2 {
 				t.Errorf("include_resource=%v: %d list requests, want one per page (at least 2)", include, n)
+			}
+			// A GET per plugin for its secret keys, once per provider
+			// configuration, and only for the resource objects.
+			if gets, want := local.Counters()["retrieve"], map[bool]int64{false: 0, true: 2}[include]; gets != want {
+				t.Errorf("include_resource=%v: %d GETs, want %d", include, gets, want)
 			}
 			for i, res := range results {
 				rec := &want[i]
@@ -153,7 +169,7 @@ func TestConfigList_protocol(t *testing.T) {
 					t.Fatalf("result %d has no identity", i)
 				}
 				ident := acctest.Attributes(t, res.Identity.IdentityData, identityType)
-				if got := [2]string{stringOf(t, ident["project_id"]), numberOf(t, ident["id"])}; got != [2]string{"1", strconv.FormatInt(rec.ID, 10)} {
+				if got := [2]string{acctest.StringOf(t, ident["project_id"]), numberOf(t, ident["id"])}; got != [2]string{"1", strconv.FormatInt(rec.ID, 10)} {
 					t.Errorf("result %d: identity %v, want project 1, id %d", i, got, rec.ID)
 				}
 				if !strings.Contains(res.DisplayName, acctest.Deref(rec.Name)) || !strings.Contains(res.DisplayName, strconv.FormatInt(rec.ID, 10)) {
@@ -177,7 +193,7 @@ func TestConfigList_protocol(t *testing.T) {
 					"project_id": "1", "name": acctest.Deref(rec.Name), "description": acctest.Deref(rec.Description),
 					"created_at": rec.CreatedAt, "updated_at": rec.UpdatedAt,
 				} {
-					if got := stringOf(t, obj[attr]); got != apiValue {
+					if got := acctest.StringOf(t, obj[attr]); got != apiValue {
 						t.Errorf("result %d: %s = %q, the API says %q", i, attr, got, apiValue)
 					}
 				}
@@ -185,8 +201,15 @@ func TestConfigList_protocol(t *testing.T) {
 				if err := obj["enabled"].As(&enabled); err != nil || enabled != rec.Enabled {
 					t.Errorf("result %d: enabled %v, the API says %v", i, enabled, rec.Enabled)
 				}
-				if f := stringOf(t, obj["filters"]); !record.FiltersEqual(f, string(rec.Filters)) {
+				if f := acctest.StringOf(t, obj["filters"]); !record.FiltersEqual(f, string(rec.Filters)) {
 					t.Errorf("result %d: filters %s, the API says %s", i, f, rec.Filters)
+				}
+				wantConfig := "{}"
+				if rec.Plugin == sp.Plugin {
+					wantConfig = fmt.Sprintf(`{%q:"p"}`, sp.Plain)
+				}
+				if got := acctest.StringOf(t, obj["config"]); got != wantConfig {
+					t.Errorf("result %d: config %s, want %s (the API shows %s)", i, got, wantConfig, rec.Config)
 				}
 			}
 		}
@@ -243,32 +266,6 @@ func TestConfigList_protocol(t *testing.T) {
 			t.Errorf("failed page: results %+v, want one carrying the error", failed)
 		}
 	})
-}
-
-// identityTypeOf returns the type of a resource's identity.
-func identityTypeOf(t *testing.T, srv *acctest.ProviderServer, typeName string) tftypes.Type {
-	t.Helper()
-	schemas, err := srv.GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, ok := schemas.IdentitySchemas[typeName]
-	if !ok {
-		t.Fatalf("no identity schema for %s", typeName)
-	}
-	return s.ValueType()
-}
-
-func stringOf(t *testing.T, v tftypes.Value) string {
-	t.Helper()
-	var s string
-	if v.IsNull() {
-		return ""
-	}
-	if err := v.As(&s); err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 func numberOf(t *testing.T, v tftypes.Value) string {

@@ -53,7 +53,7 @@ func (r *configResource) ImportState(ctx context.Context, req resource.ImportSta
 	m := record.Config{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("project_id"), m.ProjectID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
-	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &m)...)
+	resp.Diagnostics.Append(framework.SetImportedIdentity(ctx, resp.Identity, identityOf(&m))...)
 }
 
 // parseImportID parses "project_id/id", or "id" with the provider's project.

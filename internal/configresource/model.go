@@ -29,16 +29,23 @@ type identityModel struct {
 }
 
 // sameArguments reports whether a and b agree on every argument a
-// configuration sets.
+// configuration sets that the service stores. project_id is not one: the
+// config's project never changes (another project is a replacement), and
+// the same project written the other way sends nothing.
 func sameArguments(a, b *record.Config) bool {
-	return a.ProjectID.Equal(b.ProjectID) && a.Plugin.Equal(b.Plugin) &&
+	return a.Plugin.Equal(b.Plugin) &&
 		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
 		a.Name.Equal(b.Name) && a.Description.Equal(b.Description) &&
 		a.Filters.Equal(b.Filters) && a.Settings.Equal(b.Settings)
 }
 
 // SetIdentity stores the identity of the config c when Terraform supports
-// identities.
+// identities and the resource holds none yet (framework.StoreIdentity).
 func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, c *record.Config) diag.Diagnostics {
-	return framework.StoreIdentity(ctx, identity, identityModel{ProjectID: c.ProjectID, ID: c.ID})
+	return framework.StoreIdentity(ctx, identity, identityOf(c))
+}
+
+// identityOf is the identity of the config c.
+func identityOf(c *record.Config) identityModel {
+	return identityModel{ProjectID: c.ProjectID, ID: c.ID}
 }

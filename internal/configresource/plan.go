@@ -29,7 +29,7 @@ var (
 // nothing keeps the state as it is, which is every config of a plan without
 // changes.
 func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
+	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "id"}, req, resp)
 	createonce.ConfirmInState(ctx, r.Meta(), req.State)
 	r.planDroppedFilters(ctx, req, resp)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
@@ -72,17 +72,15 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if !plan.Plugin.Equal(state.Plugin) {
 		resp.RequiresReplace = append(resp.RequiresReplace, pluginPath)
 	}
-	// A project_id left out follows the provider's: PlanDefaultProjectID
-	// asks for that replacement.
-	if !cfg.projectIDNull && !plan.ProjectID.Equal(state.ProjectID) {
-		resp.RequiresReplace = append(resp.RequiresReplace, framework.ProjectIDPath)
-	}
+	// Another project is a replacement, which PlanProjectID asked for.
 	resends := !cfg.secret.IsNull() && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
 	if sameArguments(&plan.Config, &state.Config) && !resends {
-		// Nothing for the service (at most timeouts or the version of absent
-		// secrets change): Update sends nothing, so the state's computed
-		// values stay and the plan has no unknowns.
+		// Nothing for the service (at most timeouts, the version of absent
+		// secrets, or project_id written the other way change): Update
+		// sends nothing, so the state's computed values stay and the plan
+		// has no unknowns.
 		state.Timeouts, state.SecretSettingsVersion = plan.Timeouts, plan.SecretSettingsVersion
+		state.ProjectID = plan.ProjectID
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
 		return
 	}
@@ -187,7 +185,7 @@ type configured struct {
 	settings, secret, filters types.String
 	name, description         types.String
 	nameNull, descriptionNull bool
-	orderNull, projectIDNull  bool
+	orderNull                 bool
 	projectIDUnknown          bool
 }
 
@@ -198,7 +196,7 @@ func configuredOf(raw tftypes.Value) configured {
 		settings: framework.RawString(a["config"]), secret: framework.RawString(a["secret_config_wo"]), filters: framework.RawString(a["filters"]),
 		name: framework.RawString(a["name"]), description: framework.RawString(a["description"]),
 		nameNull: a["name"].IsNull(), descriptionNull: a["description"].IsNull(),
-		orderNull: a["order"].IsNull(), projectIDNull: a["project_id"].IsNull(), projectIDUnknown: !a["project_id"].IsKnown(),
+		orderNull: a["order"].IsNull(), projectIDUnknown: !a["project_id"].IsKnown(),
 	}
 }
 

@@ -214,9 +214,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	// The identity is set first: the framework wants one even for a config
 	// that is removed from state. It never changes, so one Terraform holds
 	// already (1.12+) stays as it is.
-	if resp.Identity != nil && resp.Identity.Raw.IsFullyNull() {
-		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &prior)...)
-	}
+	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &prior)...)
 	ctx, cancel := framework.OperationContext(ctx, limits.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {

@@ -68,7 +68,9 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				Optional: true,
 				Computed: true,
 				MarkdownDescription: "Project of the config: a project id or `@current`. Defaults to the provider's " +
-					"`project_id`. Changing it creates the config in the other project.",
+					"`project_id`. Changing it to another project creates the config there; `@current` and the " +
+					"project's id name the same project, so writing one for the other replaces nothing (the state " +
+					"keeps the form it was created or imported with).",
 				Validators: []validator.String{framework.ProjectIDValidator()},
 			},
 			"plugin": schema.Int64Attribute{

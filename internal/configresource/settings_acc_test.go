@@ -33,12 +33,14 @@ type settingsCase struct {
 }
 
 // settingsPlugins are, per kind, the local API's plugin with a secret
-// setting: GeoIP (secret api_key, locale) and S3 Import (secret
-// aws_secret_access_key, bucket).
-var settingsPlugins = map[string]settingsCase{
-	"transformation": {plugin: 1, secretKey: "api_key", plain: "locale"},
-	"import_app":     {plugin: 3, secretKey: "aws_secret_access_key", plain: "bucket"}, //nolint:gosec // a key name, not a credential
-}
+// setting (acctest.SecretPlugins).
+var settingsPlugins = func() map[string]settingsCase {
+	m := make(map[string]settingsCase, len(acctest.SecretPlugins))
+	for k, p := range acctest.SecretPlugins {
+		m[k] = settingsCase{plugin: p.Plugin, secretKey: p.SecretKey, plain: p.Plain}
+	}
+	return m
+}()
 
 // body renders the resource body with the plain setting and, when secret is
 // not empty, the secret one; version 0 leaves the version out.

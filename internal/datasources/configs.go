@@ -30,7 +30,7 @@ type configsDataSourceModel struct {
 	ProjectID      types.String   `tfsdk:"project_id"`
 	Enabled        types.Bool     `tfsdk:"enabled"`
 	Plugin         types.Int64    `tfsdk:"plugin"`
-	IncludeDeleted types.Bool     `tfsdk:"include_deleted"`
+	IncludeDeleted types.Bool     `tfsdk:"include_deleted"` // deprecated: no effect
 	Configs        []record.Model `tfsdk:"configs"`
 }
 
@@ -45,8 +45,10 @@ func NewConfigs(k kind.Kind) func() datasource.DataSource {
 func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists the %ss of a project, across all pages of the API collection "+
-			"`%s`, optionally narrowed by `enabled` and `plugin`. Soft-deleted configs are left out unless "+
-			"`include_deleted` is `true`.", d.kind.Noun, d.kind.Collection),
+			"`%s`, optionally narrowed by `enabled` and `plugin`. Soft-deleted configs are never listed: the "+
+			"service leaves them out of its lists. `config` holds each config's non-secret settings: list pages "+
+			"do not say which settings a plugin marks secret, so the provider reads one config of each plugin "+
+			"(one request per plugin) to leave the secret ones out.", d.kind.Noun, d.kind.Collection),
 		Attributes: map[string]schema.Attribute{
 			"project_id": projectIDArgument("configs"),
 			"enabled": schema.BoolAttribute{
@@ -60,8 +62,16 @@ func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			},
 			"include_deleted": schema.BoolAttribute{
 				Optional: true,
-				MarkdownDescription: "Also list configs the service has soft-deleted (`deleted = true`). " +
-					"Defaults to `false`.",
+				MarkdownDescription: fmt.Sprintf("**Deprecated: has no effect.** It was meant to list soft-deleted "+
+					"configs too, but no version of the service lists them: its lists leave every config with "+
+					"`deleted = true` out, so `true` and `false` list the same configs, those that are not "+
+					"soft-deleted. A soft-deleted config can still be read by its id with the data source `%s`, "+
+					"whose `deleted` attribute is then `true`. It will be removed in the next major version.",
+					d.kind.ConfigTypeName()),
+				DeprecationMessage: fmt.Sprintf("include_deleted has no effect and will be removed in the next major "+
+					"version: the service never lists soft-deleted configs, so no list can show them. Remove the "+
+					"argument; to see a soft-deleted config, read it by id with the data source %s (its deleted "+
+					"attribute is true).", d.kind.ConfigTypeName()),
 			},
 			"configs": schema.ListNestedAttribute{
 				Computed: true,
@@ -73,7 +83,8 @@ func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	}
 }
 
-// Read lists every page of the collection (client.ListAll).
+// Read lists every page of the collection (client.ListAll), and reads one
+// config of each plugin for its plugin_info (readcache).
 func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m configsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -84,8 +95,12 @@ func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	filter := record.Filter{Enabled: m.Enabled, Plugin: m.Plugin, IncludeDeleted: m.IncludeDeleted.ValueBool()}
-	recs, err := record.List(ctx, meta.Client, project, d.kind, filter)
+	recs, err := record.List(ctx, meta.Client, project, d.kind, record.Filter{Enabled: m.Enabled, Plugin: m.Plugin})
+	if err == nil {
+		// Pages carry no plugin_info: without it `config` would show the
+		// secret settings the service leaves unmasked ("" and null).
+		recs, err = meta.ReadCache().WithPluginInfo(ctx, project, d.kind.Collection, recs)
+	}
 	if err != nil {
 		framework.AddAPIError(&resp.Diagnostics, fmt.Sprintf("Could not list the %ss of project %s", d.kind.Noun, project), err, nil)
 		return

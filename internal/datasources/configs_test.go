@@ -2,11 +2,15 @@ package datasources_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -24,9 +28,10 @@ func dataSourceName(tc acctest.KindCase, suffix string) string { return tc.TypeN
 
 // TestAccConfigDataSources reads, through Terraform, a collection of more
 // than one page (a local API of the test's own, so that the counts are
-// exact): the list data source with each narrowing, and the single-record
-// data source of an enabled, a disabled and a soft-deleted config, each
-// checked against the API's records.
+// exact): the list data source with each narrowing (include_deleted, which
+// is deprecated, changes nothing: the service lists no soft-deleted
+// config), and the single-record data source of an enabled, a disabled and
+// a soft-deleted config, each checked against the API's records.
 func TestAccConfigDataSources(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		acctest.SkipUnlessAcc(t)
@@ -93,13 +98,13 @@ data %[3]q "deleted" {
 							}),
 						})),
 						statecheck.ExpectKnownValue("data."+dataSourceName(tc, "s")+".of_plugin", tfjsonpath.New("configs"), knownvalue.ListSizeExact(1)),
-						statecheck.ExpectKnownValue("data."+dataSourceName(tc, "s")+".with_deleted", tfjsonpath.New("configs"), knownvalue.ListSizeExact(enabledCount+2)),
+						statecheck.ExpectKnownValue("data."+dataSourceName(tc, "s")+".with_deleted", tfjsonpath.New("configs"), knownvalue.ListSizeExact(enabledCount+1)),
 						statecheck.ExpectKnownValue("data."+dataSourceName(tc, "")+".deleted", tfjsonpath.New("deleted"), knownvalue.Bool(true)),
 						statecheck.ExpectKnownValue("data."+dataSourceName(tc, "")+".disabled", tfjsonpath.New("plugin_info"), knownvalue.NotNull()),
 					},
 					Check: resource.ComposeAggregateTestCheckFunc(
-						checkListMatchesAPI(api, tc, all, false, other.ID),
-						checkListMatchesAPI(api, tc, "data."+dataSourceName(tc, "s")+".with_deleted", true, other.ID),
+						checkListMatchesAPI(api, tc, all, deleted.ID, other.ID),
+						checkListMatchesAPI(api, tc, "data."+dataSourceName(tc, "s")+".with_deleted", deleted.ID, other.ID),
 						checkRecordMatchesAPI(api, tc, "data."+dataSourceName(tc, "")+".disabled", disabled.ID),
 						checkRecordMatchesAPI(api, tc, "data."+dataSourceName(tc, "")+".deleted", deleted.ID),
 					),
@@ -115,20 +120,14 @@ data %[3]q "deleted" {
 }
 
 // checkListMatchesAPI checks that the list data source at addr holds the
-// collection's records as the API lists them (deleted ones only when
-// withDeleted), by order and then id, field by field, and never the config
-// of the other kind.
-func checkListMatchesAPI(api *client.Client, tc acctest.KindCase, addr string, withDeleted bool, otherID int64) resource.TestCheckFunc {
+// collection's records as the API lists them, by order and then id, field
+// by field, and never the soft-deleted config deletedID (which the service
+// does not list) nor the config of the other kind.
+func checkListMatchesAPI(api *client.Client, tc acctest.KindCase, addr string, deletedID, otherID int64) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		recs, err := api.ListAll(context.Background(), "1", tc.Kind.Collection)
+		want, err := api.ListAll(context.Background(), "1", tc.Kind.Collection)
 		if err != nil {
 			return err
-		}
-		var want []client.Record
-		for _, r := range recs {
-			if withDeleted || !r.Deleted {
-				want = append(want, r)
-			}
 		}
 		record.SortByOrder(want)
 		attrs := s.RootModule().Resources[addr].Primary.Attributes
@@ -141,8 +140,14 @@ func checkListMatchesAPI(api *client.Client, tc acctest.KindCase, addr string, w
 			}
 		}
 		for k, v := range attrs {
-			if v == strconv.FormatInt(otherID, 10) && regexp.MustCompile(`^configs\.\d+\.id$`).MatchString(k) {
+			if !regexp.MustCompile(`^configs\.\d+\.id$`).MatchString(k) {
+				continue
+			}
+			switch v {
+			case strconv.FormatInt(otherID, 10):
 				return fmt.Errorf("%s lists the config of the other kind (%s)", addr, k)
+			case strconv.FormatInt(deletedID, 10):
+				return fmt.Errorf("%s lists the soft-deleted config (%s)", addr, k)
 			}
 		}
 		return nil
@@ -177,4 +182,98 @@ func compareRecord(attrs map[string]string, prefix string, rec *client.Record) e
 		}
 	}
 	return nil
+}
+
+// TestAccConfigsDataSource_secretSettings: list pages carry no plugin_info,
+// and the service masks only secrets that are set, so a secret setting
+// that is "" or was never set comes back as it is. The list data source
+// still leaves every secret setting of the plugin out of `config`, as the
+// single-record data source and the resource do, and shows each config's
+// plugin_info.
+func TestAccConfigsDataSource_secretSettings(t *testing.T) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		acctest.SkipUnlessAcc(t)
+		host, _ := acctest.IsolatedAPI(t, nil)
+		api := acctest.ClientFor(t, host, acctest.KeyFull)
+		sp := acctest.SecretPlugins[tc.Kind.Name]
+		settings := func(plain, secret string) client.Opt[json.RawMessage] {
+			s := fmt.Sprintf(`{%q: %q`, sp.Plain, plain)
+			if secret != "unset" {
+				s += fmt.Sprintf(`, %q: %q`, sp.SecretKey, secret)
+			}
+			return client.Some(json.RawMessage(s + "}"))
+		}
+		var ids []int64
+		for i, secret := range []string{"", "unset", "s3cret"} {
+			rec := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{
+				Plugin: client.Some(sp.Plugin), Order: client.Some(int64(i + 1)), Config: settings(fmt.Sprint("plain ", i), secret),
+			})
+			ids = append(ids, rec.ID)
+		}
+		// The service shows the unset and empty secrets as they are.
+		listed, err := api.ListAll(context.Background(), "1", tc.Kind.Collection)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(listed[0].Config), sp.SecretKey) {
+			t.Fatalf("the service's list shows %s, want the empty secret %q in it: the case this test is about", listed[0].Config, sp.SecretKey)
+		}
+
+		configs := make([]knownvalue.Check, len(ids))
+		for i, id := range ids {
+			configs[i] = knownvalue.ObjectPartial(map[string]knownvalue.Check{
+				"id":          knownvalue.Int64Exact(id),
+				"config":      knownvalue.StringExact(fmt.Sprintf(`{%q:"plain %d"}`, sp.Plain, i)),
+				"plugin_info": knownvalue.StringRegexp(regexp.MustCompile(`"config_schema"`)),
+			})
+		}
+		addr := "data." + dataSourceName(tc, "s") + ".all"
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: acctest.ProviderBlock(host, acctest.KeyWrite, "1") + fmt.Sprintf("data %q \"all\" {}\n", dataSourceName(tc, "s")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("configs"), knownvalue.ListExact(configs)),
+				},
+			}},
+		})
+	})
+}
+
+// TestConfigsDataSource_includeDeletedDeprecated: include_deleted, which
+// cannot show anything (the service lists no soft-deleted config), warns
+// whenever it is set that it is deprecated and says what to use instead.
+func TestConfigsDataSource_includeDeletedDeprecated(t *testing.T) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		srv := acctest.NewProviderServerFor(t, "https://us.posthog.com", "phx_unused", "1") // validation calls nothing
+		typeName := dataSourceName(tc, "s")
+		typ := srv.Schemas.DataSourceSchemas[typeName].ValueType()
+		for _, value := range []bool{true, false} {
+			resp, err := srv.ValidateDataResourceConfig(context.Background(), &tfprotov6.ValidateDataResourceConfigRequest{
+				TypeName: typeName,
+				Config:   acctest.DynamicValue(t, typ, map[string]tftypes.Value{"include_deleted": tftypes.NewValue(tftypes.Bool, value)}),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warned bool
+			for _, d := range resp.Diagnostics {
+				if d.Severity == tfprotov6.DiagnosticSeverityWarning && strings.Contains(d.Detail, "never lists soft-deleted configs") &&
+					strings.Contains(d.Detail, dataSourceName(tc, "")) {
+					warned = true
+				}
+			}
+			if !warned {
+				t.Errorf("include_deleted = %v: diagnostics %v, want a deprecation warning naming %s", value, resp.Diagnostics, dataSourceName(tc, ""))
+			}
+		}
+		schema := srv.Schemas.DataSourceSchemas[typeName].Block
+		for _, a := range schema.Attributes {
+			if a.Name == "include_deleted" && !a.Deprecated {
+				t.Error("include_deleted is not marked deprecated in the schema")
+			}
+		}
+	})
 }

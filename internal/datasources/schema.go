@@ -59,7 +59,7 @@ func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
 		},
 		"config":            computedJSON("Non-secret plugin settings of the config, as a JSON object string (secret ones are left out)."),
 		"error":             computedJSON("Last error the plugin reported for the config, as JSON text, or null."),
-		"plugin_info":       computedJSON("What the service tells about the plugin, as a JSON string. List pages carry none, so it is null in `configs`."),
+		"plugin_info":       computedJSON("What the service tells about the plugin (its name, settings schema, jobs), as a JSON string."),
 		"delivery_rate_24h": computedJSON("Delivery rate over the last 24 hours, as JSON text, or null."),
 		"team_id": schema.Int64Attribute{
 			Computed:            true,

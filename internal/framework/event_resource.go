@@ -10,7 +10,9 @@ import (
 
 // EventResource is the base of a resource that stands for an event on the
 // service, such as a job run or a migration: every argument forces
-// replacement, so the service is called on create only. Read has nothing
+// replacement (project_id when it names another project, not when it
+// names the same one in the other form), so the service is called on
+// create only. Read has nothing
 // to refresh, Update only keeps the plan, and PlanCreate checks a planned
 // create. Embed it by value and set the type name with NewEventResource.
 type EventResource struct {
@@ -27,21 +29,23 @@ func NewEventResource(typeSuffix string) EventResource {
 func (EventResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
 
 // Update only happens when nothing that matters changed (every argument
-// forces replacement): the plan becomes the state.
+// forces replacement; e.g. project_id written in the other form): the plan
+// becomes the state.
 func (EventResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.State.Raw = req.Plan.Raw
 }
 
-// PlanCreate, called from ModifyPlan: project_id defaults to the
-// provider's, and a planned create is checked by check, with the provider
-// data and the planned project, once the provider is configured and the
-// project known. Terraform plans a replacement a second time as a create
-// (no prior state), so checking creates only looks once per run.
+// PlanCreate, called from ModifyPlan: project_id is planned by
+// PlanProjectID (the event's config, w, tells "@current" from the
+// project's id), and a planned create is checked by check, with the
+// provider data and the planned project, once the provider is configured
+// and the project known. Terraform plans a replacement a second time as a
+// create (no prior state), so checking creates only looks once per run.
 func (b *EventResource) PlanCreate(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
-	check func(meta *ProviderData, project string) diag.Diagnostics,
+	w ProjectWitness, check func(meta *ProviderData, project string) diag.Diagnostics,
 ) {
 	meta := b.Meta()
-	PlanDefaultProjectID(ctx, meta, req, resp)
+	PlanProjectID(ctx, meta, w, req, resp)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || meta == nil {
 		return
 	}

@@ -15,8 +15,21 @@ import (
 func IsSet(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
 // StoreIdentity stores a resource's identity model v when Terraform
-// supports identities (1.12+: the framework then hands a non-nil identity).
+// supports identities (1.12+: the framework then hands a non-nil identity)
+// and the resource holds none yet. An identity never changes once set (the
+// framework refuses a change): Read and Update keep the one Terraform
+// holds, whose project_id stays in the form it was first stored in when the
+// state's is later written the other way ("@current" for the project's id).
 func StoreIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any) diag.Diagnostics {
+	if identity == nil || !identity.Raw.IsFullyNull() {
+		return nil
+	}
+	return identity.Set(ctx, v)
+}
+
+// SetImportedIdentity stores v as the identity an import resolved, over the
+// one the import named (whose project_id may be left to the provider's).
+func SetImportedIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any) diag.Diagnostics {
 	if identity == nil {
 		return nil
 	}

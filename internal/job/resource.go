@@ -44,7 +44,8 @@ func (r *jobResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 // defaults to the provider's, and a planned run is checked against the
 // plugin's public jobs.
 func (r *jobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.PlanCreate(ctx, req, resp, func(meta *framework.ProviderData, project string) diag.Diagnostics {
+	w := framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "config_id"}
+	r.PlanCreate(ctx, req, resp, w, func(meta *framework.ProviderData, project string) diag.Diagnostics {
 		var plan model
 		if diags := resp.Plan.Get(ctx, &plan); diags.HasError() {
 			return diags

@@ -59,12 +59,10 @@ func resourceSchema(k kind.Kind) schema.Schema {
 				Optional: true,
 				Computed: true,
 				MarkdownDescription: "Project of the config: a project id or `@current`. Defaults to the provider's " +
-					"`project_id`.",
-				Validators: []validator.String{framework.ProjectIDValidator()},
-				PlanModifiers: []planmodifier.String{
-					stringplanmodifier.UseStateForUnknown(),
-					stringplanmodifier.RequiresReplace(),
-				},
+					"`project_id`. Another project runs the job again; the same project written the other way " +
+					"(`@current` for its id, or back) does not.",
+				Validators:    []validator.String{framework.ProjectIDValidator()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"config_id": schema.Int64Attribute{
 				Required:            true,

@@ -11,9 +11,8 @@ import (
 func (s *Server) list(req *request) *apiError {
 	q := req.r.URL.Query()
 	limit, offset := pageLimit(lastValue(q, "limit")), pageOffset(lastValue(q, "offset"))
-	// Generation 2 lists hide deleted configs.
-	kind := listKind{plugins: req.route.coll.ids, hideDeleted: req.gen >= Generation2}
-	recs, count, err := s.store.list(req.ctx, kind, req.project, limit, offset)
+	// Every generation leaves deleted configs out of lists (and count).
+	recs, count, err := s.store.list(req.ctx, req.route.coll.ids, req.project, limit, offset)
 	if err != nil {
 		return s.internal(req, err)
 	}

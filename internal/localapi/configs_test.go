@@ -210,13 +210,13 @@ func TestDeletedForcesDisabled(t *testing.T) {
 			if got["deleted"] != true || got["enabled"] != false {
 				t.Errorf("after deleted=true: deleted %v enabled %v", got["deleted"], got["enabled"])
 			}
-			// Retrieve still answers a deleted record; lists include it.
+			// Retrieve still answers a deleted record; lists leave it out.
 			got = a.do(http.MethodGet, p, full, nil).want(t, 200).object(t)
 			if got["deleted"] != true {
 				t.Errorf("retrieve deleted = %v", got["deleted"])
 			}
-			if !listIDs(t, a, c.name)[id(rec)] {
-				t.Errorf("list does not include the deleted record")
+			if listIDs(t, a, c.name)[id(rec)] {
+				t.Errorf("the list includes the deleted record")
 			}
 		})
 	}
@@ -311,6 +311,47 @@ func TestListPagination(t *testing.T) {
 				t.Errorf("empty page %v", page)
 			}
 		})
+	}
+}
+
+// TestListsHideDeleted: at every generation, lists (and their count) leave
+// deleted configs out, whether created deleted or deleted by PATCH, and are
+// ordered by order, then plugin id, then id.
+func TestListsHideDeleted(t *testing.T) {
+	for _, gen := range []int{localapi.Generation1, localapi.Generation2} {
+		for _, c := range collections {
+			t.Run(fmt.Sprintf("generation %d/%s", gen, c.name), func(t *testing.T) {
+				a := newAPI(t, localapi.Options{})
+				// Another plugin of the same collection, for the (order, plugin) sort.
+				second := map[string]int64{tr: 2, ia: 4}[c.name]
+				low, high := min(c.plugin, second), max(c.plugin, second)
+				mk := func(order int, plugin int64) int64 {
+					return id(a.create(1, c.name, full, map[string]any{"plugin": plugin, "order": order}))
+				}
+				lastHigh, firstLow, secondLow, lateLow, firstHigh := mk(2, high), mk(2, low), mk(2, low), mk(3, low), mk(1, high)
+				createdDeleted := id(a.create(1, c.name, full, map[string]any{"plugin": low, "order": 0, "deleted": true}))
+				patched := mk(0, high)
+				a.do(http.MethodPatch, path(1, c.name, patched), full, map[string]any{"deleted": true}).want(t, 200)
+				if err := a.srv.SetGeneration(gen); err != nil {
+					t.Fatal(err)
+				}
+
+				page := a.do(http.MethodGet, path(1, c.name), full, nil).want(t, 200).object(t)
+				var got []int64
+				for _, r := range results(t, page) {
+					got = append(got, id(r))
+				}
+				want := []int64{firstHigh, firstLow, secondLow, lastHigh, lateLow}
+				if !slices.Equal(got, want) || num(page, "count") != int64(len(want)) {
+					t.Errorf("list %v (count %v), want %v without the deleted %d and %d", got, page["count"], want, createdDeleted, patched)
+				}
+				// A page past the active configs is empty: offsets count active ones only.
+				page = a.do(http.MethodGet, path(1, c.name)+"?limit=2&offset=4", full, nil).want(t, 200).object(t)
+				if rs := results(t, page); len(rs) != 1 || id(rs[0]) != lateLow || page["next"] != nil {
+					t.Errorf("last page %v, want only %d", page, lateLow)
+				}
+			})
+		}
 	}
 }
 

@@ -10,7 +10,7 @@ const (
 	Generation1 = 1
 	// Generation2 is the API after PostHog PR #35545: a create makes a hog
 	// function and stores nothing, job is gone, records have no filters,
-	// lists hide deleted configs, and migrate and activity are new.
+	// and migrate and activity are new.
 	Generation2 = 2
 	// Generation3 has no collections: every route of both answers 404.
 	Generation3 = 3

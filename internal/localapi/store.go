@@ -28,17 +28,11 @@ type store struct {
 	insertHog, hogs, clearHogs           *sql.Stmt
 	insertActivity, activityRows         *sql.Stmt
 	activityCount                        *sql.Stmt
-	// page and count list the configs of a set of plugins (a collection),
-	// deleted ones included or not.
-	page, count map[bool]*sql.Stmt
-}
-
-// listKind is what a list shows: the configs of a collection's plugins
-// (as the catalog of the request has them: an upgrade may change them),
-// deleted ones included (generation 1) or not (generation 2).
-type listKind struct {
-	plugins     []int64
-	hideDeleted bool
+	// page and count list the configs of a set of plugins (a collection, as
+	// the request's catalog has it: an upgrade may change it) that are not
+	// deleted: every version of the service leaves deleted configs out of
+	// its lists.
+	page, count *sql.Stmt
 }
 
 const recordColumns = `id, team_id, plugin_id, enabled, ord, name, description, deleted, filters, config, created_at, updated_at`
@@ -114,7 +108,7 @@ func openStore(path string) (*store, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), db.Close())
 	}
-	st := &store{db: db, conn: conn, page: map[bool]*sql.Stmt{}, count: map[bool]*sql.Stmt{}}
+	st := &store{db: db, conn: conn}
 	if err := st.init(ctx, path != ""); err != nil {
 		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), st.close())
 	}
@@ -171,20 +165,13 @@ func (st *store) init(ctx context.Context, file bool) error {
 			return err
 		}
 	}
-	for _, hide := range []bool{false, true} {
-		// The plugins are a JSON array parameter: the catalog may change.
-		where := ` WHERE team_id = ? AND plugin_id IN (SELECT value FROM json_each(?))`
-		if hide {
-			where += ` AND deleted = 0`
-		}
-		var page, count *sql.Stmt
-		if err := prep(&page, `SELECT `+recordColumns+` FROM plugin_configs`+where+` ORDER BY ord, plugin_id, id LIMIT ? OFFSET ?`); err != nil {
-			return err
-		}
-		if err := prep(&count, `SELECT count(*) FROM plugin_configs`+where); err != nil {
-			return err
-		}
-		st.page[hide], st.count[hide] = page, count
+	// The plugins are a JSON array parameter: the catalog may change.
+	where := ` WHERE team_id = ? AND deleted = 0 AND plugin_id IN (SELECT value FROM json_each(?))`
+	if err := prep(&st.page, `SELECT `+recordColumns+` FROM plugin_configs`+where+` ORDER BY ord, plugin_id, id LIMIT ? OFFSET ?`); err != nil {
+		return err
+	}
+	if err := prep(&st.count, `SELECT count(*) FROM plugin_configs`+where); err != nil {
+		return err
 	}
 	return nil
 }
@@ -351,23 +338,23 @@ func (st *store) update(ctx context.Context, team, id int64, change func(tx *sto
 	return saved, nil
 }
 
-// list returns one page of the project's records in a collection and the
-// collection's total count, read together.
-func (st *store) list(ctx context.Context, kind listKind, team, limit, offset int64) ([]*record, int64, error) {
+// list returns one page of the project's records of plugins (a collection) that
+// are not deleted, and their total count, read together.
+func (st *store) list(ctx context.Context, plugins []int64, team, limit, offset int64) ([]*record, int64, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	plugins, err := json.Marshal(kind.plugins)
+	ids, err := json.Marshal(plugins)
 	if err != nil {
 		return nil, 0, err
 	}
 	var count int64
-	if err := st.count[kind.hideDeleted].QueryRowContext(ctx, team, plugins).Scan(&count); err != nil {
+	if err := st.count.QueryRowContext(ctx, team, ids).Scan(&count); err != nil {
 		return nil, 0, err
 	}
 	if count == 0 || offset >= count {
 		return nil, count, nil
 	}
-	recs, err := queryAll(ctx, st.page[kind.hideDeleted], scanRecord, team, plugins, limit, offset)
+	recs, err := queryAll(ctx, st.page, scanRecord, team, ids, limit, offset)
 	return recs, count, err
 }
 

@@ -46,7 +46,8 @@ func (r *migrationResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id
 // defaults to the provider's, and a planned migration checks its config.
 func (r *migrationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.PlanCreate(ctx, req, resp, func(meta *framework.ProviderData, project string) diag.Diagnostics {
+	w := framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "config_id"}
+	r.PlanCreate(ctx, req, resp, w, func(meta *framework.ProviderData, project string) diag.Diagnostics {
 		var plan model
 		if diags := resp.Plan.Get(ctx, &plan); diags.HasError() {
 			return diags

@@ -233,3 +233,47 @@ func errorSaying(parts ...string) *regexp.Regexp {
 	}
 	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
 }
+
+// TestMigrationResource_currentProjectProtocol: a migration made under a
+// provider of "@current" is not made again when the provider's project_id
+// is written as the project's id (the same project: no replacement, and
+// the state keeps "@current"), while another project replaces it. The plan
+// calls the provider's protocol 6 server with such a state.
+func TestMigrationResource_currentProjectProtocol(t *testing.T) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		host, _, configID := generation2(t, tc)
+		typeName := "pipeline_" + tc.Kind.Name + "_migration"
+		for _, c := range []struct {
+			configured  string // the resource's project_id; "" leaves it to the provider's "1"
+			wantReplace bool
+			wantProject string
+		}{
+			{configured: "", wantProject: "@current"},
+			{configured: "1", wantProject: "1"},
+			{configured: "2", wantReplace: true, wantProject: "2"},
+		} {
+			srv := acctest.NewProviderServerFor(t, host, acctest.KeyFull, "1")
+			typ := srv.ResourceType(t, typeName)
+			prior := acctest.DynamicValue(t, typ, map[string]tftypes.Value{
+				"id":              tftypes.NewValue(tftypes.String, fmt.Sprintf("@current/%d", configID)),
+				"project_id":      tftypes.NewValue(tftypes.String, "@current"),
+				"config_id":       tftypes.NewValue(tftypes.Number, configID),
+				"hog_function_id": tftypes.NewValue(tftypes.String, "hog-1"),
+				"hog_function":    tftypes.NewValue(tftypes.String, `{"id":"hog-1"}`),
+			})
+			config := map[string]tftypes.Value{"config_id": tftypes.NewValue(tftypes.Number, configID)}
+			if c.configured != "" {
+				config["project_id"] = tftypes.NewValue(tftypes.String, c.configured)
+			}
+			plan := srv.Plan(t, typeName, prior, nil, nil, config)
+			acctest.FailOnDiagnostics(t, "PlanResourceChange", plan.Diagnostics)
+			replaces := len(plan.RequiresReplace) > 0
+			project := acctest.StringOf(t, acctest.Attributes(t, plan.PlannedState, typ)["project_id"])
+			if replaces != c.wantReplace || project != c.wantProject {
+				t.Errorf("project_id %q under a provider of 1, state @current: replacement %v (%v), project %q; want %v, %q",
+					c.configured, replaces, plan.RequiresReplace, project, c.wantReplace, c.wantProject)
+			}
+		}
+	})
+}

@@ -45,8 +45,8 @@ func resourceSchema(k kind.Kind) schema.Schema {
 			"Reading it calls nothing: a migration is a past event, and the hog function is managed elsewhere "+
 			"(the official PostHog provider's `posthog_hog_function`). Destroying it only removes it from the "+
 			"state, with a warning: a migration cannot be undone, and the hog function and the disabled config "+
-			"stay on the service. Every migration makes a hog function, so a replacement (a changed `config_id` "+
-			"or `project_id`, or `-replace`) migrates again and makes another; a migrate request that may have "+
+			"stay on the service. Every migration makes a hog function, so a replacement (a changed `config_id`, "+
+			"another project, or `-replace`) migrates again and makes another; a migrate request that may have "+
 			"reached the service is never sent again.\n\n"+
 			"Works with Terraform 1.11+ and OpenTofu. On Terraform 1.14+ the action `%[3]s_%[4]s_migrate` makes "+
 			"the same call without keeping anything in state. See the guide \"Moving to hog functions\". %[5]s",
@@ -58,14 +58,12 @@ func resourceSchema(k kind.Kind) schema.Schema {
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"project_id": schema.StringAttribute{
-				Optional:            true,
-				Computed:            true,
-				MarkdownDescription: projectIDDescription + " Changing it migrates the config of that project.",
-				Validators:          []validator.String{framework.ProjectIDValidator()},
-				PlanModifiers: []planmodifier.String{
-					stringplanmodifier.UseStateForUnknown(),
-					stringplanmodifier.RequiresReplace(),
-				},
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: projectIDDescription + " Changing it to another project migrates the config of " +
+					"that project; the same project written the other way (`@current` for its id, or back) changes nothing.",
+				Validators:    []validator.String{framework.ProjectIDValidator()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"config_id": schema.Int64Attribute{
 				Required:            true,

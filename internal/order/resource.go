@@ -60,7 +60,7 @@ func (r *orderResource) IdentitySchema(_ context.Context, _ resource.IdentitySch
 // sequence. On create they are unknown: apply writes nothing when the
 // service already holds the sequence.
 func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	framework.PlanDefaultProjectID(ctx, r.Meta(), req, resp)
+	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "config_ids"}, req, resp)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -307,5 +307,5 @@ func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStat
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, framework.ProjectIDPath, m.ProjectID)...)
-	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: m.ProjectID})...)
+	resp.Diagnostics.Append(framework.SetImportedIdentity(ctx, resp.Identity, identityModel{ProjectID: m.ProjectID})...)
 }

@@ -75,12 +75,10 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				Optional: true,
 				Computed: true,
 				MarkdownDescription: "Project whose configs are ordered: a project id or `@current`. Defaults to " +
-					"the provider's `project_id`.",
-				Validators: []validator.String{framework.ProjectIDValidator()},
-				PlanModifiers: []planmodifier.String{
-					stringplanmodifier.UseStateForUnknown(),
-					stringplanmodifier.RequiresReplace(),
-				},
+					"the provider's `project_id`. Another project replaces the resource; the same project written " +
+					"the other way (`@current` for its id, or back) does not.",
+				Validators:    []validator.String{framework.ProjectIDValidator()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"config_ids": schema.ListAttribute{
 				ElementType: types.Int64Type,

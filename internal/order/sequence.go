@@ -52,7 +52,8 @@ func sameMembers(a, b []int64) bool {
 }
 
 // activeOrders returns the order of every record that is not soft-deleted,
-// by id, and those records' ids by order and then id.
+// by id, and those records' ids by order and then id. The service lists no
+// soft-deleted record; one in a page anyway is no part of the sequence.
 func activeOrders(recs []client.Record) (map[int64]int64, []int64) {
 	active := slices.DeleteFunc(slices.Clone(recs), func(r client.Record) bool { return r.Deleted })
 	record.SortByOrder(active)

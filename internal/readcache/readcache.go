@@ -24,8 +24,9 @@
 //     handful of GETs, and refreshing a whole collection of a few pages
 //     costs its pages and a GET or two.
 //  4. A record the pages do not show (created after the listing, moved
-//     between pages while they were fetched, or gone) is read by GET, which
-//     also tells a deleted record (404) from a moved one. A page that fails
+//     between pages while they were fetched, soft-deleted, which lists
+//     leave out, or gone) is read by GET, which also tells a deleted record
+//     from a moved one. A page that fails
 //     stops the listing of that collection: its reads fall back to GETs.
 //
 // Pages are a snapshot of one operation. A page's record serves one read
@@ -43,7 +44,9 @@
 // GET of this operation showed it; when no GET has shown that plugin yet,
 // the record is read by GET instead and the plugin's other records wait for
 // it. A refresh so costs at most one GET more per plugin, and never keeps a
-// plugin_info older than the operation.
+// plugin_info older than the operation. The records a list data source or
+// list resource shows get theirs the same way (WithPluginInfo), so that
+// they can leave the plugin's secret settings out.
 package readcache
 
 import (

@@ -199,8 +199,8 @@ func TestRead_fallsBackToGET(t *testing.T) {
 	}
 }
 
-// Pages show soft-deleted records; a read serves them as they are, and the
-// caller removes them from state.
+// Pages leave soft-deleted records out; a read of one is a GET, which
+// serves it as it is, and the caller removes it from state.
 func TestRead_deletedRecordsFromPages(t *testing.T) {
 	f := newFixture(t, 30, 10)
 	ctx := t.Context()
@@ -429,4 +429,61 @@ func TestRead_pluginInfoOfTheOperation(t *testing.T) {
 	read(6, `{"name":"two"}`, 1, 3)          // a new operation: a direct GET again
 	read(7, `{"name":"one, renamed"}`, 2, 4) // a new page, and plugin 1's plugin_info has expired
 	read(9, `{"name":"one, renamed"}`, 2, 4)
+}
+
+// Records of a list get their plugin's plugin_info with one GET per
+// plugin, shared with the reads of the operation; a record whose GET shows
+// it gone since the page (unknown, or soft-deleted) is left out.
+func TestWithPluginInfo(t *testing.T) {
+	f := newFixture(t, 0, 10)
+	ctx := t.Context()
+	for i := range 30 {
+		f.ids = append(f.ids, f.createOf(t, fmt.Sprintf("config %d", i), int64(1+i%2)))
+	}
+	listed, err := f.api.ListAll(ctx, "1", coll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.requests()
+
+	got, err := f.cache.WithPluginInfo(ctx, "1", coll, listed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, gets := f.requests(); gets != 2 {
+		t.Errorf("%d GETs, want 2: one per plugin", gets)
+	}
+	if len(got) != len(listed) {
+		t.Fatalf("%d records, want the %d listed", len(got), len(listed))
+	}
+	for i, rec := range got {
+		want, err := f.api.Get(ctx, "1", coll, rec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.ID != listed[i].ID || string(rec.PluginInfo) != string(want.PluginInfo) || len(want.PluginInfo) < 10 {
+			t.Errorf("record %d: id %d plugin_info %s, want id %d (the list's order) and %s", i, rec.ID, rec.PluginInfo, listed[i].ID, want.PluginInfo)
+		}
+	}
+	f.requests()
+
+	// The plugins are known now: another list of the operation asks for
+	// no plugin_info again.
+	if _, err := f.cache.WithPluginInfo(ctx, "1", coll, listed); err != nil {
+		t.Fatal(err)
+	}
+	if _, gets := f.requests(); gets != 0 {
+		t.Errorf("a second list of the operation made %d GETs, want none", gets)
+	}
+
+	// A record that the GET shows gone since the page is left out.
+	if _, err := f.api.Update(ctx, "1", coll, listed[0].ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {
+		t.Fatal(err)
+	}
+	for name, rec := range map[string]client.Record{"soft-deleted": listed[0], "unknown": {ID: 999999, Plugin: 1}} {
+		fresh := New(f.api, f.api.PageSize())
+		if got, err := fresh.WithPluginInfo(ctx, "1", coll, []client.Record{rec}); err != nil || len(got) != 0 {
+			t.Errorf("a record %s since the page: %+v, %v; want it left out", name, got, err)
+		}
+	}
 }

@@ -17,15 +17,14 @@ import (
 type Filter struct {
 	Enabled types.Bool
 	Plugin  types.Int64
-	// IncludeDeleted keeps soft-deleted records, which some versions of the
-	// service list and others do not.
-	IncludeDeleted bool
 }
 
-// keep reports whether rec passes the filter.
+// keep reports whether rec passes the filter. A soft-deleted record never
+// does: every version of the service leaves them out of its lists, and a
+// page that held one anyway would not make it a config to show.
 func (f Filter) keep(rec *client.Record) bool {
 	switch {
-	case rec.Deleted && !f.IncludeDeleted:
+	case rec.Deleted:
 		return false
 	case framework.IsSet(f.Enabled) && rec.Enabled != f.Enabled.ValueBool():
 		return false

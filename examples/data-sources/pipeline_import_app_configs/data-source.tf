@@ -1,6 +1,6 @@
 # Every enabled import app config of the provider's project, across all pages,
-# by order and then id. Soft-deleted configs are left out unless
-# include_deleted = true.
+# by order and then id. Soft-deleted configs are never listed (the service
+# leaves them out of its lists).
 data "pipeline_import_app_configs" "enabled" {
   enabled = true
 }
