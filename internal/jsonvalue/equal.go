@@ -2,12 +2,14 @@ package jsonvalue
 
 import (
 	"encoding/json"
-	"math/big"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // EqualValues reports whether two decoded JSON values (as Decode returns
-// them, or encoding/json's float64 numbers) are the same value, numbers
-// compared by value.
+// them, or encoding/json's float64 numbers) are the same value to the
+// service, numbers compared as Python compares what json.loads makes of
+// them (sameNumber).
 func EqualValues(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
@@ -40,29 +42,28 @@ func EqualValues(a, b any) bool {
 	}
 }
 
-// sameNumber compares two numbers by value, exactly; numbers too large to
-// compare that way are compared as written.
+// sameNumber compares two numbers as the service sees them: an integer
+// literal is an exact int of any size, any other number the nearest double
+// (so a 40-digit 1/3 and 0.3333333333333333 are the same value, as are 1
+// and 1.0), compared with Python's ==.
 func sameNumber(a, b any) bool {
-	ra, okA := rat(a)
-	rb, okB := rat(b)
+	na, okA := number(a)
+	nb, okB := number(b)
 	if okA && okB {
-		return ra.Cmp(rb) == 0
+		return na.Equal(nb)
 	}
 	return a == b
 }
 
-// rat is the exact value of a decoded number.
-func rat(v any) (*big.Rat, bool) {
+// number reads a decoded number as Python does.
+func number(v any) (python.Number, bool) {
 	switch n := v.(type) {
 	case json.Number:
-		return new(big.Rat).SetString(n.String())
+		p, err := python.ParseNumber(n.String())
+		return p, err == nil
 	case float64:
-		r := new(big.Rat)
-		if r.SetFloat64(n) == nil {
-			return nil, false
-		}
-		return r, true
+		return python.Number{Float: n}, true
 	default:
-		return nil, false
+		return python.Number{}, false
 	}
 }

@@ -1,9 +1,10 @@
 // Package jsonvalue owns what the provider does with JSON text as values,
 // free of Terraform and HTTP: whether text is null, its compact form,
-// decoding one value without losing number precision, and the one semantic
+// decoding one value without losing number precision, the one semantic
 // equality every comparison of JSON values uses (plugin settings, filters
-// after their normalisation, create recovery, tests), and the lenient
-// scalars the API client decodes records with.
+// after their normalisation, create recovery, tests), numbers compared as
+// the service's Python reads them, and the lenient scalars the API client
+// decodes records with.
 package jsonvalue
 
 import (
@@ -55,8 +56,10 @@ func Object(s string) (map[string]json.RawMessage, bool) {
 }
 
 // Equal reports whether two JSON texts hold the same value: key order and
-// spacing aside, numbers compared by value (1 and 1.0 are equal, and no
-// precision is lost). Text that is not JSON is equal only to the same text.
+// spacing aside, numbers compared as the service reads them (1 and 1.0
+// are equal; integers exact at any size; other numbers as doubles, so
+// digits past a double's precision are no difference). Text that is not
+// JSON is equal only to the same text.
 func Equal(a, b json.RawMessage) bool {
 	if bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b)) {
 		return true

@@ -26,7 +26,11 @@ func TestEqual(t *testing.T) {
 		"not JSON, other text":  {`{`, `{}`, false},
 		"trailing data":         {`{} {}`, `{}`, false},
 		"huge exponent as text": {`{"n":1e9999999}`, `{ "n": 1e9999999 }`, true},
-		"huge exponents differ": {`{"n":1e9999999}`, `{"n":2e9999999}`, false},
+		"past the double":       {`{"n":1e9999999}`, `{"n":2e9999999}`, true}, // both inf to Python
+		"big ints exact":        {`123456789012345678901234567890`, `123456789012345678901234567891`, false},
+		"the nearest double":    {`0.1`, `0.10000000000000000001`, true},
+		"a long 1/3":            {`0.3333333333333333333333333333333333333333`, `0.3333333333333333`, true},
+		"an int is no double":   {`9007199254740993`, `9007199254740993.0`, false},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

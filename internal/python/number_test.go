@@ -120,3 +120,35 @@ func TestIsFinite(t *testing.T) {
 		t.Errorf("an int of 401 digits is stored exactly: %s", n.String())
 	}
 }
+
+// What Python 3.11's int() answers, each checked with python3 when written.
+func TestIntIsPythons(t *testing.T) {
+	for in, want := range map[string]int64{
+		"5": 5, " 7 ": 7, "+3": 3, "-4": -4, "1_000": 1000, "007": 7, "0_0": 0, "00": 0,
+		"١٢": 12, "１２": 12, "\u20035\u3000": 5, "𝟗": 9,
+	} {
+		n, ok := python.Int(in)
+		if !ok || n.Int64() != want {
+			t.Errorf("Int(%q) = %v, %t; want %d", in, n, ok, want)
+		}
+	}
+	for _, in := range []string{"", " ", "x", "1.5", "5.0", "_1", "1__0", "1_", "+_1", "--1", "0x10", "1e3", "+", "½"} {
+		if n, ok := python.Int(in); ok {
+			t.Errorf("Int(%q) = %v, want a refusal", in, n)
+		}
+	}
+}
+
+func TestIntegerFieldDropsZeroDecimals(t *testing.T) {
+	for in, want := range map[string]int64{"12.0": 12, "12.": 12, "12.000 ": 12, " 2.0": 2, "-0.0": 0} {
+		n, ok := python.IntegerField(in)
+		if !ok || n.Int64() != want {
+			t.Errorf("IntegerField(%q) = %v, %t; want %d", in, n, ok, want)
+		}
+	}
+	for _, in := range []string{"1.5", "1e+20", "2.0x", "2. 0", "True"} {
+		if n, ok := python.IntegerField(in); ok {
+			t.Errorf("IntegerField(%q) = %v, want a refusal", in, n)
+		}
+	}
+}

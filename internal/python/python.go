@@ -1,8 +1,9 @@
 // Package python holds facts about the Python the live service runs on,
 // which both the local API (to behave as the service) and the provider (to
 // plan what the service will store) need: what str.strip() removes, what
-// len() counts, and which JSON values are true. It knows neither HTTP nor
-// Terraform.
+// len() counts, which JSON values are true, how json.loads reads numbers
+// and json.dumps writes them, what int() and Django REST framework's
+// IntegerField make of text. It knows neither HTTP nor Terraform.
 package python
 
 import (

@@ -1,0 +1,72 @@
+package python
+
+import (
+	"math/big"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Int is Python's int() of a str in base 10: whitespace around (IsSpace),
+// an optional sign, then decimal digits (any Unicode decimal digit, as
+// Python accepts "١٢" and "１２"), single underscores allowed between
+// digits. false when int() would raise.
+func Int(s string) (*big.Int, bool) {
+	s = Strip(s)
+	var b strings.Builder
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		if s[0] == '-' {
+			b.WriteByte('-')
+		}
+		s = s[1:]
+	}
+	if s == "" {
+		return nil, false
+	}
+	underscore := true // no underscore first
+	for _, r := range s {
+		switch d, ok := decimal(r); {
+		case ok:
+			b.WriteByte(byte('0' + d))
+			underscore = false
+		case r == '_' && !underscore:
+			underscore = true
+		default:
+			return nil, false
+		}
+	}
+	if underscore {
+		return nil, false // an underscore last
+	}
+	return new(big.Int).SetString(b.String(), 10)
+}
+
+// decimal is the value of a Unicode decimal digit (category Nd). Decimal
+// digits come in contiguous runs of ten, 0 to 9, so a digit's value is its
+// distance from the start of its run, modulo ten.
+func decimal(r rune) (int, bool) {
+	if r >= '0' && r <= '9' {
+		return int(r - '0'), true
+	}
+	if !unicode.Is(unicode.Nd, r) {
+		return 0, false
+	}
+	start := r
+	for unicode.Is(unicode.Nd, start-1) {
+		start--
+	}
+	return int(r-start) % 10, true
+}
+
+// integerFieldDecimals is what Django REST framework's IntegerField strips
+// from str(value) before int(): a point followed by zeros and whitespace.
+var integerFieldDecimals = regexp.MustCompile(`\.0*\s*$`)
+
+// IntegerField reads the text of a value (str() of it: Number.Str for a
+// number) as Django REST framework's IntegerField does, which the service's
+// serializers use for integers: "12.0" and "12." are 12, then Int's rules.
+// Strings longer than 1000 characters are refused before (its
+// max_string_length), which the caller checks.
+func IntegerField(text string) (*big.Int, bool) {
+	return Int(integerFieldDecimals.ReplaceAllString(text, ""))
+}
