@@ -40,7 +40,10 @@ func encodeRecordInput(in RecordInput) ([]byte, string, error) {
 }
 
 func validateInput(in RecordInput) error {
-	if v, ok := in.Filters.Get(); ok && len(v) > 0 && !json.Valid(v) {
+	if in.Filters.IsNull() {
+		return errors.New("filters cannot be null: the service refuses it; {} clears filters")
+	}
+	if v, ok := in.Filters.Get(); ok && !json.Valid(v) {
 		return errors.New("filters is not valid JSON")
 	}
 	if v, ok := in.Config.Get(); ok {
@@ -75,7 +78,7 @@ func encodeMultipart(in RecordInput) ([]byte, string, error) {
 	formBool(field, "deleted", in.Deleted)
 	if !in.Filters.IsZero() {
 		v, _ := in.Filters.Get()
-		field("filters", string(bytes.TrimSpace(v))) // empty for Null()
+		field("filters", string(bytes.TrimSpace(v)))
 	}
 	if werr == nil {
 		werr = w.Close()

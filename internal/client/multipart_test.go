@@ -16,8 +16,9 @@ func TestJSONBodyWithoutConfig(t *testing.T) {
 	}{
 		{"only what is set", RecordInput{Plugin: Some[int64](7), Order: Some[int64](2)}, `{"plugin":7,"order":2}`},
 		{"nothing set", RecordInput{}, `{}`},
-		{"null fields", RecordInput{Name: Null[string](), Description: Null[string](), Filters: Null[json.RawMessage]()},
-			`{"name":null,"description":null,"filters":null}`},
+		{"null fields", RecordInput{Name: Null[string](), Description: Null[string]()},
+			`{"name":null,"description":null}`},
+		{"cleared filters", RecordInput{Filters: Some(json.RawMessage(`{}`))}, `{"filters":{}}`},
 		{"every field", RecordInput{
 			Plugin: Some[int64](1), Enabled: Some(false), Order: Some[int64](-3), Name: Some(""), Description: Some("d \"q\""),
 			Deleted: Some(true), Filters: Some(json.RawMessage(`{"events": [{"id": "$pageview", "type": "events"}]}`)),
@@ -72,9 +73,14 @@ func TestMultipartWhenConfigIsSet(t *testing.T) {
 		{
 			name: "null fields are empty values",
 			in: RecordInput{Config: Null[json.RawMessage](), Name: Null[string](), Description: Null[string](),
-				Filters: Null[json.RawMessage](), Order: Null[int64](), Enabled: Null[bool]()},
-			want:   form{"config": `{}`, "name": "", "description": "", "filters": "", "order": "", "enabled": ""},
-			absent: []string{"plugin", "deleted"},
+				Order: Null[int64](), Enabled: Null[bool]()},
+			want:   form{"config": `{}`, "name": "", "description": "", "order": "", "enabled": ""},
+			absent: []string{"plugin", "deleted", "filters"},
+		},
+		{
+			name: "cleared filters are {}",
+			in:   RecordInput{Config: Some(json.RawMessage(`{"n": 1}`)), Filters: Some(json.RawMessage(`{}`))},
+			want: form{"config": `{"n":1}`, "filters": `{}`},
 		},
 	}
 	for _, tt := range tests {
@@ -109,6 +115,25 @@ func TestMultipartWhenConfigIsSet(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The service refuses null filters (400 "No data provided" in JSON, "Value
+// must be valid JSON." for a form's empty value), so the client sends none.
+func TestNullFiltersAreRefusedBeforeSending(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) { success(w, r) })
+	c := newTestClient(t, srv.URL)
+	for _, in := range []RecordInput{
+		{Filters: Null[json.RawMessage]()},
+		{Filters: Null[json.RawMessage](), Config: Some(json.RawMessage(`{}`))},
+	} {
+		_, err := c.Update(context.Background(), "1", Transformations, 42, in)
+		if err == nil || !strings.Contains(err.Error(), "filters cannot be null") {
+			t.Errorf("update with null filters: %v, want a refusal", err)
+		}
+	}
+	if n := len(srv.requests()); n != 0 {
+		t.Errorf("%d requests sent, want none", n)
 	}
 }
 

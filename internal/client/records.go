@@ -118,7 +118,9 @@ func (o Opt[T]) MarshalJSON() ([]byte, error) {
 // decimal, booleans as "true"/"false", name and description as they are,
 // filters as its JSON text, and a Null() field as an empty value. A Null()
 // Config is sent as "{}" (the service has no null config). Filters must be
-// valid JSON and Config a JSON object, or nothing is sent.
+// valid JSON and Config a JSON object, or nothing is sent; Null() filters
+// are refused before sending too, since the service refuses them (400 "No
+// data provided", or "Value must be valid JSON." in a form): {} clears them.
 type RecordInput struct {
 	Plugin      Opt[int64]           `json:"plugin,omitzero"`
 	Enabled     Opt[bool]            `json:"enabled,omitzero"`

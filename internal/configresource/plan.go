@@ -106,9 +106,10 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 //     the state's value stays where the service shows the same for both
 //     (planText): the service strips text, and shows the plugin's for a
 //     blank one.
-//   - Filters are planned as configured (left out: null, so that filters
-//     set elsewhere are removed), but configured filters the service would
-//     store the same way keep the state's text.
+//   - Filters are planned as configured, but configured filters the service
+//     would store the same way keep the state's text. Left out, they are
+//     null, so that filters set elsewhere are removed, unless the state's
+//     filter nothing already (null, or the {} a cleared config reads back).
 //   - Settings left out are not managed and stay; configured settings that
 //     are the same JSON keep the state's text.
 func planUpdate(plan, state *record.Config, cfg *configured, facts pluginFacts, known bool) {
@@ -165,11 +166,14 @@ func planText(configured, state types.String, stateIsPlugins bool) types.String 
 // planFilters plans filters: as configured, except that configured filters
 // the service would store the same way as those in state keep the state's
 // text (reformatting, or the service's normalisation read back by an
-// import, is no change). Left out of the configuration, they are null.
+// import, is no change). Left out of the configuration, they are null
+// (Update clears them), unless the state's filter nothing already.
 func planFilters(configured types.String, proposed, state record.FiltersValue) record.FiltersValue {
 	switch {
 	case configured.IsUnknown():
 		return proposed
+	case configured.IsNull() && filtersNone(state):
+		return state
 	case configured.IsNull():
 		return record.NewFiltersNull()
 	case framework.IsSet(state) && record.FiltersEqual(configured.ValueString(), state.ValueString()):
@@ -210,7 +214,13 @@ func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginF
 	return !c.secret.IsNull() ||
 		c.nameNull && known && (!facts.NameFromPlugin || facts.BlankName) && !state["name"].IsNull() ||
 		c.descriptionNull && known && (!facts.DescriptionFromPlugin || facts.BlankDescription) && !state["description"].IsNull() ||
-		c.filters.IsNull() && !state["filters"].IsNull()
+		c.filters.IsNull() && !filtersNone(record.FiltersValue{StringValue: framework.RawString(state["filters"])})
+}
+
+// filtersNone reports whether filters in state filter nothing: null, or
+// what the service stores as {} (a configuration's {} kept in state).
+func filtersNone(v record.FiltersValue) bool {
+	return v.IsNull() || !v.IsUnknown() && record.FiltersNone(v.ValueString())
 }
 
 // planSettings plans the plugin settings (the `config` attribute).

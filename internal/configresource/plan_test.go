@@ -107,10 +107,12 @@ func TestPlanUpdateLeftOut(t *testing.T) {
 func TestNeedsPlanning(t *testing.T) {
 	t.Parallel()
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
-	state := map[string]tftypes.Value{"name": str("Mine"), "description": str("Desc"), "filters": str(`{}`)}
-	all := configured{settings: types.StringNull(), secret: types.StringNull(), filters: types.StringValue(`{}`)}
+	filters := `{"events":[{"type":"events","id":"$pageview"}]}`
+	state := map[string]tftypes.Value{"name": str("Mine"), "description": str("Desc"), "filters": str(filters)}
+	all := configured{settings: types.StringNull(), secret: types.StringNull(), filters: types.StringValue(filters)}
 	for name, tt := range map[string]struct {
 		cfg   configured
+		state map[string]tftypes.Value // the state above when nil
 		facts pluginFacts
 		known bool
 		want  bool
@@ -124,9 +126,14 @@ func TestNeedsPlanning(t *testing.T) {
 		"name left out after a configured blank": {cfg: with(all, func(c *configured) { c.nameNull = true }),
 			facts: pluginFacts{NameFromPlugin: true, BlankName: true}, known: true, want: true},
 		"filters left out, some in state": {cfg: with(all, func(c *configured) { c.filters = types.StringNull() }), want: true},
+		"filters left out, none in state": {cfg: with(all, func(c *configured) { c.filters = types.StringNull() }), state: map[string]tftypes.Value{"filters": str(`{}`)}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			state := state
+			if tt.state != nil {
+				state = tt.state
+			}
 			if got := tt.cfg.needsPlanning(state, tt.facts, tt.known); got != tt.want {
 				t.Errorf("needsPlanning = %v, want %v", got, tt.want)
 			}

@@ -107,9 +107,9 @@ func createInput(m *record.Config) client.RecordInput {
 
 // updateInput is the body of the PATCH: only what the plan changes, and
 // whether there is anything to send. plugin is absent because it forces
-// replacement (the service ignores it on PATCH). A name, description or
-// filters removed from the configuration is sent as null, so the service
-// falls back to the plugin's name and description, or drops the filters.
+// replacement (the service ignores it on PATCH). A name or description
+// removed from the configuration is sent as null, so the service falls back
+// to the plugin's; filters removed are cleared (filtersUpdate).
 func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) {
 	var in client.RecordInput
 	changed := false
@@ -125,16 +125,27 @@ func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) 
 	if textChanged(plan.Description, state.Description) {
 		in.Description, changed = optionalString(config.Description, plan.Description), true
 	}
-	if plan.Filters.IsNull() != state.Filters.IsNull() ||
-		(framework.IsSet(plan.Filters) && !record.FiltersEqual(plan.Filters.ValueString(), state.Filters.ValueString())) {
-		if plan.Filters.IsNull() {
-			in.Filters = client.Null[json.RawMessage]()
-		} else {
-			in.Filters = client.Some(json.RawMessage(plan.Filters.ValueString()))
-		}
-		changed = true
+	if f, ok := filtersUpdate(plan.Filters, state.Filters); ok {
+		in.Filters, changed = f, true
 	}
 	return in, changed
+}
+
+// filtersUpdate is the filters to send, if any: planned filters the service
+// would store otherwise than those in state, or {} for filters removed from
+// the configuration. The service refuses null filters (400 "No data
+// provided"; in a form, an empty value is not JSON) and clears them with {},
+// which it then reads back.
+func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage], bool) {
+	switch {
+	case plan.IsNull() && filtersNone(state):
+		return client.Opt[json.RawMessage]{}, false
+	case plan.IsNull():
+		return client.Some(json.RawMessage("{}")), true
+	case state.IsNull() || !record.FiltersEqual(plan.ValueString(), state.ValueString()):
+		return client.Some(json.RawMessage(plan.ValueString())), true
+	}
+	return client.Opt[json.RawMessage]{}, false
 }
 
 // textChanged reports whether a planned name or description is a change

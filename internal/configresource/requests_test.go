@@ -51,6 +51,7 @@ func TestUpdateInput(t *testing.T) {
 
 	tests := map[string]struct {
 		plan, config record.Config
+		state        *record.Config // the state above when nil
 		want         string
 		changed      bool
 	}{
@@ -77,7 +78,7 @@ func TestUpdateInput(t *testing.T) {
 			want:    `{"enabled":false,"order":5,"name":"other","description":"mine","filters":{"actions":[{"id":1,"type":"actions"}]}}`,
 			changed: true,
 		},
-		"removed name and filters are sent as null": {
+		"removed name is sent as null, removed filters as {}": {
 			plan: func() record.Config {
 				m := state
 				m.Name = types.StringValue("GeoIP") // the plugin's, planned by pluginFallback
@@ -85,14 +86,32 @@ func TestUpdateInput(t *testing.T) {
 				return m
 			}(),
 			config:  record.Config{Name: types.StringNull(), Description: types.StringNull()},
-			want:    `{"name":null,"filters":null}`,
+			want:    `{"name":null,"filters":{}}`,
 			changed: true,
+		},
+		"filters that filter nothing are not cleared again": {
+			plan: func() record.Config {
+				m := state
+				m.Filters = record.NewFiltersNull()
+				return m
+			}(),
+			state: func() *record.Config {
+				m := state
+				m.Filters = record.NewFiltersValue(`{"note":"dropped"}`)
+				return &m
+			}(),
+			config: record.Config{Name: types.StringValue("custom"), Description: types.StringValue("plugin description")},
+			want:   `{}`,
 		},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			in, changed := updateInput(&tt.plan, &state, &tt.config)
+			prior := &state
+			if tt.state != nil {
+				prior = tt.state
+			}
+			in, changed := updateInput(&tt.plan, prior, &tt.config)
 			if changed != tt.changed {
 				t.Errorf("changed = %v, want %v", changed, tt.changed)
 			}

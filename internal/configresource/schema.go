@@ -130,7 +130,7 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				Optional:   true,
 				// Computed: left out, the service's settings are shown (and kept).
 				Computed:   true,
-				Validators: []validator.String{settingsObject},
+				Validators: []validator.String{settingsObject, storableNumbers},
 				MarkdownDescription: "Non-secret plugin settings, as a JSON object string (write it with `jsonencode`). " +
 					"Compared by the keys it sets: settings the service adds are no change, a value changed " +
 					"elsewhere is. Secret settings (those the plugin's `config_schema` marks `secret`) do not " +
@@ -147,7 +147,7 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				// in-place update of every config once (it plans a change of
 				// sensitivity as an update).
 				Sensitive:  true,
-				Validators: []validator.String{settingsObject},
+				Validators: []validator.String{settingsObject, storableNumbers},
 				MarkdownDescription: "Secret plugin settings, as a JSON object string (write it with `jsonencode`): " +
 					"the keys the plugin's `config_schema` marks `secret`. Write-only (Terraform 1.11 and later): " +
 					"never stored in plan or state. Sent when the config is created and whenever " +

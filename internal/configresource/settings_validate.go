@@ -8,10 +8,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -25,6 +27,35 @@ var (
 
 // settingsObject refuses settings that are not a JSON object.
 var settingsObject = framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)
+
+// storableNumbers refuses settings holding a number the service cannot
+// store: past a double's range, which its Python reads as inf.
+var storableNumbers validator.String = storableNumbersValidator{}
+
+type storableNumbersValidator struct{}
+
+func (storableNumbersValidator) Description(context.Context) string {
+	return "numbers must be within a double's range"
+}
+
+func (v storableNumbersValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (storableNumbersValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if !framework.IsSet(req.ConfigValue) {
+		return
+	}
+	v, err := jsonvalue.Decode(req.ConfigValue.ValueString())
+	if err != nil {
+		return // settingsObject reports it
+	}
+	if where, found := jsonvalue.InfiniteNumber(v); found {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid plugin settings", fmt.Sprintf(
+			"%s%s is a number past a double's range (about 1.8e308). The service reads such a number as "+
+				"infinity, which it cannot store.", req.Path, where))
+	}
+}
 
 // ValidateConfig implements resource.ResourceWithValidateConfig: a setting
 // is either secret or not, so config and secret_config_wo share no key.

@@ -2,6 +2,9 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
@@ -66,4 +69,31 @@ func number(v any) (python.Number, bool) {
 	default:
 		return python.Number{}, false
 	}
+}
+
+// InfiniteNumber finds, in a decoded value (numbers as json.Number), a
+// number the service's Python reads as an infinite float (1e400): json.dumps
+// writes it as Infinity, which is not JSON, so the service cannot store it.
+// It returns where the first such number is, as a path from the value
+// (`.rate`, `[2].limits.max`; "" for the value itself), object keys taken
+// in sorted order. The path shows no value, so that it may name a secret's.
+func InfiniteNumber(v any) (string, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		n, err := python.ParseNumber(x.String())
+		return "", err == nil && !n.IsFinite()
+	case []any:
+		for i, e := range x {
+			if at, ok := InfiniteNumber(e); ok {
+				return "[" + strconv.Itoa(i) + "]" + at, true
+			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if at, ok := InfiniteNumber(x[k]); ok {
+				return "." + k + at, true
+			}
+		}
+	}
+	return "", false
 }

@@ -2,8 +2,8 @@ package record
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -14,18 +14,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
-
-// filterKeys are the top-level keys of filters the service keeps; it drops
-// every other one.
-var filterKeys = []string{"events", "actions", "filter_test_accounts"}
-
-// filterEntryKeys are the keys whose entries the service completes with
-// "properties": [] and which need a "type".
-var filterEntryKeys = []string{"events", "actions"}
-
-// filterEntryTypes are the types the service accepts for such an entry
-// (either one in either list).
-var filterEntryTypes = []string{"events", "actions"}
 
 var (
 	_ basetypes.StringTypable                    = FiltersType{}
@@ -106,129 +94,76 @@ func (v FiltersValue) StringSemanticEquals(_ context.Context, newValuable basety
 	return FiltersEqual(v.ValueString(), other.ValueString()), diags
 }
 
-// FiltersEqual reports whether a and b are the same filters once normalised
-// the way the service does it, compared as JSON values (jsonvalue). Text
-// that is not JSON is equal only to itself.
+// FiltersEqual reports whether a and b are the same filters to the service:
+// both stored the same way (serviceFilters), or, for filters the service
+// would refuse, the same JSON value (jsonvalue). Null text (or "") and
+// filters stored as {} are the same too: no filters.
 func FiltersEqual(a, b string) bool {
 	if a == b {
 		return true
 	}
-	na, errA := normalizeFilters(a)
-	nb, errB := normalizeFilters(b)
-	if errA != nil || errB != nil {
-		return false
+	sa, okA := storedFilters(a)
+	sb, okB := storedFilters(b)
+	if !okA || !okB {
+		return jsonvalue.Equal(json.RawMessage(a), json.RawMessage(b))
 	}
-	return jsonvalue.EqualValues(na, nb)
+	return jsonvalue.EqualValues(sa, sb)
 }
 
-// normalizeFilters decodes filters and applies the service's normalisation:
-// unknown top-level keys dropped, "properties": [] added to each
-// events/actions entry that lacks it (or has null).
-func normalizeFilters(s string) (any, error) {
+// FiltersNone reports whether filters text filters nothing: null (or
+// absent), or filters the service stores as {} ({} itself, or only keys it
+// drops). The service cannot store null once a config has filters: it
+// clears them with {}, and a config cleared that way is the same as one
+// that never had any.
+func FiltersNone(s string) bool {
+	if jsonvalue.IsNull(json.RawMessage(s)) {
+		return true
+	}
+	stored, ok := storedFilters(s)
+	return ok && len(stored) == 0
+}
+
+// storedFilters is what the service stores for filters text; false when it
+// would refuse them. Null text is stored as {}: no filters.
+func storedFilters(s string) (map[string]any, bool) {
+	if jsonvalue.IsNull(json.RawMessage(s)) {
+		return map[string]any{}, true
+	}
 	v, err := jsonvalue.Decode(s)
 	if err != nil {
-		return nil, err
+		return nil, false
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return v, nil
-	}
-	out := make(map[string]any, len(filterKeys))
-	for _, k := range filterKeys {
-		if x, ok := obj[k]; ok {
-			out[k] = x
-		}
-	}
-	for _, k := range filterEntryKeys {
-		entries, ok := out[k].([]any)
-		if !ok {
-			continue
-		}
-		for _, e := range entries {
-			if m, ok := e.(map[string]any); ok {
-				if props, has := m["properties"]; !has || props == nil {
-					m["properties"] = []any{}
-				}
-			}
-		}
-	}
-	return out, nil
+	c := serviceFilters(v)
+	return c.stored, len(c.problems) == 0
 }
 
-// ValidateAttribute implements xattr.ValidateableAttribute: filters must be
-// a JSON object whose events/actions entries each have a "type" that is
-// "events" or "actions" (the service answers 400 to anything else). Top-level
+// ValidateAttribute implements xattr.ValidateableAttribute: filters the
+// service would refuse are refused here, each problem naming its place;
 // keys the service drops earn a warning.
 func (v FiltersValue) ValidateAttribute(_ context.Context, req xattr.ValidateAttributeRequest, resp *xattr.ValidateAttributeResponse) {
 	if v.IsNull() || v.IsUnknown() {
 		return
 	}
-	problems, dropped := checkFilters(v.ValueString())
-	for _, p := range problems {
+	c := checkFilters(v.ValueString())
+	for _, p := range c.problems {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid filters", p)
 	}
-	if len(problems) == 0 && len(dropped) > 0 {
+	if len(c.problems) == 0 && len(c.dropped) > 0 {
 		resp.Diagnostics.AddAttributeWarning(req.Path, "Filters keys the service ignores",
-			fmt.Sprintf("The service keeps only the top-level keys %s of filters and drops %s. "+
-				"The provider ignores them too when comparing, so they cause no diff, but they have no effect.",
-				strings.Join(filterKeys, ", "), strings.Join(dropped, ", ")))
+			fmt.Sprintf("The service keeps only the top-level keys %s of filters, and only the keys %s of "+
+				"each events or actions entry; it drops %s. The provider ignores them too when comparing, "+
+				"so they cause no diff, but they have no effect.",
+				strings.Join(filterKeys, ", "), strings.Join(filterEntryFields, ", "), strings.Join(c.dropped, ", ")))
 	}
 }
 
-// checkFilters returns what is wrong with filters text, and the top-level
-// keys the service would drop.
-func checkFilters(s string) (problems, dropped []string) {
+// checkFilters decodes filters text and checks it as the service would.
+func checkFilters(s string) filtersCheck {
 	v, err := jsonvalue.Decode(s)
 	if err != nil {
-		return []string{fmt.Sprintf("filters must be a JSON object (write it with jsonencode): %s.", err)}, nil
+		return filtersCheck{problems: []string{fmt.Sprintf("filters must be a JSON object (write it with jsonencode): %s.", err)}}
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return []string{fmt.Sprintf("filters must be a JSON object (write it with jsonencode), got %s.", jsonKind(v))}, nil
-	}
-	for k := range obj {
-		if !slices.Contains(filterKeys, k) {
-			dropped = append(dropped, k)
-		}
-	}
-	slices.Sort(dropped)
-	if raw, present := obj["filter_test_accounts"]; present {
-		if _, ok := raw.(bool); !ok {
-			problems = append(problems, fmt.Sprintf("filters.filter_test_accounts must be true or false, got %s.", jsonKind(raw)))
-		}
-	}
-	for _, k := range filterEntryKeys {
-		raw, present := obj[k]
-		if !present {
-			continue
-		}
-		entries, ok := raw.([]any)
-		if !ok {
-			problems = append(problems, fmt.Sprintf("filters.%s must be a list, got %s.", k, jsonKind(raw)))
-			continue
-		}
-		for i, e := range entries {
-			m, ok := e.(map[string]any)
-			if !ok {
-				problems = append(problems, fmt.Sprintf("filters.%s[%d] must be an object, got %s.", k, i, jsonKind(e)))
-				continue
-			}
-			switch t, ok := m["type"].(string); {
-			case !ok && m["type"] != nil:
-				problems = append(problems, fmt.Sprintf(`filters.%s[%d].type must be "events" or "actions", got %s.`, k, i, jsonKind(m["type"])))
-			case !ok || t == "":
-				problems = append(problems, fmt.Sprintf(`filters.%s[%d] needs a "type": "events" or "actions".`, k, i))
-			case !slices.Contains(filterEntryTypes, t):
-				problems = append(problems, fmt.Sprintf(`filters.%s[%d].type must be "events" or "actions", got %q.`, k, i, t))
-			}
-			if props, ok := m["properties"]; ok && props != nil {
-				if _, ok := props.([]any); !ok {
-					problems = append(problems, fmt.Sprintf("filters.%s[%d].properties must be a list, got %s.", k, i, jsonKind(props)))
-				}
-			}
-		}
-	}
-	return problems, dropped
+	return serviceFilters(v)
 }
 
 // jsonKind names the JSON type of a decoded value for error messages.

@@ -82,17 +82,19 @@ func (c *Config) FromRecord(rec *client.Record, secrets map[string]bool) {
 	c.UpdatedAt = timestamp(rec.UpdatedAt)
 }
 
-// filtersFromAPI renders the service's filters as compact JSON text; absent
-// or null filters are null. The prior value (configured, or in state) is
-// kept when the service stores it that way, as the framework would keep it
-// anyway (FiltersValue's semantic equality): a refresh of unchanged filters
-// then changes nothing.
+// filtersFromAPI renders the service's filters as compact JSON text.
+// Filters that filter nothing (null, or the {} the service stores when
+// filters are cleared) are null, the same as those never set. The prior
+// value (configured, or in state) is kept when the service stores it that
+// way, as the framework would keep it anyway (FiltersValue's semantic
+// equality), and so is a prior that filters nothing while the service's
+// filter nothing either: a refresh of unchanged filters changes nothing.
 func filtersFromAPI(raw json.RawMessage, prior FiltersValue) FiltersValue {
-	if jsonvalue.IsNull(raw) {
-		return NewFiltersNull()
-	}
 	if framework.IsSet(prior) && FiltersEqual(prior.ValueString(), string(raw)) {
 		return prior
+	}
+	if FiltersNone(string(raw)) {
+		return NewFiltersNull()
 	}
 	return NewFiltersValue(jsonvalue.Compact(raw))
 }

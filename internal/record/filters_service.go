@@ -1,0 +1,280 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
+)
+
+// The service validates and stores filters through its FiltersSerializer
+// (PostHog's posthog/api/shared.py): a Django REST framework serializer
+// with events and actions (lists of FilterBaseSerializer entries) and
+// filter_test_accounts (a BooleanField). serviceFilters follows it field
+// by field, so that a plan refuses what the service would refuse and
+// compares what it rewrites the way it stores it.
+
+// filterKeys are the top-level keys of filters the service keeps, in the
+// serializer's order; it drops every other one.
+var filterKeys = []string{"events", "actions", "filter_test_accounts"}
+
+// filterLists are the keys holding lists of entries.
+var filterLists = []string{"events", "actions"}
+
+// filterEntryFields are the keys of an entry the service keeps, in the
+// serializer's order.
+var filterEntryFields = []string{"type", "id", "name", "order", "properties"}
+
+// filterEntryTypes are the types an entry may have (either in either list).
+var filterEntryTypes = []string{"events", "actions"}
+
+// maxIntegerText is the longest text DRF's IntegerField reads
+// (max_string_length).
+const maxIntegerText = 1000
+
+// booleanWords are the strings DRF's BooleanField reads as true or false.
+var booleanWords = map[string]bool{
+	"t": true, "T": true, "y": true, "Y": true, "yes": true, "Yes": true, "YES": true,
+	"true": true, "True": true, "TRUE": true, "on": true, "On": true, "ON": true, "1": true,
+	"f": false, "F": false, "n": false, "N": false, "no": false, "No": false, "NO": false,
+	"false": false, "False": false, "FALSE": false, "off": false, "Off": false, "OFF": false, "0": false,
+}
+
+// filtersCheck is what the service makes of a filters value: what it
+// stores, what it refuses (problems, in the provider's words, each naming
+// its place), and the keys it drops (as places, sorted).
+type filtersCheck struct {
+	stored   map[string]any
+	problems []string
+	dropped  []string
+}
+
+// serviceFilters applies the service's filters serializer to a decoded
+// value (numbers as json.Number).
+func serviceFilters(v any) filtersCheck {
+	var c filtersCheck
+	obj, ok := v.(map[string]any)
+	if !ok {
+		c.fail("filters must be a JSON object (write it with jsonencode), got %s.", jsonKind(v))
+		return c
+	}
+	c.stored = map[string]any{}
+	for k := range obj {
+		if !slices.Contains(filterKeys, k) {
+			c.dropped = append(c.dropped, k)
+		}
+	}
+	for _, k := range filterLists {
+		if raw, present := obj[k]; present {
+			if entries, ok := c.entries(raw, "filters."+k); ok {
+				c.stored[k] = entries
+			}
+		}
+	}
+	if raw, present := obj["filter_test_accounts"]; present {
+		if b, ok := booleanField(raw); ok {
+			c.stored["filter_test_accounts"] = b
+		} else {
+			c.fail("filters.filter_test_accounts must be true or false, got %s.", jsonKind(raw))
+		}
+	}
+	slices.Sort(c.dropped)
+	return c
+}
+
+func (c *filtersCheck) fail(format string, args ...any) {
+	c.problems = append(c.problems, fmt.Sprintf(format, args...))
+}
+
+// entries checks one events or actions list (at names it).
+func (c *filtersCheck) entries(raw any, at string) ([]any, bool) {
+	list, ok := raw.([]any)
+	if !ok {
+		c.fail("%s must be a list, got %s.", at, jsonKind(raw))
+		return nil, false
+	}
+	out := make([]any, 0, len(list))
+	for i, e := range list {
+		entry, ok := c.entry(e, fmt.Sprintf("%s[%d]", at, i))
+		out = append(out, entry)
+		if !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// entry checks one entry and returns what the service stores of it: type,
+// id and name as trimmed text, order as an integer, properties as a list
+// of objects ([] when missing); every other key dropped.
+func (c *filtersCheck) entry(e any, at string) (map[string]any, bool) {
+	m, ok := e.(map[string]any)
+	if !ok {
+		c.fail("%s must be an object, got %s.", at, jsonKind(e))
+		return nil, false
+	}
+	before := len(c.problems)
+	for k := range m {
+		if !slices.Contains(filterEntryFields, k) {
+			c.dropped = append(c.dropped, strings.TrimPrefix(at, "filters.")+"."+k)
+		}
+	}
+	out := map[string]any{}
+	switch t, present := m["type"]; {
+	case !present || t == nil:
+		c.fail(`%s needs a "type": "events" or "actions".`, at)
+	default:
+		s, isString := t.(string)
+		switch {
+		case !isString:
+			c.fail(`%s.type must be "events" or "actions", got %s.`, at, jsonKind(t))
+		case !slices.Contains(filterEntryTypes, s):
+			c.fail(`%s.type must be "events" or "actions", got %q.`, at, s)
+		default:
+			out["type"] = s
+		}
+	}
+	if id, present := m["id"]; present {
+		if s, ok := c.text(id, at+".id", false); ok {
+			out["id"] = s
+		}
+	}
+	if name, present := m["name"]; present {
+		if s, ok := c.text(name, at+".name", true); ok {
+			out["name"] = s
+		}
+	}
+	if order, present := m["order"]; present {
+		if n, ok := c.integer(order, at+".order"); ok {
+			out["order"] = n
+		}
+	}
+	out["properties"] = c.properties(m, at+".properties")
+	return out, len(c.problems) == before
+}
+
+// text reads an entry's id or name as DRF's CharField does: a string or a
+// number (as Python's str() writes it), stripped; blank is refused, and so
+// is null unless nullable. A null name stays null (nil).
+func (c *filtersCheck) text(v any, at string, nullable bool) (any, bool) {
+	var s string
+	switch x := v.(type) {
+	case nil:
+		if nullable {
+			return nil, true
+		}
+		c.fail("%s must be a string, got null.", at)
+		return nil, false
+	case string:
+		s = x
+	case json.Number:
+		n, err := python.ParseNumber(x.String())
+		if err != nil {
+			c.fail("%s must be a string, got %s.", at, jsonKind(v))
+			return nil, false
+		}
+		s = n.Str()
+	default:
+		c.fail("%s must be a string, got %s.", at, jsonKind(v))
+		return nil, false
+	}
+	s = python.Strip(s)
+	switch {
+	case s == "":
+		c.fail("%s must not be blank: the service refuses empty or whitespace-only text.", at)
+		return nil, false
+	case strings.ContainsRune(s, 0):
+		c.fail("%s must not hold a null character (\\u0000): the service refuses it.", at)
+		return nil, false
+	}
+	return s, true
+}
+
+// integer reads an entry's order as DRF's IntegerField does: an integer,
+// or a number or string whose text is one ("2", 2.0, "2.0").
+func (c *filtersCheck) integer(v any, at string) (json.Number, bool) {
+	var text string
+	switch x := v.(type) {
+	case json.Number:
+		n, err := python.ParseNumber(x.String())
+		if err != nil {
+			break
+		}
+		text = n.Str()
+	case string:
+		if python.Len(x) > maxIntegerText {
+			c.fail("%s must be an integer: the service reads no text longer than %d characters.", at, maxIntegerText)
+			return "", false
+		}
+		text = x
+	}
+	if text != "" {
+		if n, ok := python.IntegerField(text); ok {
+			return json.Number(n.String()), true
+		}
+	}
+	c.fail("%s must be an integer, got %s.", at, describe(v))
+	return "", false
+}
+
+// properties reads an entry's properties: a list of objects, [] when left
+// out; their values are kept as they are, but a number past a double's
+// range, which the service cannot store, is refused.
+func (c *filtersCheck) properties(m map[string]any, at string) []any {
+	raw, present := m["properties"]
+	if !present {
+		return []any{}
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		c.fail("%s must be a list of objects, got %s.", at, jsonKind(raw))
+		return nil
+	}
+	for i, p := range list {
+		if _, ok := p.(map[string]any); !ok {
+			c.fail("%s[%d] must be an object, got %s.", at, i, jsonKind(p))
+		} else if where, found := jsonvalue.InfiniteNumber(p); found {
+			c.fail("%s[%d]%s is a number past a double's range (about 1.8e308), which the service cannot store.", at, i, where)
+		}
+	}
+	return list
+}
+
+// booleanField reads filter_test_accounts as DRF's BooleanField does:
+// true, false, the words it knows ("true", "0", ...) and the numbers 1
+// and 0.
+func booleanField(v any) (bool, bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case string:
+		b, ok := booleanWords[x]
+		return b, ok
+	case json.Number:
+		n, err := python.ParseNumber(x.String())
+		one, zero := python.Number{Float: 1}, python.Number{Float: 0}
+		switch {
+		case err != nil:
+		case n.Equal(one):
+			return true, true
+		case n.Equal(zero):
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// describe names a value for an error: a string or number as written, any
+// other value by its JSON kind.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", x)
+	case json.Number:
+		return x.String()
+	}
+	return jsonKind(v)
+}
