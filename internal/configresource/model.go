@@ -31,12 +31,14 @@ type identityModel struct {
 // sameArguments reports whether a and b agree on every argument a
 // configuration sets that the service stores. project_id is not one: the
 // config's project never changes (another project is a replacement), and
-// the same project written the other way sends nothing.
+// the same project written the other way sends nothing; nor do filters
+// that filter nothing, whatever their text (filtersUpdate).
 func sameArguments(a, b *record.Config) bool {
 	return a.Plugin.Equal(b.Plugin) &&
 		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
 		a.Name.Equal(b.Name) && a.Description.Equal(b.Description) &&
-		a.Filters.Equal(b.Filters) && a.Settings.Equal(b.Settings)
+		(a.Filters.Equal(b.Filters) || filtersNone(a.Filters) && filtersNone(b.Filters)) &&
+		a.Settings.Equal(b.Settings)
 }
 
 // SetIdentity stores the identity of the config c when Terraform supports

@@ -76,11 +76,12 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	resends := !cfg.secret.IsNull() && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
 	if sameArguments(&plan.Config, &state.Config) && !resends {
 		// Nothing for the service (at most timeouts, the version of absent
-		// secrets, or project_id written the other way change): Update
-		// sends nothing, so the state's computed values stay and the plan
-		// has no unknowns.
+		// secrets, project_id written the other way, or filters that
+		// filter nothing written another way change): Update sends
+		// nothing, so the state's computed values stay and the plan has no
+		// unknowns.
 		state.Timeouts, state.SecretSettingsVersion = plan.Timeouts, plan.SecretSettingsVersion
-		state.ProjectID = plan.ProjectID
+		state.ProjectID, state.Filters = plan.ProjectID, plan.Filters
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
 		return
 	}

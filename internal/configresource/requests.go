@@ -133,12 +133,13 @@ func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) 
 
 // filtersUpdate is the filters to send, if any: planned filters the service
 // would store otherwise than those in state, or {} for filters removed from
-// the configuration. The service refuses null filters (400 "No data
+// the configuration; nothing when both filter nothing. The service refuses null filters (400 "No data
 // provided"; in a form, an empty value is not JSON) and clears them with {},
 // which it then reads back.
 func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage], bool) {
 	switch {
-	case plan.IsNull() && filtersNone(state):
+	case filtersNone(plan) && filtersNone(state):
+		// Null, {} or keys the service drops: all stored as none.
 		return client.Opt[json.RawMessage]{}, false
 	case plan.IsNull():
 		return client.Some(json.RawMessage("{}")), true
