@@ -220,7 +220,7 @@ func TestErrorTable(t *testing.T) {
 		{"non-integer project", "GET", path("abc", tr), full, nil, 404, "invalid_request", "not_found", "Project not found.", ""},
 		{"unknown record", "GET", path(1, tr, 424242), full, nil, 404, "invalid_request", "not_found", "Not found.", ""},
 		{"validation", "POST", path(1, tr), full, map[string]any{"plugin": 1}, 400, "validation_error", "required", "This field is required.", "order"},
-		{"validation nested attr", "PATCH", path(1, tr, id(rec)), full, map[string]any{"filters": map[string]any{"events": []any{map[string]any{}}}}, 400, "validation_error", "required", "This field is required.", "filters__events__0__type"},
+		{"validation nested attr", "PATCH", path(1, tr, id(rec)), full, map[string]any{"filters": map[string]any{"events": []any{map[string]any{}}}}, 400, "validation_error", "{'type': ['required']}", "[ErrorDetail(string='This field is required.', code='required')]", "filters__events"},
 	}
 	for _, row := range rows {
 		t.Run(row.row, func(t *testing.T) {

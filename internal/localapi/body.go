@@ -25,6 +25,10 @@ type body struct {
 	// raw is the JSON body as sent, for what decoding loses (lone
 	// surrogates); nil for forms.
 	raw []byte
+	// py is the JSON body as Python's json module reads it
+	// (decodePyJSON), for the fields the service reads as Python values
+	// (filters); nil for forms and when it could not be read so.
+	py map[string]any
 	// form holds form fields; nil unless the body was a form.
 	form map[string][]string
 }
@@ -58,6 +62,16 @@ func (b *body) field(obj map[string]any, name string) (any, bool) {
 	}
 	v, ok := obj[name]
 	return v, ok
+}
+
+// pyField looks a field up in the JSON body as Python read it, falling
+// back to Go's reading of it.
+func (b *body) pyField(obj map[string]any, name string) (any, bool) {
+	if b.py != nil {
+		v, ok := b.py[name]
+		return v, ok
+	}
+	return b.field(obj, name)
 }
 
 // formValue looks a form field up (the last value when repeated).
@@ -113,7 +127,18 @@ func readBody(w http.ResponseWriter, r *http.Request) (*body, *apiError) {
 		if err != nil {
 			return nil, errParse("JSON parse error - " + err.Error())
 		}
-		return &body{json: v, isNull: v == nil, raw: raw}, nil
+		b := &body{json: v, isNull: v == nil, raw: raw}
+		py, err := decodePyJSON(raw, false)
+		var long intDigitsError
+		switch {
+		case errors.As(err, &long):
+			// Python refuses an integer literal of more than 4300 digits
+			// anywhere in the body.
+			return nil, errParse("JSON parse error - " + err.Error())
+		case err == nil:
+			b.py, _ = py.(map[string]any)
+		}
+		return b, nil
 	default:
 		if strings.HasSuffix(mediaType, "+json") {
 			r.Header.Set("Content-Type", "application/json")

@@ -46,7 +46,10 @@ func (s *Server) create(req *request) *apiError {
 	rec := &record{Team: req.project, Plugin: *in.plugin, Order: *in.order, Config: json.RawMessage(`{}`)}
 	in.apply(rec, nil, false)
 	if req.gen >= Generation2 {
-		return s.createHogFunction(req, rec)
+		return s.createHogFunction(req, rec, in.unstorable)
+	}
+	if in.unstorable {
+		return errServer()
 	}
 	if err := s.store.create(req.ctx, rec, s.logAs(activityCreated)); err != nil {
 		return s.internal(req, err)
@@ -76,6 +79,9 @@ func (s *Server) update(req *request) *apiError {
 	var in *configInput
 	if bodyErr == nil {
 		in, bodyErr = parseConfigInput(b, req.cat, req.r.Method == http.MethodPatch, req.gen < Generation2)
+	}
+	if bodyErr == nil && in.unstorable {
+		bodyErr = errServer() // the save fails, after the record is found
 	}
 	rec, err := s.store.update(req.ctx, req.project, id, func(_ *storeTx, rec *record) error {
 		if !req.route.coll.shows(rec) {

@@ -476,7 +476,7 @@ func TestValidationErrors(t *testing.T) {
 		{"name too long", map[string]any{"plugin": 1, "order": 1, "name": long(401)}, "max_length", "Ensure this field has no more than 400 characters.", "name", 400, ""},
 		{"name not a string", map[string]any{"plugin": 1, "order": 1, "name": []any{"x"}}, "invalid_input", "Not a valid string.", "name", 400, ""},
 		{"description too long", map[string]any{"plugin": 1, "order": 1, "description": long(1001)}, "max_length", "Ensure this field has no more than 1000 characters.", "description", 400, ""},
-		{"filters not an object", map[string]any{"plugin": 1, "order": 1, "filters": []any{}}, "invalid_input", "Invalid data. Expected a dictionary, but got list.", "filters", 400, ""},
+		{"filters not an object", map[string]any{"plugin": 1, "order": 1, "filters": []any{}}, "invalid_input", "Invalid data. Expected a dictionary, but got list.", "filters__non_field_errors", 400, ""},
 		{"malformed JSON", `{"plugin": 1,`, "parse_error", "", "", 400, ""},
 		{"body null", `null`, "null", "This field may not be null.", "", 400, ""},
 		{"body not an object", `[1, 2]`, "invalid_input", "Invalid data. Expected a dictionary, but got list.", "", 400, ""},

@@ -136,7 +136,7 @@ func pyType(v any) string {
 	case bool:
 		return "bool"
 	case json.Number:
-		if isIntegerLiteral(string(v)) {
+		if pyNumber(v).IsInt() {
 			return "int"
 		}
 		return "float"

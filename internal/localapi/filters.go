@@ -1,110 +1,383 @@
 package localapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"math/big"
+	"strings"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
-// parseFilters validates and normalises the filters field the way the live
-// service does: an object or null; only events, actions and
-// filter_test_accounts are kept; every entry of events and actions needs a
-// type, "events" or "actions", and gains "properties": [] when it has none.
-func parseFilters(v any, form bool) (json.RawMessage, *apiError) {
+// The service validates filters with its own serializers (PostHog's
+// posthog/api/shared.py), called from the config serializer's
+// validate_filters as a serializer of their own:
+//
+//	class FilterBaseSerializer(serializers.Serializer):
+//	    type = serializers.ChoiceField(choices=["events", "actions"])
+//	    id = serializers.CharField(required=False)
+//	    name = serializers.CharField(required=False, allow_null=True)
+//	    order = serializers.IntegerField(required=False)
+//	    properties = serializers.ListField(child=serializers.DictField(), default=[])
+//	class FiltersSerializer(serializers.Serializer):
+//	    events = FilterBaseSerializer(many=True, required=False)
+//	    actions = FilterBaseSerializer(many=True, required=False)
+//	    filter_test_accounts = serializers.BooleanField(required=False)
+//
+// and stores what they return. Errors are Django REST framework's, as
+// PostHog's error handler (drf-exceptions-hog) reports the first of them;
+// it does not descend into lists, so an error inside an entry is reported
+// on the list (see entriesError).
+
+// parseFilters validates the filters field and returns it as stored, or
+// the service's refusal. v is the field as Python read it (decodePyJSON);
+// in a form it is JSON text. stored is false when the value passed
+// validation but PostgreSQL cannot store it (a property value holding an
+// infinite number, a null character or a lone surrogate): the service
+// then fails on save.
+func parseFilters(v any, form bool) (raw json.RawMessage, stored bool, e *apiError) {
 	if s, isStr := v.(string); form && isStr {
-		// A form carries JSON as text; an empty value is null.
-		if s == "" {
-			return nil, nil
-		}
-		decoded, err := decodeJSON([]byte(s))
+		// DRF's JSONField reads a form value with json.loads: the empty
+		// text is not JSON, and NaN and Infinity are numbers.
+		decoded, err := decodePyJSON([]byte(s), true)
 		if err != nil {
-			return nil, errInvalid("Value must be valid JSON.", "filters")
+			return nil, false, errInvalid("Value must be valid JSON.", "filters")
 		}
 		v = decoded
 	}
+	const nonField = "filters__non_field_errors"
 	if v == nil {
-		return nil, nil
+		// A root serializer given no data (Serializer.errors).
+		return nil, false, errValidation("null", "No data provided", nonField)
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, errInvalid("Invalid data. Expected a dictionary, but got "+pyType(v)+".", "filters")
+		return nil, false, errInvalid("Invalid data. Expected a dictionary, but got "+pyType(v)+".", nonField)
 	}
-	out := map[string]any{}
+	out := orderedObject{}
+	stored = true
 	for _, key := range []string{"events", "actions"} {
 		raw, present := obj[key]
 		if !present {
 			continue
 		}
-		entries, e := filterEntries(raw, "filters__"+key)
+		entries, ok, e := filterEntries(raw, "filters__"+key)
 		if e != nil {
-			return nil, e
+			return nil, false, e
 		}
-		out[key] = entries
+		stored = stored && ok
+		out = append(out, member{key, entries})
 	}
 	if raw, present := obj["filter_test_accounts"]; present {
 		b, e := coerceBool(raw, "filters__filter_test_accounts")
 		if e != nil {
-			return nil, e
+			return nil, false, e
 		}
-		out["filter_test_accounts"] = b
+		out = append(out, member{"filter_test_accounts", b})
 	}
 	buf, err := marshalJSON(out)
 	if err != nil {
-		return nil, errInvalid("Value must be valid JSON.", "filters")
+		return nil, false, errServer()
 	}
-	return buf, nil
+	return buf, stored, nil
 }
 
-// filterEntries checks one events/actions list and fills in properties.
-func filterEntries(raw any, attr string) ([]any, *apiError) {
+// filterEntries validates one events/actions list (a ListSerializer of
+// FilterBaseSerializer).
+func filterEntries(raw any, attr string) (entries []any, stored bool, e *apiError) {
 	if raw == nil {
-		return nil, errNullField(attr)
+		return nil, false, errNullField(attr)
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return nil, errValidation("not_a_list", fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw)), attr)
+		return nil, false, errValidation("not_a_list",
+			fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw)), attr+"__non_field_errors")
 	}
-	out := make([]any, len(list))
+	// DRF collects one error per entry ({} for a valid one) and fails when
+	// any entry failed.
+	var errs []*drfErrors
+	failed := false
+	stored = true
+	entries = make([]any, len(list))
 	for i, item := range list {
-		at := attr + "__" + strconv.Itoa(i)
-		entry, ok := item.(map[string]any)
-		if !ok {
-			return nil, errValidation("not_a_dict", fmt.Sprintf("Expected a dictionary of items but got type %q.", pyType(item)), at)
+		entry, ok, entryErrs := filterEntry(item)
+		errs = append(errs, entryErrs)
+		if !entryErrs.empty() {
+			failed = true
+			continue
 		}
-		if e := checkEntryType(entry, at+"__type"); e != nil {
-			return nil, e
-		}
-		copied := make(map[string]any, len(entry)+1)
-		for k, v := range entry {
-			copied[k] = v
-		}
-		if props, has := copied["properties"]; !has || props == nil {
-			copied["properties"] = []any{}
-		} else if _, isList := props.([]any); !isList {
-			return nil, errValidation("not_a_list", fmt.Sprintf("Expected a list of items but got type %q.", pyType(props)), at+"__properties")
-		}
-		out[i] = copied
+		stored = stored && ok
+		entries[i] = entry
 	}
-	return out, nil
+	if failed {
+		return nil, false, entriesError(errs[0], attr)
+	}
+	return entries, stored, nil
 }
 
-// entryTypes are the values an entry's type may take, in either list (the
-// notes: one of events or actions).
-var entryTypes = map[string]bool{"events": true, "actions": true}
+// entriesError is drf-exceptions-hog's report of a list of entry errors
+// (its _get_main_exception_and_code and _get_detail): attr the list; code
+// Python's str() of the first entry's error codes (codes[0]: "{}" when
+// the first entry is valid; the invalid->invalid_input renaming does not
+// apply to this text); detail the first value of the first entry's error
+// dict, as str(), or DRF's "A server error occurred." when that entry has
+// none (valid, or not a dict: a null entry's error is a list).
+func entriesError(first *drfErrors, attr string) *apiError {
+	detail := "A server error occurred."
+	if first.isDict() && len(first.vals) > 0 {
+		detail = first.vals[0].str()
+	}
+	return errValidation(first.codes(), detail, attr)
+}
 
-// checkEntryType checks an entry's type as DRF's ChoiceField does: present,
-// not null, and one of entryTypes (only strings can be); the detail quotes
-// Python's str() of the value.
-func checkEntryType(entry map[string]any, attr string) *apiError {
-	typ, present := entry["type"]
-	switch {
+// filterEntry validates one entry as FilterBaseSerializer does: the entry
+// as returned (only its fields, in the serializer's order), whether it can
+// be stored, and its errors (an empty dict when valid).
+func filterEntry(item any) (entry orderedObject, stored bool, errs *drfErrors) {
+	errs = &drfErrors{dict: true}
+	if item == nil {
+		// The child serializer's own null check: a list, not a dict.
+		return nil, false, &drfErrors{list: []errorDetail{{msgNull, "null"}}}
+	}
+	m, ok := item.(map[string]any)
+	if !ok {
+		errs.add("'non_field_errors'", &drfErrors{list: []errorDetail{{
+			"Invalid data. Expected a dictionary, but got " + pyType(item) + ".", "invalid"}}})
+		return nil, false, errs
+	}
+	stored = true
+	// type: a ChoiceField, required.
+	if v, present := m["type"]; !present {
+		errs.addList("type", errorDetail{msgRequired, "required"})
+	} else if v == nil {
+		errs.addList("type", errorDetail{msgNull, "null"})
+	} else if s, isStr := v.(string); isStr && (s == "events" || s == "actions") {
+		entry = append(entry, member{"type", s})
+	} else {
+		errs.addList("type", errorDetail{`"` + pyStr(v) + `" is not a valid choice.`, "invalid_choice"})
+	}
+	// id and name: CharFields; name may be null.
+	for _, f := range []struct {
+		key      string
+		nullable bool
+	}{{"id", false}, {"name", true}} {
+		v, present := m[f.key]
+		if !present {
+			continue
+		}
+		text, details := drfCharField(v, f.nullable)
+		if len(details) > 0 {
+			errs.addList(f.key, details...)
+			continue
+		}
+		entry = append(entry, member{f.key, text})
+	}
+	// order: an IntegerField without bounds.
+	if v, present := m["order"]; present {
+		if n, detail := drfIntegerField(v); detail != nil {
+			errs.addList("order", *detail)
+		} else {
+			entry = append(entry, member{"order", json.Number(n.String())})
+		}
+	}
+	// properties: a ListField of DictFields, [] when left out.
+	props, ok, propErrs := drfProperties(m)
+	if propErrs != nil {
+		errs.add("'properties'", propErrs)
+	} else {
+		stored = ok
+		entry = append(entry, member{"properties", props})
+	}
+	if !errs.empty() {
+		return nil, false, errs
+	}
+	return entry, stored, errs
+}
+
+// drfCharField reads a value as DRF's CharField (allow_blank false,
+// trim_whitespace true) does: blank text (after Python's str.strip()) is
+// refused before anything else; null is refused unless nullable; a bool,
+// list or dict is not a string; a number becomes Python's str() of it;
+// the stripped text is then checked for null characters and lone
+// surrogates (each refusal collected, as DRF runs every validator).
+func drfCharField(v any, nullable bool) (any, []errorDetail) {
+	var s string
+	switch x := v.(type) {
+	case nil:
+		if nullable {
+			return nil, nil
+		}
+		return nil, []errorDetail{{msgNull, "null"}}
+	case string:
+		s = x
+	case json.Number:
+		s = pyNumber(x).Str()
+	default:
+		return nil, []errorDetail{{msgNotString, "invalid"}}
+	}
+	s = python.Strip(s)
+	if s == "" {
+		return nil, []errorDetail{{"This field may not be blank.", "blank"}}
+	}
+	var details []errorDetail
+	if strings.IndexByte(s, 0) >= 0 {
+		details = append(details, errorDetail{"Null characters are not allowed.", "null_characters_not_allowed"})
+	}
+	if r, lone := firstSurrogate(s); lone {
+		details = append(details, errorDetail{fmt.Sprintf("Surrogate characters are not allowed: U+%X.", r), "surrogate_characters_not_allowed"})
+	}
+	if details != nil {
+		return nil, details
+	}
+	return s, nil
+}
+
+// drfIntegerField reads a value as DRF's IntegerField does, with no bounds:
+// null is refused; text longer than 1000 characters is refused; otherwise
+// int(re.sub(r'\.0*\s*$', "", str(value))), so 2.0 and "2.0" are 2, 1e20
+// (str "1e+20") and true ("True") are not integers.
+func drfIntegerField(v any) (*big.Int, *errorDetail) {
+	var text string
+	switch x := v.(type) {
+	case nil:
+		return nil, &errorDetail{msgNull, "null"}
+	case string:
+		if pyLen(x) > maxIntegerText {
+			return nil, &errorDetail{"String value too large.", "max_string_length"}
+		}
+		text = x
+	case json.Number:
+		text = pyNumber(x).Str()
+	default:
+		// str() of a bool, list or dict is never an integer's text.
+		return nil, &errorDetail{msgNotInteger, "invalid"}
+	}
+	n, ok := pyIntegerText(text)
+	if !ok {
+		return nil, &errorDetail{msgNotInteger, "invalid"}
+	}
+	return n, nil
+}
+
+// drfProperties reads an entry's properties as its ListField of
+// DictFields: [] when left out; null and anything but a list (a string or
+// an object too) refused; every item must be an object (null is a null
+// error), the refusals collected by index; item values are kept, numbers
+// as the service stores them.
+func drfProperties(m map[string]any) (props []any, stored bool, errs *drfErrors) {
+	raw, present := m["properties"]
+	switch list, isList := raw.([]any); {
 	case !present:
-		return errRequired(attr)
-	case typ == nil:
-		return errNullField(attr)
+		return []any{}, true, nil
+	case raw == nil:
+		return nil, false, &drfErrors{list: []errorDetail{{msgNull, "null"}}}
+	case !isList:
+		return nil, false, &drfErrors{list: []errorDetail{{
+			fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw)), "not_a_list"}}}
+	default:
+		items := &drfErrors{dict: true}
+		stored = true
+		props = make([]any, len(list))
+		for i, item := range list {
+			switch obj, isObj := item.(map[string]any); {
+			case item == nil:
+				items.add(fmt.Sprint(i), &drfErrors{list: []errorDetail{{msgNull, "null"}}})
+			case !isObj:
+				items.add(fmt.Sprint(i), &drfErrors{list: []errorDetail{{
+					fmt.Sprintf("Expected a dictionary of items but got type %q.", pyType(item)), "not_a_dict"}}})
+			default:
+				v, ok := pyStored(obj)
+				stored = stored && ok
+				props[i] = v
+			}
+		}
+		if !items.empty() {
+			return nil, false, items
+		}
+		return props, stored, nil
 	}
-	if s, isStr := typ.(string); isStr && entryTypes[s] {
-		return nil
+}
+
+// errorDetail is one DRF ErrorDetail: a message and its code.
+type errorDetail struct{ msg, code string }
+
+// drfErrors is a DRF error detail: a list of ErrorDetails, or a dict of
+// details (keys written as Python writes them: 'type', 0).
+type drfErrors struct {
+	list []errorDetail
+	dict bool
+	keys []string
+	vals []*drfErrors
+}
+
+func (e *drfErrors) isDict() bool { return e.dict }
+
+func (e *drfErrors) empty() bool { return len(e.list) == 0 && len(e.keys) == 0 }
+
+func (e *drfErrors) add(key string, v *drfErrors) {
+	e.keys = append(e.keys, key)
+	e.vals = append(e.vals, v)
+}
+
+func (e *drfErrors) addList(field string, details ...errorDetail) {
+	e.add(pyStrRepr(field), &drfErrors{list: details})
+}
+
+// codes is Python's str() of the detail's get_codes().
+func (e *drfErrors) codes() string {
+	return e.format(func(d errorDetail) string { return pyStrRepr(d.code) })
+}
+
+// str is Python's str() of the detail: ErrorDetails written as their repr.
+func (e *drfErrors) str() string {
+	return e.format(func(d errorDetail) string {
+		return "ErrorDetail(string=" + pyStrRepr(d.msg) + ", code=" + pyStrRepr(d.code) + ")"
+	})
+}
+
+func (e *drfErrors) format(item func(errorDetail) string) string {
+	parts := []string{}
+	if !e.dict {
+		for _, d := range e.list {
+			parts = append(parts, item(d))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
 	}
-	return errValidation("invalid_choice", `"`+pyStr(typ)+`" is not a valid choice.`, attr)
+	for i, k := range e.keys {
+		parts = append(parts, k+": "+e.vals[i].format(item))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// orderedObject is a JSON object written with its members in order, as
+// the service's serializers return them.
+type orderedObject []member
+
+type member struct {
+	key string
+	val any
+}
+
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		k, err := marshalJSON(m.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := marshalJSON(m.val)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(v)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
 }

@@ -226,3 +226,15 @@ func results(t testing.TB, page map[string]any) []map[string]any {
 	}
 	return recs
 }
+
+// jsonEqual reports whether got, decoded JSON, is the JSON text want.
+func jsonEqual(t *testing.T, got any, want string) bool {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := json.Marshal(got)
+	wb, _ := json.Marshal(w)
+	return string(g) == string(wb)
+}

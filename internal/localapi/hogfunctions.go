@@ -103,11 +103,15 @@ func (p *Plugin) templateID() string {
 
 // createHogFunction is a generation 2 create: it makes a hog function of
 // the request and answers the config it did not save (id and timestamps
-// null), or refuses when the plugin has no migrator.
-func (s *Server) createHogFunction(req *request, rec *record) *apiError {
+// null), or refuses when the plugin has no migrator. unstorable is a
+// config the hog function's save fails on (configInput.unstorable).
+func (s *Server) createHogFunction(req *request, rec *record, unstorable bool) *apiError {
 	p := req.cat.get(rec.Plugin)
 	if p == nil || !p.HasMigrator {
 		return errInvalid(DetailCreationDisabled, "")
+	}
+	if unstorable {
+		return errServer()
 	}
 	hf, err := hogFunctionOf(p, rec, nil)
 	if err == nil {

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // defaultPageSize is the live default; there is no maximum.
@@ -32,7 +34,7 @@ func pyPositiveInt(raw string) (int64, bool) {
 	if raw == "" {
 		return 0, false
 	}
-	n, ok := parsePyInt(raw)
+	n, ok := python.Int(raw)
 	if !ok || strings.Contains(raw, ".") || n.Sign() < 0 {
 		return 0, false
 	}

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // rearrange applies {"orders": {"<config id>": <order>}} to the project's
@@ -84,7 +86,7 @@ func pyIntKey(k string) (*big.Int, bool) {
 	if strings.Contains(k, ".") {
 		return nil, false
 	}
-	return parsePyInt(k)
+	return python.Int(k)
 }
 
 // storableOrder converts an order value as the live model field does

@@ -32,6 +32,11 @@ type configInput struct {
 	// config is set only by a form body's config field (JSON bodies cannot
 	// set it, as on the live service).
 	config map[string]json.RawMessage
+	// unstorable is a valid input holding a value PostgreSQL's jsonb
+	// cannot store (pyStored): the service's save fails with a DataError,
+	// which it answers as any unexpected exception (errServer), and
+	// nothing is stored.
+	unstorable bool
 }
 
 type optional[T any] struct {
@@ -104,21 +109,26 @@ func parseConfigInput(b *body, cat *catalog, partial, hasFilters bool) (*configI
 		in.deleted = &x
 	}
 
-	if v, ok := b.field(obj, "filters"); ok && hasFilters {
-		raw, e := parseFilters(v, form)
+	// Values PostgreSQL cannot store pass validation and fail the save.
+	storable := true
+	if v, ok := b.pyField(obj, "filters"); ok && hasFilters {
+		raw, stored, e := parseFilters(v, form)
 		if e != nil {
 			return nil, e
 		}
+		storable = storable && stored
 		in.filters = optional[json.RawMessage]{set: true, value: raw}
 	}
 
 	if form {
-		cfg, e := parseFormConfig(b)
+		cfg, stored, e := parseFormConfig(b)
 		if e != nil {
 			return nil, e
 		}
+		storable = storable && stored
 		in.config = cfg
 	}
+	in.unstorable = !storable
 	return in, nil
 }
 
@@ -183,9 +193,14 @@ func coerceBool(v any, attr string) (bool, *apiError) {
 			return false, nil
 		}
 	case json.Number:
-		// 1 and 0 (also 1.0 and 0.0) are booleans to the live service.
-		if f, err := x.Float64(); err == nil && (f == 1 || f == 0) {
-			return f == 1, nil
+		// 1 and 0 (also 1.0 and 0.0) are booleans to the live service
+		// (Python's 1.0 in {1} is true).
+		n := pyNumber(x)
+		if n.Equal(python.Number{Int: big.NewInt(1)}) {
+			return true, nil
+		}
+		if n.Equal(python.Number{Int: big.NewInt(0)}) {
+			return false, nil
 		}
 	}
 	return false, errInvalid(msgNotBool, attr)
@@ -200,15 +215,15 @@ func coerceInt32(v any, attr string) (int64, *apiError) {
 		return 0, errNullField(attr)
 	case json.Number:
 		var ok bool
-		if n, ok = integralNumber(x); !ok {
+		if n, ok = pyIntegerText(pyNumber(x).Str()); !ok {
 			return 0, errInvalid(msgNotInteger, attr)
 		}
 	case string:
-		if len(x) > 1000 {
+		if python.Len(x) > maxIntegerText {
 			return 0, errValidation("max_string_length", "String value too large.", attr)
 		}
 		var ok bool
-		if n, ok = parsePyInt(x); !ok {
+		if n, ok = pyIntegerText(x); !ok {
 			return 0, errInvalid(msgNotInteger, attr)
 		}
 	default:
@@ -244,23 +259,21 @@ func isIntegerLiteral(s string) bool {
 	return !strings.ContainsAny(s, ".eE")
 }
 
-// parsePyInt parses a string as the live service does: trailing ".0…" is
-// dropped, then Python's int() rules (spaces, a sign, digits with single
-// underscores between them).
-func parsePyInt(s string) (*big.Int, bool) {
-	s = python.Strip(s)
-	if i := strings.LastIndexByte(s, '.'); i >= 0 && strings.Trim(s[i+1:], "0") == "" {
-		s = strings.TrimSpace(s[:i])
+// maxIntegerText is DRF's IntegerField.MAX_STRING_LENGTH: longer text
+// is refused before it is parsed.
+const maxIntegerText = 1000
+
+// pyIntegerText reads text as DRF's IntegerField does:
+// int(re.sub(r'\.0*\s*$', "", text)), with Python's \s and int() (which
+// strips whitespace, takes a sign, single underscores between digits and
+// any Unicode decimal digit).
+func pyIntegerText(text string) (*big.Int, bool) {
+	trimmed := strings.TrimRightFunc(text, python.IsSpace)
+	trimmed = strings.TrimRight(trimmed, "0")
+	if strings.HasSuffix(trimmed, ".") {
+		text = trimmed[:len(trimmed)-1]
 	}
-	digits := s
-	if digits != "" && (digits[0] == '+' || digits[0] == '-') {
-		digits = digits[1:]
-	}
-	if digits == "" || digits[0] == '_' || digits[len(digits)-1] == '_' || strings.Contains(digits, "__") {
-		return nil, false
-	}
-	n, ok := new(big.Int).SetString(strings.ReplaceAll(s, "_", ""), 10)
-	return n, ok
+	return python.Int(text)
 }
 
 // coerceText reads a nullable string field as the service's CharField
@@ -279,7 +292,7 @@ func coerceText(b *body, v any, attr string, maxLen int) (*string, *apiError) {
 		}
 		s = x
 	case json.Number:
-		s = string(x)
+		s = pyNumber(x).Str() // Python's str(): 1.50 is "1.5"
 	default:
 		return nil, errInvalid(msgNotString, attr)
 	}
@@ -299,23 +312,35 @@ func coerceText(b *body, v any, attr string, maxLen int) (*string, *apiError) {
 	return &s, nil
 }
 
-// parseFormConfig reads the config form field: a JSON object string. An
-// absent or empty field leaves config alone.
-func parseFormConfig(b *body) (map[string]json.RawMessage, *apiError) {
+// parseFormConfig reads the config form field: a JSON object string, read
+// as the service reads it (json.loads: NaN and Infinity are numbers) and
+// stored with every number as json.dumps writes it. An absent or empty
+// field leaves config alone. stored is false when PostgreSQL cannot store
+// the object (pyStored).
+func parseFormConfig(b *body) (cfg map[string]json.RawMessage, stored bool, e *apiError) {
 	v, ok := b.formValue("config")
 	if !ok || v == "" {
-		return nil, nil
+		return nil, true, nil
 	}
-	decoded, err := decodeJSON([]byte(v))
+	decoded, err := decodePyJSON([]byte(v), true)
 	if err != nil {
-		return nil, errInvalid("Value must be valid JSON.", "config")
+		return nil, false, errInvalid("Value must be valid JSON.", "config")
 	}
-	if _, isObj := decoded.(map[string]any); !isObj {
-		return nil, errValidation("not_a_dict", fmt.Sprintf("Expected a dictionary of items but got type %q.", pyType(decoded)), "config")
+	obj, isObj := decoded.(map[string]any)
+	if !isObj {
+		return nil, false, errValidation("not_a_dict", fmt.Sprintf("Expected a dictionary of items but got type %q.", pyType(decoded)), "config")
 	}
-	var cfg map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(v), &cfg); err != nil {
-		return nil, errInvalid("Value must be valid JSON.", "config")
+	cfg = map[string]json.RawMessage{}
+	for k, val := range obj {
+		normal, ok := pyStored(val)
+		if !ok || !storableText(k) {
+			return nil, false, nil
+		}
+		raw, err := marshalJSON(normal)
+		if err != nil {
+			return nil, false, errServer()
+		}
+		cfg[k] = raw
 	}
-	return cfg, nil
+	return cfg, true, nil
 }
