@@ -14,6 +14,7 @@ require (
 	github.com/hashicorp/terraform-plugin-testing v1.16.0
 	golang.org/x/time v0.14.0
 	modernc.org/sqlite v1.59.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (
