@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -101,8 +102,11 @@ func (fs *fuzzServer) serve(method, p, contentType string, body []byte) *httptes
 // may be a 5xx except the live service's documented ones (DELETE of an
 // unknown id; rearrange with a key that is not an integer, or a body or
 // orders that are not objects, or an order the column cannot hold; a job
-// body that is not an object, or a job type that is a list or an object),
-// and the server must never log an unexpected failure or a panic.
+// body that is not an object, or a job type that is a list or an object;
+// a create or update whose config or filters hold a value PostgreSQL
+// cannot store: an infinite or NaN number, a null character or a lone
+// surrogate), and the server must never log an unexpected failure or a
+// panic.
 func FuzzWriteBodies(f *testing.F) {
 	fs := getFuzzServer(f)
 	for _, seed := range []struct {
@@ -132,6 +136,11 @@ func FuzzWriteBodies(f *testing.F) {
 		{fuzzCreateJSON | 32, `{"plugin": 1, "order": 1, "filters": "ignored"}`},
 		{fuzzCreateMultipart | 16 | 32, "plugin=3\norder=1\nconfig={\"bucket\": \"b\", \"aws_secret_access_key\": \"s\"}"},
 		{fuzzUpdateJSON | 32, `{"filters": [1], "name": "n"}`},
+		{fuzzCreateJSON, `{"plugin": 1, "order": 1, "filters": {"events": [{"type": "events", "id": 1e400, "properties": [{"v": 1e400}]}]}}`},
+		{fuzzUpdateJSON, `{"filters": {"actions": [{"type": "actions", "properties": [{"\ud800": "\u0000"}]}]}}`},
+		{fuzzUpdateMultipart, "config={\"v\": NaN, \"w\": 1.50}\nfilters={\"events\": [{\"type\": \"events\", \"order\": Infinity}]}"},
+		{fuzzUpdateMultipart, "filters="},
+		{fuzzCreateJSON, `{"plugin": 1, "order": 1, "x": 1` + strings.Repeat("0", 4300) + `}`},
 	} {
 		f.Add(seed.op, []byte(seed.body))
 	}
@@ -152,10 +161,13 @@ func FuzzWriteBodies(f *testing.F) {
 		switch kind {
 		case fuzzCreateJSON:
 			w = fs.serve(http.MethodPost, path(1, coll), "application/json", body)
+			allowed500 = mayBeUnstorable(body)
 		case fuzzUpdateJSON:
 			w = fs.serve(http.MethodPatch, path(1, coll, rec), "application/json", body)
+			allowed500 = mayBeUnstorable(body)
 		case fuzzUpdatePUT:
 			w = fs.serve(http.MethodPut, path(1, coll, rec), "application/json", body)
+			allowed500 = mayBeUnstorable(body)
 		case fuzzUpdateMultipart, fuzzCreateMultipart:
 			form, ctype := formOf(body)
 			if kind == fuzzCreateMultipart {
@@ -163,8 +175,10 @@ func FuzzWriteBodies(f *testing.F) {
 			} else {
 				w = fs.serve(http.MethodPatch, path(1, coll, rec), ctype, form)
 			}
+			allowed500 = mayBeUnstorable(body)
 		case fuzzUpdateRawMultipart:
 			w = fs.serve(http.MethodPatch, path(1, coll, rec), "multipart/form-data; boundary=B", body)
+			allowed500 = mayBeUnstorable(body)
 		case fuzzJob:
 			w = fs.serve(http.MethodPost, path(1, coll, rec, "job"), "application/json", body)
 			allowed500 = jobMay500(body)
@@ -206,6 +220,31 @@ func FuzzWriteBodies(f *testing.F) {
 			t.Fatalf("after op %d: retrieve %d %s", kind, r.Code, r.Body)
 		}
 	})
+}
+
+var (
+	// jsonNumber finds number literals; one a double cannot hold reads as
+	// infinity.
+	jsonNumber = regexp.MustCompile(`-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?`)
+	// unstorableText finds what jsonb refuses in a string or key (a null
+	// character, a surrogate escape) and the constants json.loads reads
+	// in a form's JSON (NaN, Infinity).
+	unstorableText = regexp.MustCompile(`(?i)\\u0000|\\ud[89a-f]|nan|infinity`)
+)
+
+// mayBeUnstorable reports a create or update body that may hold a value
+// PostgreSQL cannot store, which the service fails on with a 500: an
+// infinite or NaN number, a null character or a lone surrogate.
+func mayBeUnstorable(body []byte) bool {
+	if unstorableText.Match(body) {
+		return true
+	}
+	for _, lit := range jsonNumber.FindAll(body, -1) {
+		if f, err := strconv.ParseFloat(string(lit), 64); err != nil || math.IsInf(f, 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // formOf turns lines "field=value" into a multipart form.
