@@ -74,7 +74,7 @@ func (s *ProviderServer) PlanAction(t *testing.T, typeName string, config map[st
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hasError(v.Diagnostics) {
+	if HasError(v.Diagnostics) {
 		return v.Diagnostics
 	}
 	p, err := s.actionServer(t).PlanAction(ctx, &tfprotov6.PlanActionRequest{ActionType: typeName, Config: cfg})
@@ -123,13 +123,4 @@ func (s *ProviderServer) List(t *testing.T, typeName string, config map[string]t
 		out = append(out, r)
 	}
 	return out
-}
-
-func hasError(diags []*tfprotov6.Diagnostic) bool {
-	for _, d := range diags {
-		if d.Severity == tfprotov6.DiagnosticSeverityError {
-			return true
-		}
-	}
-	return false
 }

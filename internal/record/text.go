@@ -33,7 +33,11 @@ func SameText(a, b string) bool { return Stored(a) == Stored(b) }
 //   - for a blank prior, an empty got (always the plugin's), or, when
 //     keepBlank says a blank stands for it, the plugin's text got is.
 //
-// Otherwise the state shows the service's value.
+// Otherwise the state shows the service's value, except that null, where
+// the state had a value, is "": the text became the plugin's, which is
+// empty (an upgrade removed it), and a configuration that sets a blank can
+// plan "" only against a prior "" (Terraform allows a configured value, or
+// the prior one), so a null would plan a change that sends nothing.
 func TextFromAPI(got *string, prior types.String, keepBlank bool) types.String {
 	if framework.IsSet(prior) {
 		switch stored := Stored(prior.ValueString()); {
@@ -41,6 +45,8 @@ func TextFromAPI(got *string, prior types.String, keepBlank bool) types.String {
 			return prior
 		case stored == "" && (got == nil || *got == "" || keepBlank):
 			return prior
+		case got == nil:
+			return types.StringValue("")
 		}
 	}
 	return types.StringPointerValue(got)

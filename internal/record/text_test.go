@@ -42,7 +42,9 @@ func TestTextFromAPI(t *testing.T) {
 		{`blank, the service shows "": the blank`, str(""), val(""), false, val("")},
 		{"blank, the plugin's text, kept", str("GeoIP"), val(""), true, val("")},
 		{"blank, the plugin's text, not kept", str("GeoIP"), val(""), false, val("GeoIP")},
-		{"text, the service shows null", nil, val("GeoIP"), true, types.StringNull()},
+		// The plugin's text, which an upgrade removed: "", which a
+		// configured blank can plan against.
+		{"text, the service shows null", nil, val("GeoIP"), true, val("")},
 	} {
 		if got := TextFromAPI(tt.got, tt.prior, tt.keepBlank); !got.Equal(tt.want) {
 			t.Errorf("%s: %v, want %v", tt.what, got, tt.want)

@@ -1,0 +1,217 @@
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"time"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// Env is where a scenario runs: the service, the provider's settings, and
+// the plugins configs are made of.
+type Env struct {
+	// T runs the harness (provider servers, clients); failures of the
+	// scenario itself go through rapid.
+	T testing.TB
+	// Host, Key and Project are the provider's settings; Project is the
+	// test project's id or "@current".
+	Host, Key, Project string
+	// ProjectID is the test project's id.
+	ProjectID string
+	// Local is the in-process local API; nil against a live instance.
+	Local *localapi.Server
+	// API has full access to the service, for the oracle and for changes
+	// behind Terraform's back.
+	API *client.Client
+	// Catalog holds the plugins. Against a live instance it holds the
+	// plugins the tests are given, as the service describes them.
+	Catalog *Catalog
+	// Scratch is the project where the oracle tries values; "" against a
+	// live instance, where the oracle uses the test project.
+	Scratch string
+	// MaxCreates bounds the configs a scenario creates (live mode).
+	MaxCreates int
+	// Preexisting holds the configs the project had before the scenario
+	// (live mode), which it does not account for.
+	Preexisting map[int64]bool
+
+	close func()
+}
+
+// LocalEnv starts a local API of the scenario's own with the catalog, and
+// sets the provider up for project 1 (by its id or as "@current"). Close
+// stops the API.
+func LocalEnv(t testing.TB, cat *Catalog, current bool) *Env {
+	t.Helper()
+	srv, err := localapi.New(localapi.Options{Plugins: slices.Clone(cat.Plugins)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h http.Handler = srv
+	if os.Getenv("SCENARIO_DEBUG") != "" {
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			t.Logf("DEBUG %s %s %s", time.Now().Format("15:04:05.000000"), r.Method, r.URL.Path)
+			srv.ServeHTTP(w, r)
+		})
+	}
+	ts := httptest.NewServer(h)
+	project := "1"
+	if current {
+		project = "@current"
+	}
+	return &Env{
+		T: t, Host: ts.URL, Key: acctest.KeyFull, Project: project, ProjectID: "1", Local: srv,
+		API: acctest.ClientFor(t, ts.URL, acctest.KeyFull), Catalog: cat, Scratch: "2",
+		close: func() {
+			ts.Close()
+			if err := srv.Close(); err != nil {
+				t.Error(err)
+			}
+		},
+	}
+}
+
+// Close stops what the environment started.
+func (e *Env) Close() {
+	if e.close != nil {
+		e.close()
+	}
+}
+
+// Server returns a new provider server, configured as the scenario's
+// provider block says: Terraform starts one for each walk.
+func (e *Env) Server() *acctest.ProviderServer {
+	return acctest.NewProviderServerWith(e.T, map[string]tftypes.Value{
+		"host":       tftypes.NewValue(tftypes.String, e.Host),
+		"api_key":    tftypes.NewValue(tftypes.String, e.Key),
+		"project_id": tftypes.NewValue(tftypes.String, e.Project),
+	})
+}
+
+// ProviderHCL is the scenario's provider block (the key elided against a
+// live instance).
+func (e *Env) ProviderHCL() string {
+	key := e.Key
+	if e.Local == nil {
+		key = "(POSTHOG_API_KEY)"
+	}
+	return fmt.Sprintf("provider \"pipeline\" {\n  host       = %q\n  api_key    = %q\n  project_id = %q\n}\n", e.Host, key, e.Project)
+}
+
+// Collection is the API collection of a kind.
+func Collection(kind string) client.Collection {
+	if kind == "transformation" {
+		return client.Transformations
+	}
+	return client.ImportApps
+}
+
+// Accepts asks the service whether it accepts the values of c, as the
+// provider would send them on create: it creates a config of them in the
+// scratch project and soft-deletes it again. The answer is the service's
+// own judgment of the values, which the provider's must match.
+func (e *Env) Accepts(ctx context.Context, c *Config) (bool, string, error) {
+	in := client.RecordInput{Plugin: client.Some(c.Plugin), Order: client.Some(int64(0)), Enabled: client.Some(false)}
+	if c.Order != nil {
+		in.Order = client.Some(*c.Order)
+	}
+	if c.Enabled != nil {
+		in.Enabled = client.Some(*c.Enabled)
+	}
+	if c.Name != nil {
+		in.Name = client.Some(*c.Name)
+	}
+	if c.Description != nil {
+		in.Description = client.Some(*c.Description)
+	}
+	if c.Filters != nil {
+		in.Filters = client.Some(json.RawMessage(*c.Filters))
+	}
+	if c.Settings != nil || c.Secret != nil {
+		merged := map[string]json.RawMessage{}
+		for _, text := range []*string{c.Settings, c.Secret} {
+			if text == nil {
+				continue
+			}
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(*text), &obj); err != nil {
+				return false, "settings are not a JSON object", nil
+			}
+			maps.Copy(merged, obj)
+		}
+		b, err := json.Marshal(merged)
+		if err != nil {
+			return false, "", err
+		}
+		in.Config = client.Some(json.RawMessage(b))
+	}
+	project := e.Scratch
+	if project == "" {
+		project = e.ProjectID
+	}
+	rec, err := e.API.Create(ctx, project, Collection(c.Kind), in)
+	var apiErr *client.APIError
+	switch {
+	case err == nil:
+		del := client.RecordInput{Deleted: client.Some(true)}
+		if _, err := e.API.Update(ctx, project, Collection(c.Kind), rec.ID, del); err != nil {
+			return true, "", fmt.Errorf("removing the oracle's config %d: %w", rec.ID, err)
+		}
+		return true, "", nil
+	case errors.As(err, &apiErr):
+		// A 400, or a 500 of values the service's database refuses (a
+		// number past a double): refused either way.
+		return false, apiErr.Error(), nil
+	}
+	return false, "", err
+}
+
+// ActiveIDs lists the ids of every config the service lists (lists leave
+// out deleted configs) in the test project, both collections.
+func (e *Env) ActiveIDs(ctx context.Context) (map[int64]bool, error) {
+	ids := map[int64]bool{}
+	for _, kind := range Kinds {
+		recs, err := e.API.ListAll(ctx, e.ProjectID, Collection(kind))
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			ids[r.ID] = true
+		}
+	}
+	return ids, nil
+}
+
+// Counters reads the local API's request counters (nil against a live
+// instance).
+func (e *Env) Counters() map[string]int64 {
+	if e.Local == nil {
+		return nil
+	}
+	return e.Local.Counters()
+}
+
+// describeCounters renders the counters that are not zero.
+func describeCounters(c map[string]int64) string {
+	var parts []string
+	for _, k := range []string{"list", "retrieve", "create", "update", "delete"} {
+		if c[k] != 0 {
+			parts = append(parts, fmt.Sprintf("%s=%d", k, c[k]))
+		}
+	}
+	return strings.Join(parts, " ")
+}
