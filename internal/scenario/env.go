@@ -9,10 +9,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"time"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
