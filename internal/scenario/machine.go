@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -30,6 +31,15 @@ type Machine struct {
 	creates   int
 	log       []string
 }
+
+// Stats counts what the scenarios did, so that a run can tell how much of
+// it converged rather than stopped at a refusal.
+type Stats struct {
+	Applies, Refused, Imports, Upgrades, Changes atomic.Int64
+}
+
+// stats are the counts of the scenarios of this process.
+var stats Stats
 
 // slot is one resource of the workspace: its configuration (nil: not in
 // the configuration) and what Terraform keeps of it.
@@ -227,6 +237,7 @@ func (m *Machine) apply(t *rapid.T, imported string) {
 			m.checkRefusal(t, m.slots[i], p.Diagnostics, "plan")
 		}
 		m.step("plan refused")
+		stats.Refused.Add(1)
 		return
 	}
 	// What the service makes of each configuration that will be written.
@@ -309,8 +320,10 @@ func (m *Machine) apply(t *rapid.T, imported string) {
 		check()
 	}
 	if failed {
+		stats.Refused.Add(1)
 		return
 	}
+	stats.Applies.Add(1)
 	// The next plan is empty.
 	again, refusedAgain, _ := m.plan(t)
 	for i, p := range again {
@@ -506,6 +519,7 @@ func (m *Machine) Import(t *rapid.T) {
 		m.fail(t, "an import made %s", describeCounters(counts))
 	}
 	s.inst = inst
+	stats.Imports.Add(1)
 	m.step("import %s by %s", s.name, how)
 	m.apply(t, s.name)
 }
@@ -536,6 +550,7 @@ func (m *Machine) ChangeOutOfBand(t *rapid.T) {
 		_, err = m.env.API.Update(ctx, project, coll, id, in)
 	}
 	m.step("change %s on the service: %s (%v)", s.name, change, err)
+	stats.Changes.Add(1)
 	m.converged = false
 }
 
@@ -551,6 +566,7 @@ func (m *Machine) Upgrade(t *rapid.T) {
 	i := slices.IndexFunc(m.env.Catalog.Plugins, func(q localapi.Plugin) bool { return q.ID == p.ID })
 	m.env.Catalog.Plugins[i] = next
 	m.step("upgrade plugin %d", p.ID)
+	stats.Upgrades.Add(1)
 	plans, refused, _ := m.plan(t)
 	if !m.converged {
 		return

@@ -24,4 +24,6 @@ func TestScenarios(t *testing.T) {
 		m := NewMachine(rt, env)
 		rt.Repeat(m.Actions())
 	})
+	t.Logf("applies that converged: %d, refused: %d; imports: %d, plugin upgrades: %d, changes on the service: %d",
+		stats.Applies.Load(), stats.Refused.Load(), stats.Imports.Load(), stats.Upgrades.Load(), stats.Changes.Load())
 }
