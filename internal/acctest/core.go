@@ -448,7 +448,7 @@ func (c *Core) checkPlanValid(prior, config, planned tftypes.Value) error {
 		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("Provider produced invalid plan for %s: %s", c.TypeName, strings.Join(problems, "; "))
+		return fmt.Errorf("provider produced an invalid plan for %s: %s", c.TypeName, strings.Join(problems, "; "))
 	}
 	return nil
 }
@@ -458,7 +458,7 @@ func (c *Core) checkPlanValid(prior, config, planned tftypes.Value) error {
 // applied as planned, every one planned unknown is applied known.
 func (c *Core) checkApplyConsistent(planned, applied tftypes.Value) error {
 	if applied.IsNull() {
-		return fmt.Errorf("Provider produced inconsistent result after apply for %s: the object was removed", c.TypeName)
+		return fmt.Errorf("provider produced an inconsistent result after apply for %s: the object was removed", c.TypeName)
 	}
 	var plan, got map[string]tftypes.Value
 	if err := planned.As(&plan); err != nil {
@@ -480,7 +480,7 @@ func (c *Core) checkApplyConsistent(planned, applied tftypes.Value) error {
 		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("Provider produced inconsistent result after apply for %s: %s", c.TypeName, strings.Join(problems, "; "))
+		return fmt.Errorf("provider produced an inconsistent result after apply for %s: %s", c.TypeName, strings.Join(problems, "; "))
 	}
 	return nil
 }

@@ -66,11 +66,13 @@ func TestAccRecordResource_pluginChanged(t *testing.T) {
 					Check:            nameIs(&renamed, &redescribed),
 				},
 				{
-					// Its name becomes "", its description null.
+					// Its name becomes "", its description null: text that
+					// becomes the plugin's empty one reads as "" (a configured
+					// blank could not plan against null).
 					PreConfig:        upgrade(func(p *localapi.Plugin) { p.Name, p.Description = &blank, nil }),
 					Config:           config(false),
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-					Check:            nameIs(&blank, nil),
+					Check:            nameIs(&blank, &blank),
 				},
 				{
 					// Its schema in the older object form.

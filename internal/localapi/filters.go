@@ -253,7 +253,7 @@ func drfIntegerField(v any) (*big.Int, *errorDetail) {
 		// str() of a bool, list or dict is never an integer's text.
 		return nil, &errorDetail{msgNotInteger, "invalid"}
 	}
-	n, ok := pyIntegerText(text)
+	n, ok := python.IntegerField(text)
 	if !ok {
 		return nil, &errorDetail{msgNotInteger, "invalid"}
 	}

@@ -33,24 +33,6 @@ func TestPyStr(t *testing.T) {
 	}
 }
 
-// What DRF's IntegerField makes of text: int(re.sub(r'\.0*\s*$', "",
-// text)), with Python's \s (\v and Unicode spaces too) and int().
-func TestPyIntegerText(t *testing.T) {
-	ok := map[string]int64{"5": 5, " 7 ": 7, "+3": 3, "-4": -4, "1_000": 1000, "12.0": 12, "12.": 12, "007": 7,
-		"5.00 ": 5, "5 .0": 5, "5.0\v": 5, "5.0\u00a0": 5, "\u0663": 3, "１２": 12, "-0.0": 0, " 1.\n": 1}
-	for in, want := range ok {
-		n, good := pyIntegerText(in)
-		if !good || n.Int64() != want {
-			t.Errorf("pyIntegerText(%q) = %v, %v; want %d", in, n, good, want)
-		}
-	}
-	for _, in := range []string{"", "x", "1.5", "_1", "1__0", "1_", "--1", "0x10", "1e3", "1e+20", "5.0 0", "5.0.0", ".", "inf", "nan", "True", "1.0x"} {
-		if _, good := pyIntegerText(in); good {
-			t.Errorf("pyIntegerText(%q) accepted", in)
-		}
-	}
-}
-
 func TestCoerceInt32(t *testing.T) {
 	for in, want := range map[string]int64{`3`: 3, `3.0`: 3, `1e3`: 1000, `"42"`: 42, `" -2 "`: -2, `"5.00"`: 5} {
 		v, _ := decodeJSON([]byte(in))

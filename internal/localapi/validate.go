@@ -215,7 +215,7 @@ func coerceInt32(v any, attr string) (int64, *apiError) {
 		return 0, errNullField(attr)
 	case json.Number:
 		var ok bool
-		if n, ok = pyIntegerText(pyNumber(x).Str()); !ok {
+		if n, ok = python.IntegerField(pyNumber(x).Str()); !ok {
 			return 0, errInvalid(msgNotInteger, attr)
 		}
 	case string:
@@ -223,7 +223,7 @@ func coerceInt32(v any, attr string) (int64, *apiError) {
 			return 0, errValidation("max_string_length", "String value too large.", attr)
 		}
 		var ok bool
-		if n, ok = pyIntegerText(x); !ok {
+		if n, ok = python.IntegerField(x); !ok {
 			return 0, errInvalid(msgNotInteger, attr)
 		}
 	default:
@@ -262,19 +262,6 @@ func isIntegerLiteral(s string) bool {
 // maxIntegerText is DRF's IntegerField.MAX_STRING_LENGTH: longer text
 // is refused before it is parsed.
 const maxIntegerText = 1000
-
-// pyIntegerText reads text as DRF's IntegerField does:
-// int(re.sub(r'\.0*\s*$', "", text)), with Python's \s and int() (which
-// strips whitespace, takes a sign, single underscores between digits and
-// any Unicode decimal digit).
-func pyIntegerText(text string) (*big.Int, bool) {
-	trimmed := strings.TrimRightFunc(text, python.IsSpace)
-	trimmed = strings.TrimRight(trimmed, "0")
-	if strings.HasSuffix(trimmed, ".") {
-		text = trimmed[:len(trimmed)-1]
-	}
-	return python.Int(text)
-}
 
 // coerceText reads a nullable string field as the service's CharField
 // does: numbers become their text, surrounding whitespace is stripped as

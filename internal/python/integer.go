@@ -2,7 +2,6 @@ package python
 
 import (
 	"math/big"
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -27,7 +26,7 @@ func Int(s string) (*big.Int, bool) {
 	for _, r := range s {
 		switch d, ok := decimal(r); {
 		case ok:
-			b.WriteByte(byte('0' + d))
+			b.WriteByte("0123456789"[d])
 			underscore = false
 		case r == '_' && !underscore:
 			underscore = true
@@ -58,15 +57,17 @@ func decimal(r rune) (int, bool) {
 	return int(r-start) % 10, true
 }
 
-// integerFieldDecimals is what Django REST framework's IntegerField strips
-// from str(value) before int(): a point followed by zeros and whitespace.
-var integerFieldDecimals = regexp.MustCompile(`\.0*\s*$`)
-
 // IntegerField reads the text of a value (str() of it: Number.Str for a
 // number) as Django REST framework's IntegerField does, which the service's
-// serializers use for integers: "12.0" and "12." are 12, then Int's rules.
-// Strings longer than 1000 characters are refused before (its
-// max_string_length), which the caller checks.
+// serializers use for integers: int(re.sub(r'\.0*\s*$', ”, text)), where
+// Python's \s is every character IsSpace holds (\v and Unicode spaces too),
+// so "12.0", "12." and "5.0\u00a0" are integers; then Int's rules. Strings
+// longer than 1000 characters are refused before (its max_string_length),
+// which the caller checks.
 func IntegerField(text string) (*big.Int, bool) {
-	return Int(integerFieldDecimals.ReplaceAllString(text, ""))
+	trimmed := strings.TrimRight(strings.TrimRightFunc(text, IsSpace), "0")
+	if strings.HasSuffix(trimmed, ".") {
+		text = trimmed[:len(trimmed)-1]
+	}
+	return Int(text)
 }

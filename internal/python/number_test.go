@@ -139,15 +139,20 @@ func TestIntIsPythons(t *testing.T) {
 	}
 }
 
+// What DRF's IntegerField makes of text: int(re.sub(r'\.0*\s*$', "",
+// text)), with Python's \s (\v and Unicode spaces too) and int().
 func TestIntegerFieldDropsZeroDecimals(t *testing.T) {
-	for in, want := range map[string]int64{"12.0": 12, "12.": 12, "12.000 ": 12, " 2.0": 2, "-0.0": 0} {
-		n, ok := python.IntegerField(in)
-		if !ok || n.Int64() != want {
-			t.Errorf("IntegerField(%q) = %v, %t; want %d", in, n, ok, want)
+	ok := map[string]int64{"5": 5, " 7 ": 7, "+3": 3, "-4": -4, "1_000": 1000, "12.0": 12, "12.": 12, "007": 7,
+		"12.000 ": 12, " 2.0": 2, "5 .0": 5, "5.0\v": 5, "5.0\u00a0": 5, "\u0663": 3, "１２": 12, "-0.0": 0, " 1.\n": 1}
+	for in, want := range ok {
+		n, good := python.IntegerField(in)
+		if !good || n.Int64() != want {
+			t.Errorf("IntegerField(%q) = %v, %t; want %d", in, n, good, want)
 		}
 	}
-	for _, in := range []string{"1.5", "1e+20", "2.0x", "2. 0", "True"} {
-		if n, ok := python.IntegerField(in); ok {
+	for _, in := range []string{"", "x", "1.5", "_1", "1__0", "1_", "--1", "0x10", "1e3", "1e+20", "5.0 0", "5.0.0",
+		".", "inf", "nan", "True", "1.0x", "2. 0", "2.0x"} {
+		if n, good := python.IntegerField(in); good {
 			t.Errorf("IntegerField(%q) = %v, want a refusal", in, n)
 		}
 	}

@@ -43,8 +43,9 @@ type Env struct {
 	// Scratch is the project where the oracle tries values; "" against a
 	// live instance, where the oracle uses the test project.
 	Scratch string
-	// MaxCreates bounds the configs a scenario creates (live mode).
-	MaxCreates int
+	// MaxCreates bounds the configs a scenario creates (live mode), the
+	// oracle's included; Creates counts them.
+	MaxCreates, Creates int
 	// Preexisting holds the configs the project had before the scenario
 	// (live mode), which it does not account for.
 	Preexisting map[int64]bool
@@ -83,6 +84,60 @@ func LocalEnv(t testing.TB, cat *Catalog, current bool) *Env {
 			}
 		},
 	}
+}
+
+// LiveEnv sets a scenario up against a running service that is not the
+// scenario's own (a live instance): the provider uses host, key and project
+// (an id); the catalog holds plugins by id and kind only, since the
+// scenario cannot read or change the service's plugins (no secret keys, no
+// upgrades); the oracle tries values in the project itself and removes what
+// it makes; a scenario creates at most maxCreates configs and accounts only
+// for configs it did not find there.
+func LiveEnv(t testing.TB, host, key, project string, plugins map[string][]int64, maxCreates int) *Env {
+	t.Helper()
+	cat := &Catalog{}
+	for _, kind := range Kinds {
+		for _, id := range plugins[kind] {
+			p := localapi.Plugin{ID: id}
+			if kind == "transformation" {
+				p.Capabilities.Methods = []string{"processEvent"}
+			} else {
+				p.Capabilities.ScheduledTasks = []string{"runEveryHour"}
+			}
+			cat.Plugins = append(cat.Plugins, p)
+		}
+	}
+	e := &Env{
+		T: t, Host: host, Key: key, Project: project, ProjectID: project,
+		API: acctest.ClientFor(t, host, key), Catalog: cat, MaxCreates: maxCreates,
+	}
+	ids, err := e.ActiveIDs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Preexisting = ids
+	return e
+}
+
+// RemoveCreated soft-deletes every config the project lists that was not
+// there when the environment was set up: what a live scenario leaves.
+func (e *Env) RemoveCreated(ctx context.Context) error {
+	var errs []error
+	for _, kind := range Kinds {
+		recs, err := e.API.ListAll(ctx, e.ProjectID, Collection(kind))
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			if e.Preexisting[r.ID] {
+				continue
+			}
+			if _, err := e.API.Update(ctx, e.ProjectID, Collection(kind), r.ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Close stops what the environment started.
@@ -149,7 +204,7 @@ func (e *Env) Accepts(ctx context.Context, c *Config) (bool, string, error) {
 			}
 			var obj map[string]json.RawMessage
 			if err := json.Unmarshal([]byte(*text), &obj); err != nil {
-				return false, "settings are not a JSON object", nil
+				return false, "", fmt.Errorf("generated settings are not a JSON object: %w", err)
 			}
 			maps.Copy(merged, obj)
 		}
@@ -164,6 +219,9 @@ func (e *Env) Accepts(ctx context.Context, c *Config) (bool, string, error) {
 		project = e.ProjectID
 	}
 	rec, err := e.API.Create(ctx, project, Collection(c.Kind), in)
+	if err == nil {
+		e.Creates++
+	}
 	var apiErr *client.APIError
 	switch {
 	case err == nil:

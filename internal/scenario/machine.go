@@ -28,7 +28,6 @@ type Machine struct {
 	// converged is whether the last apply succeeded and nothing changed
 	// since, so that a plan must be empty.
 	converged bool
-	creates   int
 	log       []string
 }
 
@@ -132,7 +131,7 @@ func (m *Machine) configValue(t *rapid.T, c *acctest.Core, cfg *Config) tftypes.
 // applies the workspace.
 func (m *Machine) Apply(t *rapid.T) {
 	s := rapid.SampledFrom(m.slots).Draw(t, "resource")
-	if m.env.MaxCreates > 0 && !s.inst.Exists() && m.creates >= m.env.MaxCreates {
+	if m.env.MaxCreates > 0 && m.env.Creates >= m.env.MaxCreates {
 		t.Skip("the scenario made its creates")
 	}
 	s.config = configGen(m.env.Catalog, s.kind, s.config).Draw(t, "configuration of "+s.name)
@@ -154,7 +153,7 @@ func (m *Machine) Destroy(t *rapid.T) {
 // Refresh plans without applying: once converged, nothing is planned.
 func (m *Machine) Refresh(t *rapid.T) {
 	m.step("plan")
-	plans, _, _ := m.plan(t)
+	plans, _ := m.plan(t)
 	if !m.converged {
 		return
 	}
@@ -166,9 +165,9 @@ func (m *Machine) Refresh(t *rapid.T) {
 }
 
 // plan runs a plan walk: a new provider refreshes every resource in state
-// and plans each. It returns the plans (nil for a slot with nothing),
-// whether any was refused, and the counters of the walk.
-func (m *Machine) plan(t *rapid.T) ([]*acctest.Plan, bool, map[string]int64) {
+// and plans each. It returns the plans (nil for a slot with nothing) and
+// whether any was refused.
+func (m *Machine) plan(t *rapid.T) ([]*acctest.Plan, bool) {
 	ctx := context.Background()
 	srv := m.env.Server()
 	m.resetCounters()
@@ -212,7 +211,7 @@ func (m *Machine) plan(t *rapid.T) ([]*acctest.Plan, bool, map[string]int64) {
 			m.fail(t, "a plan of %d resources made %d reads (budget %d): %s", n, reads, 2*n+1, describeCounters(counts))
 		}
 	}
-	return plans, refused, counts
+	return plans, refused
 }
 
 func (m *Machine) resetCounters() {
@@ -227,7 +226,7 @@ func (m *Machine) resetCounters() {
 // imported, which must not be replaced.
 func (m *Machine) apply(t *rapid.T, imported string) {
 	ctx := context.Background()
-	plans, refused, _ := m.plan(t)
+	plans, refused := m.plan(t)
 	m.converged = false
 	if refused {
 		for i, p := range plans {
@@ -255,7 +254,7 @@ func (m *Machine) apply(t *rapid.T, imported string) {
 			}
 			accepts[i], reasons[i] = ok, why
 			if ok && p.Action() != "update" {
-				m.creates++
+				m.env.Creates++
 			}
 		}
 		if p.Action() == "replace" {
@@ -325,7 +324,7 @@ func (m *Machine) apply(t *rapid.T, imported string) {
 	}
 	stats.Applies.Add(1)
 	// The next plan is empty.
-	again, refusedAgain, _ := m.plan(t)
+	again, refusedAgain := m.plan(t)
 	for i, p := range again {
 		if p == nil {
 			continue
@@ -567,7 +566,7 @@ func (m *Machine) Upgrade(t *rapid.T) {
 	m.env.Catalog.Plugins[i] = next
 	m.step("upgrade plugin %d", p.ID)
 	stats.Upgrades.Add(1)
-	plans, refused, _ := m.plan(t)
+	plans, refused := m.plan(t)
 	if !m.converged {
 		return
 	}

@@ -31,9 +31,9 @@ func TestAccScenarioSample(t *testing.T) {
 			sample := SampleGen(3).Example(seed)
 			env := LocalEnv(t, sample.Catalog, sample.Current)
 			t.Cleanup(env.Close)
-			steps := make([]resource.TestStep, len(sample.Steps))
+			steps := make([]resource.TestStep, 0, len(sample.Steps)+1)
 			for i := range sample.Steps {
-				steps[i] = resource.TestStep{Config: sample.HCL(env, i)}
+				steps = append(steps, resource.TestStep{Config: sample.HCL(env, i)})
 				for _, c := range sample.Steps[i] {
 					if c == nil {
 						continue

@@ -1,21 +1,35 @@
 package scenario
 
 import (
+	"context"
+	"flag"
+	"os"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
-// TestScenarios runs generated scenarios against a local API of their own:
-// a plugin catalog, one or two config resources, and steps that configure,
-// apply, change the service, upgrade plugins, import and destroy, with the
-// invariants checked after each (Machine). -rapid.checks sets how many
-// (make fuzz runs more), -rapid.seed replays one.
+// TestScenarios runs generated scenarios: a plugin catalog, one or two
+// config resources, and steps that configure, apply, change the service,
+// upgrade plugins, import and destroy, with the invariants checked after
+// each (Machine). Each runs against a local API of its own; against a live
+// instance (POSTHOG_*), a few run with a bounded number of creates and
+// remove what they made. -rapid.checks sets how many (make fuzz runs more),
+// -rapid.seed or -rapid.failfile replays one.
 func TestScenarios(t *testing.T) {
 	if acctest.IsLive() {
-		t.Skip("TestScenariosLive runs them against the live instance")
+		acctest.PreCheck(t) // a service that no longer creates configs has nothing to converge
+		plugins := map[string][]int64{}
+		for _, kind := range Kinds {
+			plugins[kind] = acctest.Plugins(t, kind)
+		}
+		checksUnlessSet(t, liveChecks)
+		runLive(t, os.Getenv(acctest.EnvHost), os.Getenv(acctest.EnvAPIKey), os.Getenv(acctest.EnvProjectID), plugins)
+		return
 	}
 	rapid.Check(t, func(rt *rapid.T) {
 		cat := catalogGen.Draw(rt, "catalog")
@@ -26,4 +40,79 @@ func TestScenarios(t *testing.T) {
 	})
 	t.Logf("applies that converged: %d, refused: %d; imports: %d, plugin upgrades: %d, changes on the service: %d",
 		stats.Applies.Load(), stats.Refused.Load(), stats.Imports.Load(), stats.Upgrades.Load(), stats.Changes.Load())
+}
+
+// Bounds of a live run: scenarios, and creates per scenario (the oracle's
+// included).
+const (
+	liveChecks     = "5"
+	liveMaxCreates = 6
+)
+
+// runLive runs scenarios against a service that is not the test's own,
+// as against a live instance, and removes what each created.
+func runLive(t *testing.T, host, key, project string, plugins map[string][]int64) {
+	rapid.Check(t, func(rt *rapid.T) {
+		env := LiveEnv(t, host, key, project, plugins, liveMaxCreates)
+		defer func() {
+			if err := env.RemoveCreated(context.Background()); err != nil {
+				t.Errorf("removing the scenario's configs: %v", err)
+			}
+		}()
+		m := NewMachine(rt, env)
+		rt.Repeat(m.Actions())
+	})
+}
+
+// TestScenariosLiveMode runs the live mode (runLive) against a local API
+// that it treats as live (no catalog of its own, no upgrades, the oracle in
+// the project itself): creates stay within the bound, and nothing the
+// scenarios made is left active.
+func TestScenariosLiveMode(t *testing.T) {
+	if acctest.IsLive() {
+		t.Skip("TestScenarios runs against the live instance")
+	}
+	host, _ := acctest.IsolatedAPI(t, nil)
+	api := acctest.ClientFor(t, host, acctest.KeyFull)
+	before := LiveEnv(t, host, acctest.KeyFull, "1", nil, 0)
+	// A config that was there before: the scenarios must leave it alone.
+	kept := acctest.MustCreate(t, api, Collection("transformation"), recordInput(1))
+	checksUnlessSet(t, liveChecks)
+	runLive(t, host, acctest.KeyFull, "1", map[string][]int64{"transformation": {1, 2}, "import_app": {3, 4}})
+	after, err := before.ActiveIDs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != 1 || !after[kept.ID] {
+		t.Errorf("active configs after the scenarios: %v, want only the one made before (%d)", after, kept.ID)
+	}
+	// Ids come from one sequence: the next one tells how many configs the
+	// scenarios made. A scenario stops creating at its bound, but the
+	// apply that reaches it may make one config per resource beside the
+	// oracle's, two more for two resources.
+	next := acctest.MustCreate(t, api, Collection("transformation"), recordInput(1))
+	checks, _ := strconv.Atoi(liveChecks)
+	if made := next.ID - kept.ID - 1; made > int64(checks*(liveMaxCreates+4)) {
+		t.Errorf("%d configs made in %d scenarios, bound %d each", made, checks, liveMaxCreates)
+	}
+}
+
+// checksUnlessSet sets rapid's -rapid.checks to n unless the command line
+// set it.
+func checksUnlessSet(t *testing.T, n string) {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "rapid.checks" })
+	if set {
+		return
+	}
+	old := flag.Lookup("rapid.checks").Value.String()
+	if err := flag.Set("rapid.checks", n); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
+}
+
+// recordInput is a minimal create of a config of plugin.
+func recordInput(plugin int64) client.RecordInput {
+	return client.RecordInput{Plugin: client.Some(plugin), Order: client.Some(int64(0))}
 }
