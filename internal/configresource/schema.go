@@ -120,10 +120,15 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				// configuration otherwise, null included.
 				Computed: true,
 				MarkdownDescription: "Which events the config applies to: a JSON object (write it with " +
-					"`jsonencode`) with `events` and/or `actions` (lists of objects, each with a `type` of " +
-					"`events` or `actions`) and `filter_test_accounts`. Compared the way the service normalises " +
-					"it: other top-level keys are ignored (with a warning) and entries without `properties` get " +
-					"an empty list. Services since July 2025 have no filters: set there, they are refused.",
+					"`jsonencode`) with `events` and/or `actions` (lists of entries, each with a `type` of " +
+					"`events` or `actions` and optionally `id`, `name`, `order` and `properties`, a list of " +
+					"objects) and `filter_test_accounts` (a boolean). What the service would refuse (a blank " +
+					"`id` or `name`, an `order` that is not an integer, `properties = null`) is refused at plan " +
+					"time. What it rewrites is no change: it keeps only those keys (others are ignored, with a " +
+					"warning), stores `id` and `name` as trimmed text (`id = 5` is `\"5\"`), `order` as an " +
+					"integer and `filter_test_accounts` as a boolean (`\"true\"`, `1`), and adds `properties = []`. " +
+					"Left out after being set, the filters are cleared (the service stores `{}`, which the state " +
+					"shows as null). Services since July 2025 have no filters: set there, they are refused.",
 			},
 			"config": schema.StringAttribute{
 				CustomType: jsontypes.NormalizedType{},
