@@ -37,7 +37,7 @@ func sameArguments(a, b *record.Config) bool {
 	return a.Plugin.Equal(b.Plugin) &&
 		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
 		a.Name.Equal(b.Name) && a.Description.Equal(b.Description) &&
-		(a.Filters.Equal(b.Filters) || filtersNone(a.Filters) && filtersNone(b.Filters)) &&
+		(a.Filters.Equal(b.Filters) || a.Filters.FiltersNothing() && b.Filters.FiltersNothing()) &&
 		a.Settings.Equal(b.Settings)
 }
 

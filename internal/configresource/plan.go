@@ -173,7 +173,7 @@ func planFilters(configured types.String, proposed, state record.FiltersValue) r
 	switch {
 	case configured.IsUnknown():
 		return proposed
-	case configured.IsNull() && filtersNone(state):
+	case configured.IsNull() && state.FiltersNothing():
 		return state
 	case configured.IsNull():
 		return record.NewFiltersNull()
@@ -215,13 +215,7 @@ func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginF
 	return !c.secret.IsNull() ||
 		c.nameNull && known && (!facts.NameFromPlugin || facts.BlankName) && !state["name"].IsNull() ||
 		c.descriptionNull && known && (!facts.DescriptionFromPlugin || facts.BlankDescription) && !state["description"].IsNull() ||
-		c.filters.IsNull() && !filtersNone(record.FiltersValue{StringValue: framework.RawString(state["filters"])})
-}
-
-// filtersNone reports whether filters in state filter nothing: null, or
-// what the service stores as {} (a configuration's {} kept in state).
-func filtersNone(v record.FiltersValue) bool {
-	return v.IsNull() || !v.IsUnknown() && record.FiltersNone(v.ValueString())
+		c.filters.IsNull() && !record.NewFiltersRaw(framework.RawString(state["filters"])).FiltersNothing()
 }
 
 // planSettings plans the plugin settings (the `config` attribute).

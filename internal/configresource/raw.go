@@ -36,7 +36,7 @@ func configOf(a map[string]tftypes.Value) (record.Config, bool) {
 	c := record.Config{
 		ID: num("id"), ProjectID: str("project_id"), Plugin: num("plugin"), Order: num("order"),
 		Name: str("name"), Description: str("description"),
-		Filters:   record.FiltersValue{StringValue: str("filters")},
+		Filters:   record.NewFiltersRaw(str("filters")),
 		Settings:  jsontypes.Normalized{StringValue: str("config")},
 		CreatedAt: str("created_at"), UpdatedAt: str("updated_at"),
 	}

@@ -138,7 +138,7 @@ func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) 
 // which it then reads back.
 func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage], bool) {
 	switch {
-	case filtersNone(plan) && filtersNone(state):
+	case plan.FiltersNothing() && state.FiltersNothing():
 		// Null, {} or keys the service drops: all stored as none.
 		return client.Opt[json.RawMessage]{}, false
 	case plan.IsNull():

@@ -68,6 +68,10 @@ func NewFiltersValue(s string) FiltersValue {
 	return FiltersValue{StringValue: basetypes.NewStringValue(s)}
 }
 
+// NewFiltersRaw returns filters holding a string value as it is (null,
+// unknown or known).
+func NewFiltersRaw(v basetypes.StringValue) FiltersValue { return FiltersValue{StringValue: v} }
+
 // NewFiltersNull returns null filters.
 func NewFiltersNull() FiltersValue { return FiltersValue{StringValue: basetypes.NewStringNull()} }
 
@@ -121,6 +125,12 @@ func FiltersNone(s string) bool {
 	}
 	stored, ok := storedFilters(s)
 	return ok && len(stored) == 0
+}
+
+// FiltersNothing reports whether the value filters nothing: null, or text
+// the service stores as {} (FiltersNone). Unknown filters are not known to.
+func (v FiltersValue) FiltersNothing() bool {
+	return v.IsNull() || !v.IsUnknown() && FiltersNone(v.ValueString())
 }
 
 // storedFilters is what the service stores for filters text; false when it

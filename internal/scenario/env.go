@@ -55,7 +55,8 @@ type Env struct {
 
 // LocalEnv starts a local API of the scenario's own with the catalog, and
 // sets the provider up for project 1 (by its id or as "@current"). Close
-// stops the API.
+// stops the API. With SCENARIO_DEBUG set, every request is logged (with
+// rapid's output of the failing scenario), to see what a step sent.
 func LocalEnv(t testing.TB, cat *Catalog, current bool) *Env {
 	t.Helper()
 	srv, err := localapi.New(localapi.Options{Plugins: slices.Clone(cat.Plugins)})

@@ -17,6 +17,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // Machine is one scenario: a workspace of config resources (slots) that
@@ -605,11 +606,13 @@ func planDiff(p *acctest.Plan) string {
 }
 
 // ownTextRevealed reports whether a plan after plugin p's upgrade only
-// hands a name or description back to the plugin, where the configuration
-// leaves it out and the config's own text was the same as the plugin's
-// before the upgrade. The service shows `name or plugin.name`, so a
-// config's own text equal to its plugin's reads as the plugin's until the
-// plugin changes: only then can the provider see it and plan it back.
+// changes a name or description that the service showed the same for the
+// config's own text and the plugin's. The service shows `name or
+// plugin.name`, so until the plugin changes the provider cannot tell them
+// apart: own text equal to the plugin's, where the configuration leaves it
+// out or sets it blank, is handed back to the plugin; configured text equal
+// to the plugin's, which nothing sent since the service showed it, is sent.
+// Either way the plan restores what the configuration says.
 func ownTextRevealed(pl *acctest.Plan, cfg *Config, p localapi.Plugin) bool {
 	prior := pl.Prior.Attrs()
 	planned := map[string]tftypes.Value{}
@@ -623,11 +626,27 @@ func ownTextRevealed(pl *acctest.Plan, cfg *Config, p localapi.Plugin) bool {
 		var was string
 		_ = prior[name].As(&was)
 		switch {
-		case name == "name" && cfg.Name == nil && !v.IsKnown() && p.Name != nil && was == *p.Name:
-		case name == "description" && cfg.Description == nil && !v.IsKnown() && p.Description != nil && was == *p.Description:
+		case name == "name" && handsBack(cfg.Name, v) && p.Name != nil && was == *p.Name,
+			name == "name" && cfg.Name != nil && handsBack(cfg.Name, v) && p.Name != nil && python.Strip(*cfg.Name) == *p.Name:
+		case name == "description" && handsBack(cfg.Description, v) && p.Description != nil && was == *p.Description,
+			name == "description" && cfg.Description != nil && handsBack(cfg.Description, v) && p.Description != nil &&
+				python.Strip(*cfg.Description) == *p.Description:
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// handsBack reports whether planned is what a configuration asks for once
+// the plugin's text no longer stands for it: handed back to the plugin
+// where the configuration leaves it out (planned unknown: sent as null) or
+// sets it blank, or the configured text itself where that was the plugin's
+// (the service showed it, so nothing was sent; now it must be).
+func handsBack(configured *string, planned tftypes.Value) bool {
+	if configured == nil {
+		return !planned.IsKnown()
+	}
+	var s string
+	return planned.IsKnown() && planned.As(&s) == nil && s == *configured
 }
