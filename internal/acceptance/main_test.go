@@ -20,6 +20,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(noReapEnv) != "" {
+		runNoReap() // a helper process of the interrupt tests; never returns
+	}
 	code := m.Run()
 	acctest.RemoveProviderMirror()
 	os.Exit(code)

@@ -5,8 +5,15 @@ package acceptance
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,25 +43,38 @@ const interruptCount = 24
 
 // TestAccReliability_interruptedApply: an apply interrupted part-way, by
 // Ctrl-C (SIGINT) or killed (SIGKILL, of Terraform alone or with its
-// provider), is followed by an apply that converges: the state and the API
-// then hold the same configs, one each, and the next plan is empty. After
-// SIGINT nothing is lost even before the second apply: creates under way
-// finish and reach the state. After SIGKILL the configs whose answers
-// were cut off are adopted from the create journal, with a warning.
+// provider), is followed by an apply that converges: the state holds every
+// config, once, and the next plan is empty. After SIGINT nothing is lost
+// even before the second apply: creates under way finish and reach the
+// state. After a SIGKILL of Terraform the configs whose ids never reached
+// the state are adopted from the create journal, with a warning, also when
+// the second apply starts at once (the killed run's provider still
+// finishing) and under a parent that never reaps the provider. When the
+// provider dies too, a create whose answer never came proves nothing: the
+// second apply creates anew and names the configs that may be leftovers.
 func TestAccReliability_interruptedApply(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		stop func(pid int) error
-		// clean: nothing may be missing from the state after the stop.
-		clean bool
+		// group: the signal goes to Terraform's process group (the
+		// provider too), else to Terraform alone.
+		sig   syscall.Signal
+		group bool
+		// wait: the second apply waits until the first's processes are
+		// gone (or zombies, under noReap).
+		wait, noReap bool
 	}{
-		{"SIGINT", func(pid int) error { return syscall.Kill(pid, syscall.SIGINT) }, true},
-		{"SIGKILL terraform", func(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }, false},
-		{"SIGKILL terraform and provider", func(pid int) error { return syscall.Kill(-pid, syscall.SIGKILL) }, false},
+		{name: "SIGINT", sig: syscall.SIGINT, wait: true},
+		{name: "SIGKILL terraform", sig: syscall.SIGKILL, wait: true},
+		{name: "SIGKILL terraform, applied again at once", sig: syscall.SIGKILL},
+		{name: "SIGKILL terraform under a parent that never reaps", sig: syscall.SIGKILL, wait: true, noReap: true},
+		{name: "SIGKILL terraform and provider", sig: syscall.SIGKILL, group: true, wait: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			if tc.noReap && !noReapSupported {
+				t.Skip("subreapers are Linux's")
+			}
 			// Writes are applied at once and answered 400ms later, so that
 			// several are under way whenever the stop comes.
 			host, local := acctest.IsolatedAPI(t, slowAnswers(400*time.Millisecond))
@@ -62,20 +82,8 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 				host, acctest.KeyWrite)
 			tf := acctest.NewTerraform(t, provider+interruptConfigs, nil)
 
-			cmd := tf.Command(context.Background(), nil, "apply", "-auto-approve", "-no-color")
 			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			// A process group of its own: the provider processes Terraform
-			// starts are in it, and are ended with it.
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			pid := cmd.Process.Pid
-			t.Cleanup(func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-
+			run := startApply(t, tf, &out, tc.noReap)
 			// Stop it once the first ten creates (Terraform's parallelism)
 			// were answered and more are under way.
 			deadline := time.Now().Add(60 * time.Second)
@@ -85,45 +93,188 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 				}
 				time.Sleep(5 * time.Millisecond)
 			}
-			if err := tc.stop(pid); err != nil {
+			target := run.terraform()
+			if tc.group {
+				target = -run.group
+			}
+			if err := syscall.Kill(target, tc.sig); err != nil {
 				t.Fatal(err)
 			}
-			select {
-			case err := <-exited:
-				if err == nil {
-					t.Fatalf("the interrupted apply succeeded:\n%s", out.String())
-				}
-			case <-time.After(60 * time.Second):
-				t.Fatalf("terraform still runs a minute after the stop:\n%s", out.String())
+			run.waitTerraform(t, &out)
+			if tc.wait {
+				run.waitProviders(t)
 			}
-			waitGroupGone(t, pid)
 
 			state := tf.StateIDs()
-			api := activeIDs(t, host)
-			t.Logf("after the stop: %d configs in the state, %d active on the API", len(state), len(api))
 			if len(state) == interruptCount {
 				t.Fatalf("the apply completed before the stop; the test proves nothing:\n%s", out.String())
 			}
-			if tc.clean {
+			if tc.sig == syscall.SIGINT {
 				if err := acctest.StateMatchesAPI(acctest.ClientFor(t, host, localapi.KeyFull), state, len(state)); err != nil {
 					t.Errorf("after a clean stop: %v", err)
 				}
 			}
-			orphans := len(api) - len(state)
 
 			second, err := tf.Run("apply", "-auto-approve", "-no-color")
 			if err != nil {
 				t.Fatalf("the second apply failed: %v\n%s", err, second)
 			}
-			if err := acctest.StateMatchesAPI(acctest.ClientFor(t, host, localapi.KeyFull), tf.StateIDs(), interruptCount); err != nil {
-				t.Errorf("after the second apply: %v", err)
+			api := activeIDs(t, host)
+			final := tf.StateIDs()
+			if n := len(distinct(final)); n != interruptCount {
+				t.Errorf("the state holds %d distinct configs, want %d: %v", n, interruptCount, final)
 			}
-			if adopted := strings.Count(second, "Warning: Adopted "); adopted != orphans {
-				t.Errorf("the second apply adopted %d configs, want the %d orphans:\n%s", adopted, orphans, second)
+			leftovers := 0
+			for id := range api {
+				if !slices.Contains(slices.Collect(maps.Values(final)), id) {
+					leftovers++
+					if !tc.group || !strings.Contains(second, fmt.Sprint(id)) {
+						t.Errorf("config %d is active but in no state, and no warning names it", id)
+					}
+				}
+			}
+			t.Logf("stopped with %d configs in the state; the second apply adopted %d, warned of %d leftovers",
+				len(state), strings.Count(second, "Warning: Adopted "), leftovers)
+			if !tc.group && leftovers != 0 {
+				t.Errorf("%d configs were created twice:\n%s", leftovers, second)
 			}
 			tf.EmptyPlan("after the second apply")
 		})
 	}
+}
+
+// distinct returns the set of ids of a state.
+func distinct(state map[string]int64) map[int64]bool {
+	set := map[int64]bool{}
+	for _, id := range state {
+		set[id] = true
+	}
+	return set
+}
+
+// interruptedApply is a terraform apply started in a process group of its
+// own (its providers are in it), directly or under a parent that never
+// reaps.
+type interruptedApply struct {
+	group   int
+	pidFile string
+	exited  chan error
+}
+
+func startApply(t *testing.T, tf *acctest.Terraform, out *bytes.Buffer, noReap bool) *interruptedApply {
+	t.Helper()
+	cmd := tf.Command(context.Background(), nil, "apply", "-auto-approve", "-no-color")
+	run := &interruptedApply{exited: make(chan error, 1)}
+	if noReap {
+		argv, _ := json.Marshal(cmd.Args)
+		run.pidFile = filepath.Join(t.TempDir(), "terraform.pid")
+		wrapper := exec.CommandContext(context.Background(), os.Args[0]) //nolint:gosec // G204: this test binary
+		wrapper.Dir = cmd.Dir
+		wrapper.Env = append(cmd.Env, noReapEnv+"="+string(argv), noReapPIDEnv+"="+run.pidFile)
+		cmd = wrapper
+	}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	run.group = cmd.Process.Pid
+	t.Cleanup(func() { _ = syscall.Kill(-run.group, syscall.SIGKILL) })
+	go func() { run.exited <- cmd.Wait() }()
+	return run
+}
+
+// terraform returns Terraform's pid.
+func (r *interruptedApply) terraform() int {
+	if r.pidFile == "" {
+		return r.group
+	}
+	for {
+		if b, err := os.ReadFile(r.pidFile); err == nil && len(b) > 0 {
+			pid, _ := strconv.Atoi(string(b))
+			return pid
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitTerraform waits until Terraform has exited.
+func (r *interruptedApply) waitTerraform(t *testing.T, out *bytes.Buffer) {
+	t.Helper()
+	if r.pidFile != "" {
+		pid := r.terraform()
+		deadline := time.Now().Add(60 * time.Second)
+		for !isZombieOrGone(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("terraform still runs a minute after the stop:\n%s", out.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return
+	}
+	select {
+	case err := <-r.exited:
+		if err == nil {
+			t.Fatalf("the interrupted apply succeeded:\n%s", out.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("terraform still runs a minute after the stop:\n%s", out.String())
+	}
+}
+
+// waitProviders waits until the stopped apply's providers have ended:
+// gone, or zombies under a parent that never reaps them.
+func (r *interruptedApply) waitProviders(t *testing.T) {
+	t.Helper()
+	if r.pidFile == "" {
+		waitGroupGone(t, r.group)
+		return
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		live := 0
+		for _, pid := range groupPIDs(r.group) {
+			if pid != r.group && !isZombieOrGone(pid) {
+				live++
+			}
+		}
+		if live == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d processes of the stopped apply still run a minute later", live)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// groupPIDs lists the processes of process group pgid (from /proc).
+func groupPIDs(pgid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if g, err := syscall.Getpgid(pid); err == nil && g == pgid {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// isZombieOrGone reports whether process pid has ended (a zombie's state
+// in /proc is Z).
+func isZombieOrGone(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// pid (comm) state ...: the state follows the last ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z'
 }
 
 // waitGroupGone waits until no process of the process group pgid runs (the

@@ -52,7 +52,14 @@ func ParseState(t testing.TB, state []byte) map[string]StateInstance {
 // local state by address (none before the first apply).
 func (tf *Terraform) State() map[string]StateInstance {
 	tf.t.Helper()
-	b, err := os.ReadFile(filepath.Join(tf.Dir, "terraform.tfstate"))
+	return tf.StateOf("terraform.tfstate")
+}
+
+// StateOf is State of the state file name (relative to the working
+// directory), e.g. a workspace's.
+func (tf *Terraform) StateOf(name string) map[string]StateInstance {
+	tf.t.Helper()
+	b, err := os.ReadFile(filepath.Join(tf.Dir, name)) //nolint:gosec // G304: the test's own state file
 	if os.IsNotExist(err) || err == nil && len(b) == 0 {
 		// No state yet (Terraform creates the file empty when it starts).
 		return map[string]StateInstance{}
@@ -67,8 +74,14 @@ func (tf *Terraform) State() map[string]StateInstance {
 // address; resources whose id is not a number (an order's) are left out.
 func (tf *Terraform) StateIDs() map[string]int64 {
 	tf.t.Helper()
+	return tf.StateIDsOf("terraform.tfstate")
+}
+
+// StateIDsOf is StateIDs of the state file name.
+func (tf *Terraform) StateIDsOf(name string) map[string]int64 {
+	tf.t.Helper()
 	ids := map[string]int64{}
-	for addr, in := range tf.State() {
+	for addr, in := range tf.StateOf(name) {
 		var id int64
 		if json.Unmarshal(in.Attributes["id"], &id) == nil {
 			ids[addr] = id

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
@@ -24,6 +25,7 @@ import (
 // addCreateError reports a failed create of a config of plugin.
 func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, err error) {
 	var unsaved *client.UnsavedError
+	var lost *createonce.LostAnswerError
 	switch {
 	case errors.As(err, &unsaved):
 		diags.AddError(fmt.Sprintf("The service made a hog function instead of a %s", r.kind.Noun), fmt.Sprintf(
@@ -45,6 +47,8 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 				"PostHog provider (resource posthog_hog_function). Configs that already exist can still be "+
 				"managed here: see %s.",
 			framework.DescribeError(err), framework.Generation2Since, plugin, framework.MovingGuide))
+	case errors.As(err, &lost):
+		diags.AddError(fmt.Sprintf("Could not create %s", r.kind.Noun), framework.DescribeError(lost.Err)+"\n\n"+lost.Note)
 	default:
 		r.addError(diags, "create", 0, err)
 	}

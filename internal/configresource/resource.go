@@ -52,9 +52,9 @@ func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 	resp.IdentitySchema = identitySchema()
 }
 
-// Create makes one POST (never two configs: package createonce recovers a
-// POST whose answer is lost, and a run killed before the state got the
-// id). The response's plugin_info tells whether the service shows the new
+// Create makes one POST (never two configs: package createonce adopts the
+// config a killed run created before the state got its id, and never
+// resends a POST that may have arrived). The response's plugin_info tells whether the service shows the new
 // config in this collection (one GET when it does not say). A config of a
 // plugin of the other kind would be invisible here, so it is deleted again
 // and the error says which resource type to use.
@@ -84,7 +84,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		resp.Diagnostics.AddAttributeError(settingsPath, "Invalid plugin settings", err.Error())
 		return
 	}
-	rec, err := createonce.Create(ctx, meta, r.kind, project, in, &resp.Diagnostics)
+	rec, err := createonce.Create(ctx, meta, r.kind, project, createonce.Request{Input: in, SecretKeys: settingKeys(secret)}, &resp.Diagnostics)
 	if err != nil {
 		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return

@@ -1,47 +1,37 @@
-// Package createonce creates pipeline config records without ever creating
-// one twice. Its API is narrow: Create makes a record, ConfirmInState (from
-// every ModifyPlan) tells it which records Terraform's state holds; the
-// process-wide state behind them (claims, gates, the journal) is its own.
+// Package createonce makes the one POST of a config create, and never
+// makes a config twice, nor takes one that another resource holds.
 //
 // The client never resends a POST that may have reached the service. When
 // one fails that way (client.MayHaveApplied: a 502/503/504, a reset or a
-// timeout after the request was written), the config may exist although no
-// answer said so. Create then looks for it before trying again: a config of
-// the project that holds everything that was sent, was created since just
-// before the POST, and is not claimed by another create of this provider
-// (nor known to the create journal, journal.go). It adopts that config, or
-// POSTs again, at most max_retries more times, when there is none.
+// timeout after the request was written), the service may hold a config
+// that no answer named; the service has no idempotency key, so nothing
+// proves which config, if any, that POST made. Create looks: when a 502 or
+// 503 answered and no config that holds what was sent was made since, it
+// sends the request again; otherwise it fails naming the configs that
+// match, for the user to import or remove. It never adopts one: that could
+// take a config that another state created at the same moment.
 //
-// A service that no longer stores configs (generation 2: it makes a hog
-// function of every create, and shows configs without filters) is never
-// sent a create again after a lost answer, once the provider has seen such
-// a config (DropsFilters): the search cannot find what was never stored.
-// An answer that says a create stored nothing (client.UnsavedError) is no
-// lost answer: no search, no second POST, and no journal entry left.
-//
-// Identical configs created in parallel (count = 10 of the same settings)
-// make "the config that matches" ambiguous. Creates of the same settings
-// therefore share a gate: their POSTs run concurrently (read side), while a
-// search holds it exclusively, so that during the search every other POST
-// of those settings has either claimed its config or not begun. Each config
-// found is claimed by exactly one create; identical configs are
-// interchangeable, so which create gets which does not matter.
+// What can be proved is a config whose id an answer gave to a run that was
+// then killed before Terraform stored it: the create journal (journal.go)
+// of the working directory and workspace holds it, and the next create of
+// exactly the same request adopts it instead of making a second one.
 package createonce
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -52,184 +42,177 @@ import (
 )
 
 const (
-	// dateUncertainty is how far the service's clock may be from what the
-	// Date headers of its answers let the client estimate (client.ServiceTime).
-	dateUncertainty = 2 * time.Second
-	// clockSkew stands in for it before any answer carried a Date: how far
-	// the service's clock may be from this machine's.
-	clockSkew = 2 * time.Minute
+	// clockSkew is how far the service's clock may be from what the Date
+	// headers of its answers let the client estimate (or, before any, from
+	// this machine's).
+	clockSkew = 2 * time.Second
+	// noDateSkew stands in for it before any answer carried a Date.
+	noDateSkew = 2 * time.Minute
 	// stopGrace is how long a POST already under way may still run after
-	// Terraform cancels the operation (Ctrl-C stops the provider), so that
-	// its answer, and the new config's id, reach the state.
+	// Terraform cancels the operation (Ctrl-C, or Terraform gone), so that
+	// its answer, and the new config's id, reach the state or the journal.
 	stopGrace = 15 * time.Second
+	// DrainTimeout bounds Drain when Terraform is gone: the creates under
+	// way have stopGrace to finish.
+	DrainTimeout = stopGrace + 5*time.Second
 )
 
-// createRegistry is what the creates of one client (one configured
-// provider: Terraform runs a process per provider configuration) share:
-// the configs claimed so far and the gates per settings.
-type createRegistry struct {
-	mu      sync.Mutex
-	claimed map[int64]bool
-	gates   map[string]*sync.RWMutex
-}
+// inFlight counts the creates under way, which Drain waits for.
+var inFlight sync.WaitGroup
 
-// registries holds a createRegistry per client. (Not per host: in a test
-// process a later local API may get the port of an earlier one, and its
-// configs the ids the earlier one's creates claimed.)
-var registries sync.Map
-
-func registryFor(c *client.Client) *createRegistry {
-	if r, ok := registries.Load(c); ok {
-		return r.(*createRegistry) //nolint:forcetypeassert // only *createRegistry is stored
+// Drain waits up to timeout for the creates under way to record what they
+// made. The provider calls it before it exits because Terraform is gone.
+func Drain(timeout time.Duration) {
+	done := make(chan struct{})
+	go func() { inFlight.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(timeout):
 	}
-	r, _ := registries.LoadOrStore(c, &createRegistry{claimed: map[int64]bool{}, gates: map[string]*sync.RWMutex{}})
-	return r.(*createRegistry) //nolint:forcetypeassert // only *createRegistry is stored
 }
 
-// gate returns the gate of creates with the fingerprint fp.
-func (g *createRegistry) gate(fp string) *sync.RWMutex {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	l := g.gates[fp]
-	if l == nil {
-		l = new(sync.RWMutex)
-		g.gates[fp] = l
-	}
-	return l
+// Request is a create: the POST's fields and settings (Input), and the
+// keys of Input.Config that are secret, whose values the journal never
+// keeps.
+type Request struct {
+	Input      client.RecordInput
+	SecretKeys []string
 }
 
-// claim records that a create of this process owns config id; it reports
-// false when another one already does.
-func (g *createRegistry) claim(id int64) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.claimed[id] {
-		return false
-	}
-	g.claimed[id] = true
-	return true
-}
-
-func (g *createRegistry) isClaimed(id int64) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.claimed[id]
-}
-
-// createFingerprint identifies what a create sends, without the plugin
-// settings (config), whose secrets must not end up in the journal: creates
-// that differ only in config share a gate, and the search still tells
-// their configs apart.
-func createFingerprint(host, project string, coll client.Collection, in client.RecordInput) string {
+// fingerprint identifies what r sends, secret values aside.
+func (r Request) fingerprint(host, project string, coll client.Collection) string {
+	in := r.Input
 	body, _ := json.Marshal(in) // Config is not part of the JSON form
-	sum := sha256.Sum256([]byte(strings.Join([]string{host, project, string(coll), string(body)}, "\x00")))
+	var settings []byte
+	if cfg, ok := in.Config.Get(); ok {
+		var m map[string]any
+		if json.Unmarshal(cfg, &m) == nil {
+			for _, k := range r.SecretKeys {
+				if _, set := m[k]; set {
+					m[k] = "secret"
+				}
+			}
+			settings, _ = json.Marshal(m) // sorted keys
+		}
+	}
+	sum := sha256.Sum256([]byte(strings.Join([]string{host, project, string(coll), string(body), string(settings)}, "\x00")))
 	return hex.EncodeToString(sum[:])
 }
 
-// Create creates the config in sends in project's collection of kind k,
-// never twice: an answer lost on the way is recovered by finding the config
-// (see the package comment), and configs a killed run created without
-// Terraform storing them are adopted from the create journal. Adoptions are
-// reported as warnings in diags.
-func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, in client.RecordInput, diags *diag.Diagnostics) (*client.Record, error) {
-	return creator{kind: k}.create(ctx, meta, project, in, diags)
-}
-
-// creator is the creates of one kind's records.
-type creator struct {
-	kind kind.Kind
-}
-
-func (r creator) create(ctx context.Context, meta *framework.ProviderData, project string, in client.RecordInput, diags *diag.Diagnostics) (*client.Record, error) {
+// Create creates the config req sends in project's collection of kind k,
+// or adopts the one a killed run of this working directory created with
+// exactly this request (with a warning in diags).
+func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, req Request, diags *diag.Diagnostics) (*client.Record, error) {
+	inFlight.Add(1)
+	defer inFlight.Done()
 	c := meta.Client
-	reg := registryFor(c)
-	fp := createFingerprint(c.Host(), project, r.kind.Collection, in)
-	gate := reg.gate(fp)
-	jr := defaultJournal()
+	j := journalOf(meta, meta.JournalDir)
+	coll := string(k.Collection)
+	fp := req.fingerprint(c.Host(), project, k.Collection)
 
-	if rec, err := r.adoptOrphan(ctx, c, jr, reg, gate, project, fp, in, diags); rec != nil || err != nil {
+	if rec, err := adopt(ctx, c, j, k, project, fp, req.Input, diags); rec != nil || err != nil {
 		if rec != nil {
 			meta.ReadCache().Invalidate(rec.ID) // found, not made: a page may show it as it was
 		}
 		return rec, err
 	}
 
-	since := time.Now()
-	entry := jr.begin(c.Host(), project, r.kind.Collection, fp, since)
-	gate.RLock()
-	rec, err := r.post(ctx, c, project, in)
-	if err == nil {
-		reg.claim(rec.ID)
-	}
-	gate.RUnlock()
-	if err == nil || !client.MayHaveApplied(err) || ctx.Err() != nil {
-		return r.settle(entry, rec, err)
-	}
-
-	// The config may exist. Search with every other POST of these settings
-	// settled, then POST again if it is not there.
-	gate.Lock()
-	defer gate.Unlock()
-	for retry := 1; ; retry++ {
-		tflog.Warn(ctx, "the create may have been applied although it failed; looking for the config before trying again",
-			map[string]any{"error": err.Error()})
-		found, serr := r.findCreated(ctx, c, reg, jr, project, in, since, 0)
-		if serr != nil {
-			return r.settle(entry, nil, fmt.Errorf("%w\n\nThe create may have been applied; looking for the config failed too: %w", err, serr))
-		}
-		if found != nil {
-			tflog.Info(ctx, "found the config a create with a lost answer made; using it", map[string]any{"config_id": found.ID})
-			// The journal keeps it even if what follows fails: the next
-			// run then adopts it rather than create another.
-			entry.created(found.ID)
-			meta.ReadCache().Invalidate(found.ID)
-			return r.resendSettings(ctx, c, project, found, in)
-		}
-		if retry > c.MaxRetries() {
-			return r.settle(entry, nil, fmt.Errorf("%w (no config was found that the create made; gave up after %d creates)", err, retry))
-		}
-		if c.DropsFilters(r.kind.Collection) {
-			// A service without filters (generation 2) saves no config and
-			// makes a hog function of every create: nothing to find, and a
-			// second POST would make a second hog function.
-			return r.settle(entry, nil, fmt.Errorf("%w\n\nThe create was not sent again: this service no longer "+
-				"stores configs (it shows them without filters) and makes a hog function of every create, so the lost "+
-				"one may have made one; look among the project's hog functions", err))
-		}
-		rec, err = r.post(ctx, c, project, in)
+	reg := registryFor(c)
+	gate := reg.gate(fp)
+	for attempt := 0; ; attempt++ {
+		sent := time.Now()
+		seq := j.begin(c.Host(), project, coll, fp, sent)
+		gate.RLock()
+		rec, err := post(ctx, c, project, k.Collection, req.Input)
 		if err == nil {
-			reg.claim(rec.ID)
+			reg.made(rec.ID)
 		}
-		if err == nil || !client.MayHaveApplied(err) || ctx.Err() != nil {
-			return r.settle(entry, rec, err)
+		gate.RUnlock()
+		switch {
+		case err == nil:
+			j.created(seq, rec.ID)
+			return rec, nil
+		case !client.MayHaveApplied(err):
+			j.settled(seq)
+			return nil, err
 		}
+		// With every create of the same request settled, so that the
+		// configs they made are known and not taken for this one's.
+		gate.Lock()
+		ids, lerr := candidates(ctx, c, k, project, req.Input, sent, time.Time{})
+		gate.Unlock()
+		ids = slices.DeleteFunc(ids, reg.isMade)
+		if lerr == nil && len(ids) == 0 && answeredUnavailable(err) && attempt < c.MaxRetries() && ctx.Err() == nil {
+			// Nothing was stored, and the answer says the request was
+			// not being worked on: sending it again is safe.
+			j.settled(seq)
+			continue
+		}
+		// Left open: if this process is killed now, the next run warns of
+		// the configs that match.
+		return nil, lostAnswer(k, project, ids, lerr, err)
 	}
+}
+
+// registry is what the creates of one client (one configured provider)
+// share: the configs they made, and a gate per request, which a look for
+// what a failed create of the request made holds alone.
+type registry struct {
+	mu    sync.Mutex
+	ids   map[int64]bool
+	gates map[string]*sync.RWMutex
+}
+
+var registries sync.Map // *client.Client -> *registry
+
+func registryFor(c *client.Client) *registry {
+	r, _ := registries.LoadOrStore(c, &registry{ids: map[int64]bool{}, gates: map[string]*sync.RWMutex{}})
+	return r.(*registry) //nolint:forcetypeassert // only *registry is stored
+}
+
+func (r *registry) gate(fp string) *sync.RWMutex {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	g := r.gates[fp]
+	if g == nil {
+		g = new(sync.RWMutex)
+		r.gates[fp] = g
+	}
+	return g
+}
+
+func (r *registry) made(id int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ids[id] = true
+}
+
+func (r *registry) isMade(id int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ids[id]
+}
+
+// answeredUnavailable reports whether a create failed with a 502 or 503
+// answer: a proxy or the service saying it could not take the request,
+// which a list that shows no config from it settles. A 504, a reset or a
+// timeout may leave the request at work on the service, where it can still
+// store the config after the list.
+func answeredUnavailable(err error) bool {
+	s := client.StatusOf(err)
+	return s == http.StatusBadGateway || s == http.StatusServiceUnavailable
 }
 
 // post makes one create call (the client retries it only while it provably
 // did not arrive). Once under way it is not cut short by Terraform's stop:
 // see stopGrace.
-func (r creator) post(ctx context.Context, c *client.Client, project string, in client.RecordInput) (*client.Record, error) {
+func post(ctx context.Context, c *client.Client, project string, coll client.Collection, in client.RecordInput) (*client.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	pctx, cancel := withStopGrace(ctx, stopGrace)
 	defer cancel()
-	return c.Create(pctx, project, r.kind.Collection, in)
-}
-
-// settle records the outcome of a create in its journal entry: the config's
-// id, or, when nothing was created for sure, no entry at all. A failure
-// that may have created the config keeps the entry pending for the next
-// run to resolve.
-func (r creator) settle(entry *journalEntry, rec *client.Record, err error) (*client.Record, error) {
-	switch {
-	case err == nil:
-		entry.created(rec.ID)
-	case !client.MayHaveApplied(err):
-		entry.drop()
-	}
-	return rec, err
+	return c.Create(pctx, project, coll, in)
 }
 
 // withStopGrace returns a context for a request that outlives the
@@ -252,74 +235,74 @@ func withStopGrace(ctx context.Context, grace time.Duration) (context.Context, c
 	return detached, func() { stop(); cancel() }
 }
 
-// serviceTimeFrom is the earliest the service's clock may have read at the
-// local moment t.
-func serviceTimeFrom(c *client.Client, t time.Time) time.Time {
-	if st, ok := c.ServiceTime(t); ok {
-		return st.Add(-dateUncertainty)
-	}
-	return t.Add(-clockSkew)
+// LostAnswerError is a create whose answer was lost on the way (Err): it
+// may have made a config, and Note says which configs match.
+type LostAnswerError struct {
+	Err  error
+	Note string
 }
 
-// findCreated looks for a config a create of in sent at the local moment
-// since made: one created from then on (within window, when not zero), on
-// the service's clock, that no create of this process claimed and the
-// journal does not know. It claims and returns the first one found, oldest
-// first, or nil. It looks in the resource's collection first, then in the
-// others: a config of a plugin of another kind shows only there.
-func (r creator) findCreated(ctx context.Context, c *client.Client, reg *createRegistry, jr *createJournal,
-	project string, in client.RecordInput, since time.Time, window time.Duration,
-) (*client.Record, error) {
-	known := jr.knownIDs()
-	for _, k := range r.kind.OwnFirst() {
-		recs, err := c.ListAll(ctx, project, k.Collection)
+func (e *LostAnswerError) Error() string { return e.Err.Error() + "\n\n" + e.Note }
+func (e *LostAnswerError) Unwrap() error { return e.Err }
+
+// lostAnswer is the error of a create whose answer was lost on the way:
+// it names the configs ids that match what was sent, created since the
+// POST (lerr: listing them failed).
+func lostAnswer(k kind.Kind, project string, ids []int64, lerr, err error) error {
+	var found string
+	switch {
+	case lerr != nil:
+		found = fmt.Sprintf("Listing the project's %ss to find it failed too: %s", k.Noun, framework.DescribeError(lerr))
+	case len(ids) == 0:
+		found = fmt.Sprintf("No %s that holds these settings was created since: applying again creates it.", k.Noun)
+	default:
+		found = fmt.Sprintf("The service has %s %s, created since with these settings. If that is this one, import it "+
+			"into this resource (an import block with id \"%s/<id>\") rather than applying again, which would create "+
+			"a second.", k.Noun, joinIDs(ids), project)
+	}
+	return &LostAnswerError{Err: err, Note: fmt.Sprintf("The create may have reached the service although its answer "+
+		"was lost. It was not sent again, so as not to make a second %s, and nothing was saved in the state. %s", k.Noun, found)}
+}
+
+// candidates returns the active configs of project (in k's collection and
+// the others) that hold everything in sends, created between after and
+// before (zero: now) on the service's clock.
+func candidates(ctx context.Context, c *client.Client, k kind.Kind, project string, in client.RecordInput, after, before time.Time) ([]int64, error) {
+	from := serviceTime(c, after).Add(-skew(c))
+	var to time.Time
+	if !before.IsZero() {
+		to = serviceTime(c, before).Add(skew(c))
+	}
+	var ids []int64
+	for _, kk := range k.OwnFirst() {
+		recs, err := c.ListAll(ctx, project, kk.Collection)
 		if err != nil {
 			return nil, err
 		}
-		// After an answer, so that its Date tells the service's clock.
-		after, before := serviceTimeFrom(c, since), time.Time{}
-		if window > 0 {
-			before = after.Add(window)
-		}
-		slices.SortFunc(recs, func(a, b client.Record) int { return cmp.Compare(a.ID, b.ID) })
 		for i := range recs {
-			rec := &recs[i]
-			if known[rec.ID] || reg.isClaimed(rec.ID) || !createdWithin(rec.CreatedAt, after, before) || !matchesSent(rec, in) {
-				continue
+			if createdWithin(recs[i].CreatedAt, from, to) && matchesSent(&recs[i], in) {
+				ids = append(ids, recs[i].ID)
 			}
-			// A list page has no plugin_info: retrieve the config to check
-			// a name or description left to the plugin.
-			full, err := c.Get(ctx, project, k.Collection, rec.ID)
-			if client.IsNotFound(err) {
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			if !matchesSent(full, in) || !matchesFallback(full, in) || !reg.claim(full.ID) {
-				continue
-			}
-			return full, nil
 		}
 	}
-	return nil, nil
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
 }
 
-// resendSettings sends the plugin settings of in again to a config that was
-// found rather than created: secret values are masked in what the service
-// shows, so only sending them makes sure the config holds this resource's.
-func (r creator) resendSettings(ctx context.Context, c *client.Client, project string, rec *client.Record, in client.RecordInput) (*client.Record, error) {
-	if _, ok := in.Config.Get(); !ok {
-		return rec, nil
+// serviceTime is the service's clock at the local moment t, as the answers'
+// Date headers tell it.
+func serviceTime(c *client.Client, t time.Time) time.Time {
+	if st, ok := c.ServiceTime(t); ok {
+		return st
 	}
-	if shows, known := r.kind.Shows(rec); known && !shows {
-		return rec, nil // another kind's config: Create refuses it anyway
+	return t
+}
+
+func skew(c *client.Client) time.Duration {
+	if _, ok := c.ServiceTime(time.Now()); ok {
+		return clockSkew
 	}
-	updated, err := c.Update(ctx, project, r.kind.Collection, rec.ID, client.RecordInput{Config: in.Config})
-	if err != nil {
-		return nil, fmt.Errorf("config %d, made by a create whose answer was lost, was found, but setting its plugin settings failed: %w", rec.ID, err)
-	}
-	return updated, nil
+	return noDateSkew
 }
 
 // createdWithin reports whether the service's created_at lies within
@@ -331,6 +314,115 @@ func createdWithin(createdAt string, after, before time.Time) bool {
 		return false
 	}
 	return !t.Before(after) && (before.IsZero() || !t.After(before))
+}
+
+func joinIDs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	return strings.Join(s, ", ")
+}
+
+// adopt settles the entries a killed run of this working directory left
+// for creates of fingerprint fp: the first whose config is still active
+// and holds what in sends becomes this create's (its settings sent again,
+// with a warning in diags). An entry without an id (the killed run never
+// saw the answer) cannot say which config its POST made: the configs that
+// match are named in a warning, and this create goes on. nil, nil: POST.
+func adopt(ctx context.Context, c *client.Client, j *journal, k kind.Kind, project, fp string, in client.RecordInput,
+	diags *diag.Diagnostics,
+) (*client.Record, error) {
+	for _, e := range j.matching(ctx, c.Host(), project, string(k.Collection), fp) {
+		if e.ID == 0 {
+			if j.take(ctx, e) {
+				warnUnanswered(ctx, c, j, k, project, in, e, diags)
+			}
+			continue
+		}
+		rec, err := orphanConfig(ctx, c, k, project, in, e.ID)
+		if err != nil {
+			return nil, fmt.Errorf("a previous run in this working directory was killed after creating %s %d "+
+				"with these settings, and reading it failed: %w", k.Noun, e.ID, err)
+		}
+		if !j.take(ctx, e) || rec == nil {
+			continue
+		}
+		tflog.Warn(ctx, "adopted a config a killed run created", map[string]any{"config_id": rec.ID})
+		diags.AddWarning(fmt.Sprintf("Adopted %s %d, created by a killed run", k.Noun, rec.ID),
+			fmt.Sprintf("A previous run in this working directory and workspace created %s %d with exactly these "+
+				"settings at %s, but was killed before Terraform stored it in the state. This resource now manages "+
+				"it instead of creating a second one.", k.Noun, rec.ID, e.Sent.Format(time.RFC3339)))
+		registryFor(c).made(rec.ID)
+		return resendSettings(ctx, c, k, project, rec, in)
+	}
+	return nil, nil
+}
+
+// orphanConfig reads config id, the orphan of a killed run, and returns it
+// if it is active and still holds what in sends.
+func orphanConfig(ctx context.Context, c *client.Client, k kind.Kind, project string, in client.RecordInput, id int64) (*client.Record, error) {
+	for _, kk := range k.OwnFirst() {
+		rec, err := c.Get(ctx, project, kk.Collection, id)
+		if client.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !matchesSent(rec, in) || !matchesFallback(rec, in) {
+			return nil, nil
+		}
+		return rec, nil
+	}
+	return nil, nil
+}
+
+// warnUnanswered warns of the configs an unanswered create of a killed run
+// may have made: those that match, created after its POST and before its
+// provider ended (by then this process had its file), one warning each.
+func warnUnanswered(ctx context.Context, c *client.Client, j *journal, k kind.Kind, project string, in client.RecordInput,
+	e *entry, diags *diag.Diagnostics,
+) {
+	before := e.Sent.Add(framework.DefaultWriteTimeout)
+	if j.loadedAt.Before(before) {
+		before = j.loadedAt
+	}
+	ids, err := candidates(ctx, c, k, project, in, e.Sent, before)
+	if err != nil {
+		return
+	}
+	for _, id := range ids {
+		diags.AddWarning(fmt.Sprintf("%s %d may be left over from a killed run", upperFirst(k.Noun), id),
+			fmt.Sprintf("A previous run in this working directory and workspace was killed at %s while creating a %s "+
+				"with these settings, before its answer came. %s %d, created then with these settings, may be what it "+
+				"made, or another state's. This resource was created anew; if %s %d is a leftover, delete it.",
+				e.Sent.Format(time.RFC3339), k.Noun, upperFirst(k.Noun), id, k.Noun, id))
+	}
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// resendSettings sends the plugin settings of in again to a config that was
+// adopted rather than created: secret values are masked in what the service
+// shows, so only sending them makes sure the config holds this resource's.
+func resendSettings(ctx context.Context, c *client.Client, k kind.Kind, project string, rec *client.Record, in client.RecordInput) (*client.Record, error) {
+	if _, ok := in.Config.Get(); !ok {
+		return rec, nil
+	}
+	if shows, known := k.Shows(rec); known && !shows {
+		return rec, nil // another kind's config: Create refuses it anyway
+	}
+	updated, err := c.Update(ctx, project, k.Collection, rec.ID, client.RecordInput{Config: in.Config})
+	if err != nil {
+		return nil, fmt.Errorf("%s %d, created by a killed run, was adopted, but setting its plugin settings failed: %w", k.Noun, rec.ID, err)
+	}
+	return updated, nil
 }
 
 // matchesSent reports whether rec is an active config holding everything
@@ -393,4 +485,18 @@ func matchesFallback(rec *client.Record, in client.RecordInput) bool {
 		}
 	}
 	return true
+}
+
+// ConfirmInState settles the journal entry of the config in a resource's
+// prior state: Terraform holds it, so no create may adopt it.
+func ConfirmInState(ctx context.Context, meta *framework.ProviderData, state tfsdk.State) {
+	if meta == nil || meta.Client == nil || meta.JournalDir == "" || state.Raw.IsNull() {
+		return
+	}
+	// A raw read: every plan of every config passes here.
+	id := framework.RawInt64(framework.RawAttributes(state.Raw)["id"])
+	if !framework.IsSet(id) {
+		return
+	}
+	journalOf(meta, meta.JournalDir).confirm(ctx, meta.Client.Host(), id.ValueInt64())
 }

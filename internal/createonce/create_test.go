@@ -3,14 +3,12 @@ package createonce
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -48,10 +46,18 @@ func newRecoveryAPI(t *testing.T, decide func(*http.Request) localapitest.Loss) 
 	return &recoveryAPI{srv: srv, c: c}
 }
 
-// active returns the active configs of project 1 in both collections.
-func (a *recoveryAPI) active(t *testing.T) []client.Record {
+func keep(*http.Request) localapitest.Loss { return localapitest.Keep }
+
+// run is one provider process of a working directory whose journal is dir.
+func (a *recoveryAPI) run(dir string) *framework.ProviderData {
+	return &framework.ProviderData{Client: a.c, JournalDir: dir}
+}
+
+// active returns the ids of the active configs of project 1 in both
+// collections.
+func (a *recoveryAPI) active(t *testing.T) []int64 {
 	t.Helper()
-	var out []client.Record
+	var out []int64
 	for _, k := range kind.Kinds() {
 		recs, err := a.c.ListAll(context.Background(), "1", k.Collection)
 		if err != nil {
@@ -59,7 +65,7 @@ func (a *recoveryAPI) active(t *testing.T) []client.Record {
 		}
 		for _, r := range recs {
 			if !r.Deleted {
-				out = append(out, r)
+				out = append(out, r.ID)
 			}
 		}
 	}
@@ -83,194 +89,346 @@ func losePosts(loss localapitest.Loss, lose ...int) (func(*http.Request) localap
 	}, &n
 }
 
-func geoIPInput(name string) client.RecordInput {
-	return client.RecordInput{Plugin: client.Some(int64(1)), Order: client.Some(int64(0)), Name: client.Some(name)}
+func geoIP(name string) Request {
+	return Request{Input: client.RecordInput{Plugin: client.Some(int64(1)), Order: client.Some(int64(0)), Name: client.Some(name)}}
 }
 
-// TestCreateRecord_lostAnswer: a create whose answer is lost after the
-// service stored it (a proxy's 502 or 504, a reset) is found and used, not
-// made twice; one lost before anything was stored is made again.
-func TestCreateRecord_lostAnswer(t *testing.T) {
+func create(t *testing.T, meta *framework.ProviderData, req Request) (*client.Record, diag.Diagnostics) {
+	t.Helper()
+	var diags diag.Diagnostics
+	rec, err := Create(context.Background(), meta, kind.Transformation, "1", req, &diags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, diags
+}
+
+func adopted(diags diag.Diagnostics) bool {
+	for _, d := range diags.Warnings() {
+		if strings.HasPrefix(d.Summary(), "Adopted ") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCreate_lostAnswer: a create whose answer is lost is never sent
+// again; the error names the config the service made, or says none was.
+func TestCreate_lostAnswer(t *testing.T) {
 	t.Parallel()
-	r := creator{kind: kind.Transformation}
 	for _, tc := range []struct {
-		name string
-		loss localapitest.Loss
+		name   string
+		loss   localapitest.Loss
+		stored bool
 	}{
-		{"502 after the create", localapitest.Lose502},
-		{"504 after the create", localapitest.Lose504},
-		{"reset after the create", localapitest.LoseReset},
+		{"502 after the create", localapitest.Lose502, true},
+		{"504 after the create", localapitest.Lose504, true},
+		{"reset after the create", localapitest.LoseReset, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			decide, posts := losePosts(tc.loss, 1)
+			decide, posts := losePosts(tc.loss, 2)
 			a := newRecoveryAPI(t, decide)
-			in := geoIPInput("lost-" + tc.name)
-			var diags diag.Diagnostics
-			rec, err := r.create(context.Background(), &framework.ProviderData{Client: a.c}, "1", in, &diags)
-			if err != nil {
-				t.Fatal(err)
+			create(t, a.run(""), geoIP("another, alike but older")) // not named: created before
+			_, err := Create(context.Background(), a.run(""), kind.Transformation, "1", geoIP("lost"), &diag.Diagnostics{})
+			if err == nil || !client.MayHaveApplied(err) {
+				t.Fatalf("got %v, want the lost answer", err)
 			}
 			active := a.active(t)
-			if len(active) != 1 || active[0].ID != rec.ID {
-				t.Fatalf("the API holds %d active configs (%v), want exactly the one returned (%d)", len(active), ids(active), rec.ID)
+			if len(active) != 2 {
+				t.Fatalf("active configs %v, want the older one and the lost create's", active)
 			}
-			if got := posts.Load(); got != 1 {
-				t.Errorf("%d POSTs, want 1", got)
+			if want := "The service has transformation config " + itoa(active[1]) + ","; !strings.Contains(err.Error(), want) {
+				t.Errorf("the error does not name the config made (%q):\n%v", want, err)
 			}
-			if rec.Name == nil || *rec.Name != *strPtr(in.Name) || len(rec.PluginInfo) == 0 {
-				t.Errorf("returned %+v, want the full config named %q", rec, *strPtr(in.Name))
+			if got := posts.Load(); got != 2 {
+				t.Errorf("%d POSTs, want 2: the lost one was sent again", got)
 			}
 		})
 	}
 }
 
-// TestCreateRecord_lostBeforeSave: when the failure came before the service
-// stored anything, the search finds nothing and the create is sent again.
-func TestCreateRecord_lostBeforeSave(t *testing.T) {
+// TestCreate_unavailable: a create answered 502 or 503 before the service
+// stored anything is sent again once a list shows nothing from it (up to
+// max_retries more times); one that failed otherwise (a 504, a reset) may
+// still be at work on the service and is not: the error says nothing was
+// stored so far.
+func TestCreate_unavailable(t *testing.T) {
 	t.Parallel()
-	var posts atomic.Int32
-	var srv *localapi.Server
-	decide := func(req *http.Request) localapitest.Loss {
-		if req.Method == http.MethodPost && posts.Add(1) <= 2 {
-			srv.SetFaults(localapi.Faults{Rate502: 1}) // this one fails before the store
-		} else {
-			srv.SetFaults(localapi.Faults{})
-		}
-		return localapitest.Keep
-	}
-	a := newRecoveryAPI(t, decide)
-	srv = a.srv
-	r := creator{kind: kind.Transformation}
-	rec, err := r.create(context.Background(), &framework.ProviderData{Client: a.c}, "1", geoIPInput("before"), &diag.Diagnostics{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if active := a.active(t); len(active) != 1 || active[0].ID != rec.ID {
-		t.Fatalf("active configs %v, want only %d", ids(active), rec.ID)
-	}
-	if got := posts.Load(); got != 3 {
-		t.Errorf("%d POSTs, want 3 (two refused, one stored)", got)
-	}
-}
-
-// TestCreateRecord_bounded: a create that keeps failing ambiguously gives
-// up after max_retries more creates, saying what happened.
-func TestCreateRecord_bounded(t *testing.T) {
-	t.Parallel()
-	var srv *localapi.Server
-	a := newRecoveryAPI(t, func(req *http.Request) localapitest.Loss {
-		// Every create fails before the store; the searches work.
-		if req.Method == http.MethodPost {
-			srv.SetFaults(localapi.Faults{Rate502: 1})
-		} else {
-			srv.SetFaults(localapi.Faults{})
-		}
-		return localapitest.Keep
-	})
-	srv = a.srv
-	r := creator{kind: kind.Transformation}
-	_, err := r.create(context.Background(), &framework.ProviderData{Client: a.c}, "1", geoIPInput("never"), &diag.Diagnostics{})
-	if err == nil || !strings.Contains(err.Error(), "gave up after 4 creates") {
-		t.Fatalf("error %v, want one that gives up after 4 creates", err)
-	}
-	if n := a.srv.Counters()["create"]; n != 4 {
-		t.Errorf("%d creates sent, want 4 (max_retries 3 + 1)", n)
-	}
-}
-
-// TestCreateRecord_identicalInParallel: identical configs created at once,
-// with answers lost after the service stored the config, end as exactly one
-// config per create, each returned to exactly one create.
-func TestCreateRecord_identicalInParallel(t *testing.T) {
-	t.Parallel()
-	losses := localapitest.RandomLoss(0.4, 11, http.MethodPost)
-	a := newRecoveryAPI(t, losses.Decide)
-	r := creator{kind: kind.Transformation}
-	in := client.RecordInput{Plugin: client.Some(int64(2)), Order: client.Some(int64(5)), Enabled: client.Some(true)}
-	const n = 16
-	got := make([]int64, n)
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rec, err := r.create(context.Background(), &framework.ProviderData{Client: a.c}, "1", in, &diag.Diagnostics{})
-			if err != nil {
-				errs <- err
-				return
-			}
-			got[i] = rec.ID
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	seen := map[int64]bool{}
-	for _, id := range got {
-		if seen[id] {
-			t.Errorf("config %d returned to two creates", id)
-		}
-		seen[id] = true
-	}
-	active := a.active(t)
-	if len(active) != n {
-		t.Errorf("the API holds %d active configs, want %d", len(active), n)
-	}
-	for _, rec := range active {
-		if !seen[rec.ID] {
-			t.Errorf("config %d is an orphan: no create returned it", rec.ID)
-		}
-	}
-	if losses.Lost() == 0 {
-		t.Error("no answer was lost: the test proves nothing")
-	}
-}
-
-// TestCreateRecord_notAnotherConfig: the search takes neither a config
-// created before the POST nor one that differs in any sent setting.
-func TestCreateRecord_notAnotherConfig(t *testing.T) {
-	t.Parallel()
-	decide, _ := losePosts(localapitest.Lose502, 5)
-	a := newRecoveryAPI(t, decide)
-	ctx := context.Background()
-	in := client.RecordInput{Plugin: client.Some(int64(1)), Order: client.Some(int64(3)), Enabled: client.Some(true),
-		Name: client.Some("n"), Filters: client.Some(json.RawMessage(`{"events":[{"type":"events","id":"$pageview"}]}`))}
-	// An identical config created before, three that differ, then ours:
-	// the fifth POST, whose answer is lost.
-	old, err := a.c.Create(ctx, "1", kind.Transformation.Collection, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(2*dateUncertainty + time.Second) // well before the create under test
-	for _, change := range []func(*client.RecordInput){
-		func(x *client.RecordInput) { x.Order = client.Some(int64(4)) },
-		func(x *client.RecordInput) { x.Enabled = client.Some(false) },
-		func(x *client.RecordInput) {
-			x.Filters = client.Some(json.RawMessage(`{"events":[{"type":"actions"}]}`))
-		},
+	for _, tc := range []struct {
+		name   string
+		faults localapi.Faults
+		fails  int // POSTs that fail
+		posts  int64
+		ok     bool
+	}{
+		{"502 twice", localapi.Faults{Rate502: 1}, 2, 3, true},
+		{"503 always", localapi.Faults{Rate503: 1}, 99, 4, false},
+		{"reset", localapi.Faults{ResetRate: 1}, 1, 1, false},
 	} {
-		other := in
-		change(&other)
-		if _, err := a.c.Create(ctx, "1", kind.Transformation.Collection, other); err != nil {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var posts atomic.Int32
+			var srv *localapi.Server
+			a := newRecoveryAPI(t, func(req *http.Request) localapitest.Loss {
+				// Only the POSTs fail, before the store; the lists work.
+				if req.Method == http.MethodPost && int(posts.Add(1)) <= tc.fails {
+					srv.SetFaults(tc.faults)
+				} else {
+					srv.SetFaults(localapi.Faults{})
+				}
+				return localapitest.Keep
+			})
+			srv = a.srv
+			_, err := Create(context.Background(), a.run(""), kind.Transformation, "1", geoIP("unavailable"), &diag.Diagnostics{})
+			if tc.ok != (err == nil) {
+				t.Fatalf("got %v, want success %v", err, tc.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), "applying again creates it") {
+				t.Errorf("the error does not say nothing was made: %v", err)
+			}
+			if n := srv.Counters()["create"]; n != tc.posts {
+				t.Errorf("%d creates sent, want %d", n, tc.posts)
+			}
+		})
+	}
+}
+
+// TestCreate_unsaved: a create the service answers without saving
+// (generation 2 made a hog function) is one POST and leaves no open entry.
+func TestCreate_unsaved(t *testing.T) {
+	t.Parallel()
+	a := newRecoveryAPI(t, keep)
+	if err := a.srv.SetGeneration(localapi.Generation2); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	_, err := Create(context.Background(), a.run(dir), kind.Transformation, "1", geoIP("unsaved"), &diag.Diagnostics{})
+	if !client.IsUnsaved(err) {
+		t.Fatalf("got %v, want the unsaved create", err)
+	}
+	counters := a.srv.Counters()
+	if counters["create"] != 1 || counters["total"] != 1 {
+		t.Errorf("counters %v, want the one POST and nothing else", counters)
+	}
+	Release(dir, false) // as if killed: the entry must be settled anyway
+	if open := openEntries(t, dir); len(open) != 0 {
+		t.Errorf("open entries %+v after an unsaved create, want none", open)
+	}
+}
+
+// openEntries reads every open entry of dir's files.
+func openEntries(t *testing.T, dir string) []*entry {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var open []*entry
+	for _, name := range files {
+		f, err := os.Open(name) //nolint:gosec // a test file
+		if err != nil {
 			t.Fatal(err)
 		}
+		open = append(open, readOpen(f, name)...)
+		_ = f.Close()
 	}
-	r := creator{kind: kind.Transformation}
-	rec, err := r.create(ctx, &framework.ProviderData{Client: a.c}, "1", in, &diag.Diagnostics{})
+	return open
+}
+
+// TestJournal_killedRunAdopted: the config a killed run created (its answer
+// came, Terraform never stored it) is adopted by the next create of the
+// same request, with a warning, and its settings are sent again.
+func TestJournal_killedRunAdopted(t *testing.T) {
+	t.Parallel()
+	a := newRecoveryAPI(t, keep)
+	dir := t.TempDir()
+	req := geoIP("orphan")
+	req.Input.Config = client.Some(json.RawMessage(`{"locale":"en"}`))
+	first, _ := create(t, a.run(dir), req)
+	Release(dir, false) // killed
+	again, diags := create(t, a.run(dir), req)
+	if again.ID != first.ID || !adopted(diags) {
+		t.Fatalf("got config %d (warnings %v), want %d adopted", again.ID, diags, first.ID)
+	}
+	if n := a.srv.Counters()["create"]; n != 1 {
+		t.Errorf("%d creates, want 1", n)
+	}
+	// Settled: a third create of the same request makes a config.
+	third, diags := create(t, a.run(dir), req)
+	if third.ID == first.ID || adopted(diags) {
+		t.Errorf("the entry was adopted twice: config %d", third.ID)
+	}
+}
+
+// TestJournal_neverTakesAnothers: the journal hands over nothing that a
+// finished run made, that a resource of the state holds, that differs in
+// what was sent, or that changed on the service since.
+func TestJournal_neverTakesAnothers(t *testing.T) {
+	t.Parallel()
+	req := geoIP("alike")
+	req.Input.Config = client.Some(json.RawMessage(`{"locale":"en","api_key":"s1"}`))
+	req.SecretKeys = []string{"api_key"}
+	for _, tc := range []struct {
+		name  string
+		after func(t *testing.T, a *recoveryAPI, dir string, id int64)
+		next  Request
+	}{
+		{"finished run", func(_ *testing.T, _ *recoveryAPI, dir string, _ int64) { Release(dir, true) }, req},
+		{"held by the state", func(t *testing.T, a *recoveryAPI, dir string, id int64) {
+			Release(dir, false)
+			journalOf(a.run(dir), dir).confirm(context.Background(), a.c.Host(), id)
+		}, req},
+		{"other settings", func(_ *testing.T, _ *recoveryAPI, dir string, _ int64) { Release(dir, false) }, func() Request {
+			r := req
+			r.Input.Config = client.Some(json.RawMessage(`{"locale":"de","api_key":"s1"}`))
+			return r
+		}()},
+		{"changed on the service", func(t *testing.T, a *recoveryAPI, dir string, id int64) {
+			Release(dir, false)
+			if _, err := a.c.Update(context.Background(), "1", kind.Transformation.Collection, id,
+				client.RecordInput{Name: client.Some("renamed")}); err != nil {
+				t.Fatal(err)
+			}
+		}, req},
+		{"another workspace", func(_ *testing.T, _ *recoveryAPI, dir string, _ int64) { Release(dir, false) }, req},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a := newRecoveryAPI(t, keep)
+			dir := t.TempDir()
+			first, _ := create(t, a.run(dir), req)
+			tc.after(t, a, dir, first.ID)
+			nextDir := dir
+			if tc.name == "another workspace" {
+				nextDir = t.TempDir()
+			}
+			next, diags := create(t, a.run(nextDir), tc.next)
+			if next.ID == first.ID || adopted(diags) {
+				t.Errorf("config %d was adopted", first.ID)
+			}
+		})
+	}
+}
+
+// TestJournal_secretValuesNotKept: the journal holds no secret value.
+func TestJournal_secretValuesNotKept(t *testing.T) {
+	t.Parallel()
+	a := newRecoveryAPI(t, keep)
+	dir := t.TempDir()
+	req := geoIP("secret")
+	req.Input.Config = client.Some(json.RawMessage(`{"api_key":"hunter2-hunter2"}`))
+	req.SecretKeys = []string{"api_key"}
+	create(t, a.run(dir), req)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f) //nolint:gosec // a test file
+		if strings.Contains(string(b), "hunter2") {
+			t.Errorf("the journal holds the secret: %s", b)
+		}
+	}
+	// Another secret value is the same request: the adoption sends it.
+	Release(dir, false)
+	other := req
+	other.Input.Config = client.Some(json.RawMessage(`{"api_key":"other"}`))
+	if _, diags := create(t, a.run(dir), other); !adopted(diags) {
+		t.Error("a request differing in a secret value only was not adopted")
+	}
+}
+
+// TestJournal_waitsForTheKilledProvider: a killed run's provider that
+// still finishes its creates holds its file's lock; the next run waits for
+// it, and adopts what it recorded.
+func TestJournal_waitsForTheKilledProvider(t *testing.T) {
+	t.Parallel()
+	a := newRecoveryAPI(t, keep)
+	dir := t.TempDir()
+	req := geoIP("late")
+	killed := a.run(dir)
+	first, _ := create(t, killed, req)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		release(func(key any, _ *journal) bool { return key == killed }, false)
+	}()
+	again, diags := create(t, a.run(dir), req)
+	if again.ID != first.ID || !adopted(diags) {
+		t.Errorf("got config %d, want %d adopted once the killed provider ended", again.ID, first.ID)
+	}
+}
+
+// TestJournal_unanswered: a killed run's create that never saw its answer
+// proves nothing: the configs that match are named in a warning, and a
+// config is created.
+func TestJournal_unanswered(t *testing.T) {
+	t.Parallel()
+	a := newRecoveryAPI(t, keep)
+	dir := t.TempDir()
+	req := geoIP("unanswered")
+	made, err := a.c.Create(context.Background(), "1", kind.Transformation.Collection, req.Input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.ID == old.ID || rec.ID != old.ID+4 {
-		t.Errorf("adopted config %d, want the one the lost create made (%d)", rec.ID, old.ID+4)
+	killed := journalOf(a.run(dir), dir)
+	killed.begin(a.c.Host(), "1", string(kind.Transformation.Collection), req.fingerprint(a.c.Host(), "1", kind.Transformation.Collection), time.Now().Add(-time.Second))
+	Release(dir, false)
+	rec, diags := create(t, a.run(dir), req)
+	if rec.ID == made.ID || adopted(diags) {
+		t.Fatalf("config %d was adopted", made.ID)
 	}
-	if n := len(a.active(t)); n != 5 {
-		t.Errorf("%d active configs, want 5", n)
+	if w := diags.Warnings(); len(w) != 1 || !strings.Contains(w[0].Detail(), itoa(made.ID)) {
+		t.Errorf("warnings %v, want one naming config %d", w, made.ID)
 	}
 }
+
+// TestJournal_cutLine: a line cut short by a kill is skipped, and entries
+// past their age are forgotten with their file.
+func TestJournal_cutLine(t *testing.T) {
+	t.Parallel()
+	a := newRecoveryAPI(t, keep)
+	dir := t.TempDir()
+	req := geoIP("cut")
+	first, _ := create(t, a.run(dir), req)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	Release(dir, false)
+	f, err := os.OpenFile(files[0], os.O_APPEND|os.O_WRONLY, 0) //nolint:gosec // a test file
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString(`{"seq":1,"do`)
+	_ = f.Close()
+	if again, diags := create(t, a.run(dir), req); again.ID != first.ID || !adopted(diags) {
+		t.Errorf("after a cut line, got config %d, want %d adopted", again.ID, first.ID)
+	}
+
+	old := t.TempDir()
+	create(t, a.run(old), geoIP("old"))
+	Release(old, false)
+	files, _ = filepath.Glob(filepath.Join(old, "*.jsonl"))
+	past := time.Now().Add(-journalMaxAge - time.Hour)
+	if err := os.Chtimes(files[0], past, past); err != nil {
+		t.Fatal(err)
+	}
+	if _, diags := create(t, a.run(old), geoIP("old")); adopted(diags) {
+		t.Error("an expired entry was adopted")
+	}
+	if _, err := os.Stat(files[0]); !os.IsNotExist(err) {
+		t.Errorf("the expired file is still there: %v", err)
+	}
+}
+
+// TestJournal_dirKeys: working directories and workspaces have journals of
+// their own.
+func TestJournal_dirKeys(t *testing.T) {
+	t.Parallel()
+	keys := map[string]bool{}
+	for _, wd := range []string{"/a", "/b"} {
+		for _, ws := range []string{"default", "blue", "green"} {
+			keys[journalKey(wd, ws)] = true
+		}
+	}
+	if len(keys) != 6 {
+		t.Errorf("%d keys for 6 working directories and workspaces", len(keys))
+	}
+}
+
+func itoa(id int64) string { return strconv.FormatInt(id, 10) }
 
 func TestMatchesSent(t *testing.T) {
 	t.Parallel()
@@ -339,248 +497,5 @@ func TestMatchesSent(t *testing.T) {
 	}
 	if matchesFallback(&client.Record{Name: &name, Description: &empty, PluginInfo: nameless}, blank) {
 		t.Error("a name of its own matches a blank name of a plugin without a name")
-	}
-}
-
-// deadPID returns the id of a process that has ended.
-func deadPID(t *testing.T) int {
-	t.Helper()
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$") //nolint:gosec // this test binary, doing nothing
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd.Process.Pid
-}
-
-// writeEntry leaves a journal entry as another process would have.
-func writeEntry(t *testing.T, dir string, e journalEntry) {
-	t.Helper()
-	b, err := json.Marshal(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-other-%d.json", e.PID, e.ID)), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestAdoptOrphan: the journal of a killed run leads a create of the same
-// settings to the config that run made, whether or not its answer came;
-// never to one in the state (confirmed), to one of a running process, or to
-// one whose settings differ.
-func TestAdoptOrphan(t *testing.T) {
-	t.Parallel()
-	dead := deadPID(t)
-	r := creator{kind: kind.Transformation}
-	ctx := context.Background()
-	for _, tc := range []struct {
-		name      string
-		entry     func(e *journalEntry, made int64)
-		other     bool // the killed run made a config of other settings
-		wantAdopt bool
-	}{
-		{"answer seen", func(e *journalEntry, made int64) { e.ID = made }, false, true},
-		{"answer never seen", func(*journalEntry, int64) {}, false, true},
-		{"confirmed: in the state", func(e *journalEntry, made int64) { e.ID, e.Confirmed = made, true }, false, false},
-		{"writer still running", func(e *journalEntry, made int64) { e.ID, e.PID = made, os.Getppid() }, false, false},
-		{"other settings", func(e *journalEntry, made int64) { e.ID = made }, true, false},
-		{"config gone", func(e *journalEntry, _ int64) { e.ID = 999999 }, false, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			a := newRecoveryAPI(t, func(*http.Request) localapitest.Loss { return localapitest.Keep })
-			jr, err := openJournal(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			in := geoIPInput("orphan")
-			made := in
-			if tc.other {
-				made = geoIPInput("something else")
-			}
-			started := time.Now()
-			orphan, err := a.c.Create(ctx, "1", kind.Transformation.Collection, made)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fp := createFingerprint(a.c.Host(), "1", kind.Transformation.Collection, made)
-			e := journalEntry{Host: a.c.Host(), Project: "1", Collection: string(kind.Transformation.Collection),
-				Fingerprint: fp, Started: started, PID: dead, Owner: "killed"}
-			tc.entry(&e, orphan.ID)
-			writeEntry(t, jr.dir, e)
-
-			reg := &createRegistry{claimed: map[int64]bool{}, gates: map[string]*sync.RWMutex{}}
-			fp = createFingerprint(a.c.Host(), "1", kind.Transformation.Collection, in)
-			var diags diag.Diagnostics
-			rec, err := r.adoptOrphan(ctx, a.c, jr, reg, reg.gate(fp), "1", fp, in, &diags)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !tc.wantAdopt {
-				if rec != nil {
-					t.Fatalf("adopted config %d", rec.ID)
-				}
-				return
-			}
-			if rec == nil || rec.ID != orphan.ID {
-				t.Fatalf("adopted %v, want config %d", rec, orphan.ID)
-			}
-			if len(diags) != 1 || !strings.Contains(diags[0].Summary(), "Adopted transformation config") {
-				t.Errorf("diagnostics %v, want one warning about the adoption", diags)
-			}
-			// The killed run's entry is gone; one of this process holds
-			// the config now.
-			files, _ := filepath.Glob(filepath.Join(jr.dir, "*"))
-			if len(files) != 1 || !strings.HasPrefix(filepath.Base(files[0]), jr.owner+"-") {
-				t.Errorf("journal files %v, want one of this process", files)
-			}
-			if jr2, _ := openJournal(jr.dir); !jr2.knownIDs()[orphan.ID] {
-				t.Errorf("config %d is not in the journal after the adoption", orphan.ID)
-			}
-		})
-	}
-}
-
-// TestJournal_lifecycle: begin, created and drop write what a later process
-// reads; confirm marks an entry for good.
-func TestJournal_lifecycle(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	jr, err := openJournal(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kept := jr.begin("http://h", "1", kind.Transformation.Collection, "fp", time.Now())
-	kept.created(42)
-	jr.begin("http://h", "1", kind.Transformation.Collection, "fp", time.Now()).drop()
-	jr.begin("http://h", "1", kind.Transformation.Collection, "fp2", time.Now()) // pending
-
-	later, _ := openJournal(dir)
-	if known := later.knownIDs(); !known[42] || len(known) != 1 {
-		t.Errorf("known ids %v, want just 42", known)
-	}
-	// Another owner with this process's id can only be a dead process
-	// whose id came round again: its pending entry is an orphan.
-	if o := later.orphans("http://h", "1", kind.Transformation.Collection, "fp2"); len(o) != 1 {
-		t.Errorf("%d orphans of the pending create, want 1", len(o))
-	}
-	later.confirm("http://h", 42)
-	if o := later.orphans("http://h", "1", kind.Transformation.Collection, "fp"); len(o) != 0 {
-		t.Errorf("a confirmed entry is an orphan")
-	}
-	again, _ := openJournal(dir)
-	again.load()
-	for _, e := range again.entries {
-		if e.ID == 42 && !e.Confirmed {
-			t.Error("the confirmation was not stored")
-		}
-	}
-	var nilJournal *createJournal
-	nilJournal.begin("h", "1", kind.Transformation.Collection, "fp", time.Now()).created(1) // no journal: no-ops
-	if len(nilJournal.knownIDs()) != 0 || nilJournal.orphans("h", "1", kind.Transformation.Collection, "fp") != nil {
-		t.Error("a nil journal knows something")
-	}
-}
-
-func ids(recs []client.Record) []int64 {
-	out := make([]int64, len(recs))
-	for i, r := range recs {
-		out[i] = r.ID
-	}
-	return out
-}
-
-func strPtr(o client.Opt[string]) *string {
-	v, _ := o.Get()
-	return &v
-}
-
-// TestJournal_expires: entries older than journalMaxAge are deleted when a
-// process reads the journal, and never lead to an adoption.
-func TestJournal_expires(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	e := journalEntry{Host: "http://h", Project: "1", Collection: string(kind.Transformation.Collection), Fingerprint: "fp",
-		Started: time.Now().Add(-2 * journalMaxAge), ID: 7, PID: deadPID(t), Owner: "old"}
-	writeEntry(t, dir, e)
-	old := time.Now().Add(-journalMaxAge - time.Hour)
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	for _, f := range files {
-		if err := os.Chtimes(f, old, old); err != nil {
-			t.Fatal(err)
-		}
-	}
-	jr, err := openJournal(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o := jr.orphans("http://h", "1", kind.Transformation.Collection, "fp"); len(o) != 0 {
-		t.Errorf("an expired entry is an orphan: %+v", o[0])
-	}
-	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
-		t.Errorf("expired entries left: %v", left)
-	}
-}
-
-// TestCreateRecord_unsaved: a generation 2 service answers a create with a
-// config it did not save, after making a hog function of it. The create is
-// refused as it is: one POST, no search for a config (no list), no second
-// POST, and no journal entry left for a later run to resolve.
-func TestCreateRecord_unsaved(t *testing.T) {
-	t.Parallel()
-	a := newRecoveryAPI(t, func(*http.Request) localapitest.Loss { return localapitest.Keep })
-	if err := a.srv.SetGeneration(localapi.Generation2); err != nil {
-		t.Fatal(err)
-	}
-	var diags diag.Diagnostics
-	_, err := Create(context.Background(), &framework.ProviderData{Client: a.c}, kind.Transformation, "1", geoIPInput("unsaved"), &diags)
-	if !client.IsUnsaved(err) {
-		t.Fatalf("got %v, want the unsaved create", err)
-	}
-	counters := a.srv.Counters()
-	if counters["create"] != 1 || counters["list"] != 0 || counters["total"] != 1 {
-		t.Errorf("counters %v, want the one POST and nothing else", counters)
-	}
-	if made := a.srv.HogFunctions(); len(made) != 1 {
-		t.Errorf("%d hog functions, want the one the POST made", len(made))
-	}
-
-	jr, err := openJournal(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	entry := jr.begin(a.c.Host(), "1", kind.Transformation.Collection, "fp", time.Now())
-	if _, err := (creator{kind: kind.Transformation}).settle(entry, nil, &client.UnsavedError{Method: http.MethodPost, Status: 201}); !client.IsUnsaved(err) {
-		t.Fatalf("settle returned %v", err)
-	}
-	if files, _ := os.ReadDir(jr.dir); len(files) != 0 {
-		t.Errorf("journal files %v after an unsaved create, want none", files)
-	}
-}
-
-// TestCreateRecord_lostAnswerAtGeneration2: at generation 2 a create whose
-// answer is lost made a hog function and stored nothing; once the search
-// has seen the service's configs without filters, the create is not sent
-// again: one POST, one hog function, an error that says why.
-func TestCreateRecord_lostAnswerAtGeneration2(t *testing.T) {
-	t.Parallel()
-	decide, posts := losePosts(localapitest.Lose502, 2) // the create's, after one made at generation 1
-	a := newRecoveryAPI(t, decide)
-	if _, err := a.c.Create(context.Background(), "1", kind.Transformation.Collection, geoIPInput("made at generation 1")); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.srv.SetGeneration(localapi.Generation2); err != nil {
-		t.Fatal(err)
-	}
-	var diags diag.Diagnostics
-	_, err := Create(context.Background(), &framework.ProviderData{Client: a.c}, kind.Transformation, "1", geoIPInput("lost"), &diags)
-	if err == nil || !client.MayHaveApplied(err) || !strings.Contains(err.Error(), "The create was not sent again") {
-		t.Fatalf("got %v, want the lost answer, not sent again", err)
-	}
-	if n := posts.Load(); n != 2 {
-		t.Errorf("%d POSTs, want the one at generation 1 and one create", n)
-	}
-	if made := a.srv.HogFunctions(); len(made) != 1 {
-		t.Errorf("%d hog functions, want the one the lost create made", len(made))
 	}
 }

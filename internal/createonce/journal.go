@@ -1,370 +1,406 @@
 package createonce
 
-// The create journal: configs created by a run that was killed before
-// Terraform stored them.
+// The create journal: configs that a killed run of this working directory
+// and workspace created and never handed to Terraform's state.
 //
-// Terraform stores a new config's id when Create returns. A run killed
-// before that (SIGKILL, a crash, a CI runner that vanished; Terraform's
-// provider processes die with it) leaves configs on the service that no
-// state knows, and the next apply would create them again. The service has
-// no idempotency key, and adopting "an identical config created recently"
-// could take one that another resource of the same configuration manages
-// (the provider never sees the whole state). So the provider keeps a
-// journal in Terraform's data directory (TF_DATA_DIR, .terraform by
-// default): one small file per create, written before the POST and given
-// the config's id when the answer comes. The next plan marks the entries of
-// configs that are in the state as confirmed (every resource in the state
-// passes through ModifyPlan, with or without refresh). A create then adopts
-// what an entry of a dead process that was never confirmed points at, if it
-// still holds exactly the settings being created: the config of that id, or,
-// when the killed run never saw an answer, a config created around the time
-// of its POST that no journal entry knows. Entries older than
-// journalMaxAge are forgotten. Without a data directory (no `terraform
-// init` in the working directory) there is no journal.
+// Each provider process that creates keeps one file in the journal
+// directory and holds an exclusive lock on it for as long as it lives. The
+// operating system releases the lock when the process ends, however it
+// ends (a zombie that no parent reaps holds no lock), so "the file can be
+// locked" is the one test of "its run is over"; no process ids are probed.
+// A process that Terraform shuts down (the end of a plan or apply, also
+// after Ctrl-C) removes its file: what a finished run created is in the
+// state or was reported, and is never adopted. Only a run that was killed
+// leaves its file behind.
 //
-// The files hold the service's URL, project, collection, a hash of the
-// settings sent (never the plugin settings, which may hold secrets), the
-// time, the config id, and the process that wrote them.
+// Lines are appended, one JSON event each: a create about to be sent
+// (what it sends, as a fingerprint without secret values), the id its
+// answer gave, and "done" once the entry is settled (nothing created, or
+// adopted, or found in the state). The next plan of the same working
+// directory and workspace marks the entries whose config a resource of the
+// state holds (ConfirmInState); a create of the same fingerprint then
+// adopts a config of an entry left open, after checking on the service that
+// it still holds what was sent.
+//
+// The directory is keyed by the working directory and the workspace, so
+// that two workspaces, or two working directories that share a data
+// directory, never see each other's creates.
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
-
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
-
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 const (
 	// journalSubdir is the journal's place in Terraform's data directory.
-	journalSubdir = "pipeline-provider/pending-creates"
-	// journalMaxAge is how long an entry may wait for the next run.
+	journalSubdir = "pipeline-provider/creates"
+	// journalMaxAge is how long an entry waits for a run to settle it.
 	journalMaxAge = 24 * time.Hour
-	// pendingWindow bounds when a POST without an answer may have been
-	// applied: no create runs longer than its default timeout.
-	pendingWindow = framework.DefaultWriteTimeout
+	// lockWait bounds the wait for a killed run's provider that is still
+	// finishing the creates under way (stopGrace) before it exits.
+	lockWait = stopGrace + 15*time.Second
 )
 
-// createJournal is the journal of one provider process.
-type createJournal struct {
-	dir   string
-	owner string // this process: "<pid>-<random>"
-	seq   atomic.Int64
-
-	mu      sync.Mutex
-	loaded  bool
-	entries []*journalEntry // other processes' entries, read once
-	own     map[int64]bool  // configs this process's entries hold
+// DefaultJournalDir is the journal directory of this process: inside
+// Terraform's data directory (TF_DATA_DIR, .terraform by default) of the
+// working directory, keyed by that directory and the workspace. "" when
+// there is no data directory (no `terraform init` here).
+func DefaultJournalDir() string {
+	dataDir := os.Getenv("TF_DATA_DIR")
+	if dataDir == "" {
+		dataDir = ".terraform"
+	}
+	if fi, err := os.Stat(dataDir); err != nil || !fi.IsDir() { //nolint:gosec // G703: the user's own TF_DATA_DIR
+		return ""
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dataDir, journalSubdir, journalKey(wd, workspace(dataDir)))
 }
 
-// journalEntry is one create. Its methods do nothing on a nil entry (no
-// journal).
-type journalEntry struct {
-	Host        string    `json:"host"`
-	Project     string    `json:"project"`
-	Collection  string    `json:"collection"`
-	Fingerprint string    `json:"fingerprint"`
-	Started     time.Time `json:"started"`
-	ID          int64     `json:"id,omitempty"`
-	Confirmed   bool      `json:"confirmed,omitempty"`
-	PID         int       `json:"pid"`
-	Owner       string    `json:"owner"`
+// workspace is Terraform's selected workspace, as Terraform finds it.
+func workspace(dataDir string) string {
+	if ws := os.Getenv("TF_WORKSPACE"); ws != "" {
+		return ws
+	}
+	if b, err := os.ReadFile(filepath.Join(dataDir, "environment")); err == nil { //nolint:gosec // G304: Terraform's own file
+		if ws := strings.TrimSpace(string(b)); ws != "" {
+			return ws
+		}
+	}
+	return "default"
+}
 
-	j    *createJournal
+func journalKey(workdir, workspace string) string {
+	sum := sha256.Sum256([]byte(workdir + "\x00" + workspace))
+	return hex.EncodeToString(sum[:8])
+}
+
+// event is one line of a journal file.
+type event struct {
+	Seq int `json:"seq"`
+	// Set on the line that opens an entry.
+	Host        string    `json:"host,omitempty"`
+	Project     string    `json:"project,omitempty"`
+	Collection  string    `json:"collection,omitempty"`
+	Fingerprint string    `json:"fp,omitempty"`
+	Sent        time.Time `json:"sent,omitzero"`
+	// ID is the config the answer gave; Done settles the entry.
+	ID   int64 `json:"id,omitempty"`
+	Done bool  `json:"done,omitempty"`
+}
+
+// entry is an open create of a killed run, in file under seq.
+type entry struct {
+	event
 	file string
 }
 
+// journal is one provider's view of a journal directory: its own file,
+// made on its first create, and the open entries of killed runs, read once.
+type journal struct {
+	dir string
+
+	mu     sync.Mutex
+	own    *os.File
+	seq    int
+	loaded bool
+	open   []*entry
+	// loadedAt is when the killed runs' files were read: their providers
+	// had ended by then.
+	loadedAt time.Time
+}
+
 var (
-	journalOnce sync.Once
-	journal     *createJournal
+	journalsMu sync.Mutex
+	journals   = map[any]*journal{}
 )
 
-// defaultJournal returns the journal in Terraform's data directory of the
-// working directory, or nil when there is none.
-func defaultJournal() *createJournal {
-	journalOnce.Do(func() {
-		dataDir := os.Getenv("TF_DATA_DIR")
-		if dataDir == "" {
-			dataDir = ".terraform"
-		}
-		// Terraform's own data directory, as Terraform itself finds it.
-		if fi, err := os.Stat(dataDir); err != nil || !fi.IsDir() { //nolint:gosec // G703: the path is the user's TF_DATA_DIR
-			return
-		}
-		journal, _ = openJournal(filepath.Join(dataDir, journalSubdir))
-	})
-	return journal
-}
-
-// openJournal opens (and creates) a journal directory.
-func openJournal(dir string) (*createJournal, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil { //nolint:gosec // G703: inside Terraform's data directory
-		return nil, err
-	}
-	var nonce [6]byte
-	_, _ = rand.Read(nonce[:])
-	return &createJournal{
-		dir:   dir,
-		owner: strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(nonce[:]),
-		own:   map[int64]bool{},
-	}, nil
-}
-
-// begin records a create about to be sent.
-func (j *createJournal) begin(host, project string, coll client.Collection, fp string, started time.Time) *journalEntry {
-	if j == nil {
+// journalOf returns the journal of key (a configured provider) in dir, nil
+// for none.
+func journalOf(key any, dir string) *journal {
+	if dir == "" {
 		return nil
 	}
-	e := &journalEntry{
-		Host: host, Project: project, Collection: string(coll), Fingerprint: fp,
-		Started: started.UTC(), PID: os.Getpid(), Owner: j.owner,
-		j: j, file: filepath.Join(j.dir, fmt.Sprintf("%s-%d.json", j.owner, j.seq.Add(1))),
+	journalsMu.Lock()
+	defer journalsMu.Unlock()
+	j := journals[key]
+	if j == nil {
+		j = &journal{dir: dir}
+		journals[key] = j
 	}
-	e.write()
-	return e
+	return j
 }
 
-// write stores the entry whole (a rename, so a reader never sees half).
+// Finish ends this process's journals as a finished run's: their files go.
+// The provider calls it when Terraform shuts it down.
+func Finish() { release(func(any, *journal) bool { return true }, true) }
+
+// Release ends the journals of dir: finished removes their files, as at
+// the end of a run; otherwise they stay, as a killed run's. Tests use it to
+// play the end of a provider process.
+func Release(dir string, finished bool) {
+	release(func(_ any, j *journal) bool { return j.dir == dir }, finished)
+}
+
+func release(which func(any, *journal) bool, finished bool) {
+	journalsMu.Lock()
+	var ending []*journal
+	for key, j := range journals {
+		if which(key, j) {
+			ending = append(ending, j)
+			delete(journals, key)
+		}
+	}
+	journalsMu.Unlock()
+	for _, j := range ending {
+		j.mu.Lock()
+		if j.own != nil {
+			if finished {
+				_ = os.Remove(j.own.Name())
+			}
+			_ = j.own.Close() // releases the lock
+			j.own = nil
+		}
+		j.mu.Unlock()
+	}
+}
+
+// begin records a create about to be sent and returns its sequence number
+// (0: no journal).
+func (j *journal) begin(host, project, coll, fp string, sent time.Time) int {
+	if j == nil {
+		return 0
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.own == nil && !j.openOwn() {
+		return 0
+	}
+	j.seq++
+	j.append(event{Seq: j.seq, Host: host, Project: project, Collection: coll, Fingerprint: fp, Sent: sent.UTC()})
+	return j.seq
+}
+
+// created records the config the create of seq made.
+func (j *journal) created(seq int, id int64) {
+	j.write(event{Seq: seq, ID: id})
+}
+
+// settled records that the create of seq left nothing to recover.
+func (j *journal) settled(seq int) {
+	j.write(event{Seq: seq, Done: true})
+}
+
+func (j *journal) write(e event) {
+	if j == nil || e.Seq == 0 {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.append(e)
+}
+
+// openOwn makes this process's file and locks it for the process's life.
 // A journal that cannot be written only costs its protection.
-func (e *journalEntry) write() {
-	b, err := json.Marshal(e)
+func (j *journal) openOwn() bool {
+	if err := os.MkdirAll(j.dir, 0o700); err != nil {
+		return false
+	}
+	var nonce [8]byte
+	_, _ = rand.Read(nonce[:])
+	f, err := os.OpenFile(filepath.Join(j.dir, hex.EncodeToString(nonce[:])+".jsonl"), os.O_CREATE|os.O_EXCL|os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
+		return false
+	}
+	if ok, err := tryLock(f); !ok || err != nil {
+		_ = f.Close()
+		return false
+	}
+	j.own = f
+	return true
+}
+
+func (j *journal) append(e event) {
+	if j.own == nil {
 		return
 	}
-	tmp := e.file + ".tmp"
-	if os.WriteFile(tmp, b, 0o600) == nil {
-		_ = os.Rename(tmp, e.file)
-	}
+	b, _ := json.Marshal(e)
+	_, _ = j.own.Write(append(b, '\n'))
 }
 
-// created records the config the create made (or adopted).
-func (e *journalEntry) created(id int64) {
-	if e == nil {
-		return
-	}
-	e.ID = id
-	e.j.mu.Lock()
-	e.j.own[id] = true
-	e.j.mu.Unlock()
-	e.write()
-}
-
-// drop forgets a create that made nothing.
-func (e *journalEntry) drop() {
-	if e != nil {
-		_ = os.Remove(e.file)
-	}
-}
-
-// load reads the other processes' entries once, and deletes expired ones.
+// load reads the open entries of killed runs once: the files whose lock is
+// free. A file still locked is waited for (the provider of a run killed a
+// moment ago finishes its creates under way first), up to lockWait; one
+// locked longer belongs to a live run, whose entries are not for taking.
 // The caller holds j.mu.
-func (j *createJournal) load() {
+func (j *journal) load(ctx context.Context) {
 	if j.loaded {
 		return
 	}
 	j.loaded = true
+	defer func() { j.loadedAt = time.Now() }()
 	files, err := os.ReadDir(j.dir)
 	if err != nil {
 		return
 	}
+	deadline := time.Now().Add(lockWait)
 	for _, f := range files {
 		name := filepath.Join(j.dir, f.Name())
-		info, err := f.Info()
-		if err != nil {
+		if !strings.HasSuffix(name, ".jsonl") || j.own != nil && name == j.own.Name() {
 			continue
 		}
-		if time.Since(info.ModTime()) > journalMaxAge {
-			_ = os.Remove(name)
-			continue
-		}
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(f.Name(), j.owner+"-") {
-			continue // being written or taken, or this process's own
-		}
-		b, err := os.ReadFile(name)
-		if err != nil {
-			continue
-		}
-		e := &journalEntry{j: j, file: name}
-		if json.Unmarshal(b, e) != nil {
-			continue
-		}
-		j.entries = append(j.entries, e)
+		_ = withFileLock(ctx, name, deadline, func(fh *os.File) error {
+			open := readOpen(fh, name)
+			info, err := fh.Stat()
+			if len(open) == 0 || err == nil && time.Since(info.ModTime()) > journalMaxAge {
+				return os.Remove(name)
+			}
+			j.open = append(j.open, open...)
+			return nil
+		})
 	}
 }
 
-// confirm marks the entry of config id of the service host as stored in
-// the state.
-func (j *createJournal) confirm(host string, id int64) {
-	if j == nil {
-		return
+// readOpen returns the entries of a journal file that are not settled. A
+// line cut short by a kill is skipped.
+func readOpen(f *os.File, name string) []*entry {
+	bySeq := map[int]*entry{}
+	var order []int
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e event
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Seq == 0 {
+			continue
+		}
+		cur := bySeq[e.Seq]
+		switch {
+		case cur == nil && e.Fingerprint != "":
+			bySeq[e.Seq] = &entry{event: e, file: name}
+			order = append(order, e.Seq)
+		case cur == nil:
+		case e.Done:
+			cur.Done = true
+		case e.ID != 0:
+			cur.ID = e.ID
+		}
 	}
+	var open []*entry
+	for _, seq := range order {
+		if e := bySeq[seq]; !e.Done {
+			open = append(open, e)
+		}
+	}
+	return open
+}
+
+// withFileLock runs fn on the file name while holding its lock, waiting
+// for the lock until deadline (or ctx ends). It reports an error when the
+// lock was not had.
+func withFileLock(ctx context.Context, name string, deadline time.Time, fn func(*os.File) error) error {
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_APPEND, 0) //nolint:gosec // G304: a file of the journal directory
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.Close() }()
+	for {
+		ok, err := tryLock(f)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return fn(f)
+		}
+		if time.Now().After(deadline) {
+			return errLive
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// errLive: the file's run still runs.
+var errLive = errors.New("the run that writes this journal file still runs")
+
+// take settles the open entry e for this process, if no other process did
+// first, and reports whether it did.
+func (j *journal) take(ctx context.Context, e *entry) bool {
+	taken := false
+	_ = withFileLock(ctx, e.file, time.Now().Add(lockWait), func(f *os.File) error {
+		for _, cur := range readOpen(f, e.file) {
+			if cur.Seq == e.Seq {
+				b, _ := json.Marshal(event{Seq: e.Seq, Done: true})
+				_, err := f.Write(append(b, '\n'))
+				taken = err == nil
+				return err
+			}
+		}
+		return nil
+	})
+	j.drop(e)
+	return taken
+}
+
+// drop forgets e in this process. The caller must not hold j.mu.
+func (j *journal) drop(e *entry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.load()
-	for _, e := range j.entries {
-		if e.ID == id && e.Host == host && !e.Confirmed {
-			e.Confirmed = true
-			e.write()
+	for i, x := range j.open {
+		if x == e {
+			j.open = append(j.open[:i], j.open[i+1:]...)
+			return
 		}
 	}
 }
 
-// knownIDs returns the configs any entry holds: a search for a config whose
-// create lost its answer must not take one of those.
-func (j *createJournal) knownIDs() map[int64]bool {
-	ids := map[int64]bool{}
-	if j == nil {
-		return ids
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.load()
-	for _, e := range j.entries {
-		if e.ID != 0 {
-			ids[e.ID] = true
-		}
-	}
-	for id := range j.own {
-		ids[id] = true
-	}
-	return ids
-}
-
-// orphans returns the entries of creates of the same settings that a dead
-// process left unconfirmed.
-func (j *createJournal) orphans(host, project string, coll client.Collection, fp string) []*journalEntry {
+// matching returns the open entries of killed runs for a create of fp.
+func (j *journal) matching(ctx context.Context, host, project, coll, fp string) []*entry {
 	if j == nil {
 		return nil
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.load()
-	var out []*journalEntry
-	for _, e := range j.entries {
-		if e.Confirmed || e.Host != host || e.Project != project || e.Collection != string(coll) || e.Fingerprint != fp {
-			continue
+	j.load(ctx)
+	var out []*entry
+	for _, e := range j.open {
+		if e.Host == host && e.Project == project && e.Collection == coll && e.Fingerprint == fp {
+			out = append(out, e)
 		}
-		// An entry of this process's pid but another owner is from a dead
-		// process whose pid came round again.
-		if e.PID != os.Getpid() && processAlive(e.PID) {
-			continue
-		}
-		out = append(out, e)
 	}
 	return out
 }
 
-// take makes e this process's to resolve; false when another process
-// took it first (or it is gone).
-func (j *createJournal) take(e *journalEntry) bool {
-	taken := e.file + ".taken-" + j.owner
-	if os.Rename(e.file, taken) != nil {
-		return false
+// confirm settles the entries of config id: a resource of the state holds
+// it.
+func (j *journal) confirm(ctx context.Context, host string, id int64) {
+	if j == nil {
+		return
 	}
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	for i, x := range j.entries {
-		if x == e {
-			j.entries = append(j.entries[:i], j.entries[i+1:]...)
-			break
+	j.load(ctx)
+	var held []*entry
+	for _, e := range j.open {
+		if e.ID == id && e.Host == host {
+			held = append(held, e)
 		}
 	}
-	e.file = taken
-	return true
-}
-
-// adoptOrphan resolves the entries a killed run left for creates of these
-// settings: the first that still points at a config holding them gives the
-// config this create returns (with a warning saying so). Entries that
-// point at nothing are forgotten. nil, nil: nothing to adopt, POST.
-func (r creator) adoptOrphan(ctx context.Context, c *client.Client, jr *createJournal, reg *createRegistry, gate *sync.RWMutex,
-	project, fp string, in client.RecordInput, diags *diag.Diagnostics,
-) (*client.Record, error) {
-	orphans := jr.orphans(c.Host(), project, r.kind.Collection, fp)
-	if len(orphans) == 0 {
-		return nil, nil
+	j.mu.Unlock()
+	for _, e := range held {
+		j.take(ctx, e)
 	}
-	// No POST of these settings may be under way while searching.
-	gate.Lock()
-	defer gate.Unlock()
-	for _, e := range orphans {
-		if !jr.take(e) {
-			continue
-		}
-		rec, err := r.resolveOrphan(ctx, c, reg, jr, project, in, e)
-		if err != nil {
-			// Leave the entry for the next run; report why this one failed.
-			_ = os.Rename(e.file, strings.TrimSuffix(e.file, ".taken-"+jr.owner))
-			return nil, fmt.Errorf("a previous run was interrupted while creating a %s with these settings, and looking for what it created failed: %w", r.kind.Noun, err)
-		}
-		_ = os.Remove(e.file)
-		if rec == nil {
-			continue
-		}
-		jr.begin(c.Host(), project, r.kind.Collection, fp, time.Now()).created(rec.ID)
-		tflog.Warn(ctx, "adopted a config an interrupted run created", map[string]any{"config_id": rec.ID})
-		diags.AddWarning(fmt.Sprintf("Adopted %s %d, created by an interrupted run", r.kind.Noun, rec.ID),
-			fmt.Sprintf("A previous run in this working directory created %s %d with exactly these settings at %s, "+
-				"but stopped before Terraform stored it in the state. This resource now manages it instead of "+
-				"creating a second one.", r.kind.Noun, rec.ID, e.Started.Format(time.RFC3339)))
-		return r.resendSettings(ctx, c, project, rec, in)
-	}
-	return nil, nil
-}
-
-// resolveOrphan finds the config an entry of a killed run stands for, if it
-// is still active, holds what in sends, and no create of this process
-// claimed it; it claims it.
-func (r creator) resolveOrphan(ctx context.Context, c *client.Client, reg *createRegistry, jr *createJournal,
-	project string, in client.RecordInput, e *journalEntry,
-) (*client.Record, error) {
-	if e.ID == 0 {
-		// The answer never came: what did the POST create around then?
-		return r.findCreated(ctx, c, reg, jr, project, in, e.Started, pendingWindow+2*clockSkew)
-	}
-	if reg.isClaimed(e.ID) {
-		return nil, nil
-	}
-	for _, k := range r.kind.OwnFirst() {
-		rec, err := c.Get(ctx, project, k.Collection, e.ID)
-		if client.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if !matchesSent(rec, in) || !matchesFallback(rec, in) || !reg.claim(rec.ID) {
-			return nil, nil
-		}
-		return rec, nil
-	}
-	return nil, nil
-}
-
-// ConfirmInState marks the journal entry of the config in a resource's
-// prior state as stored: Terraform has it, so no create may adopt it.
-func ConfirmInState(ctx context.Context, meta *framework.ProviderData, state tfsdk.State) {
-	jr := defaultJournal()
-	if jr == nil || meta == nil || meta.Client == nil || state.Raw.IsNull() {
-		return
-	}
-	// A raw read: every plan of every config passes here.
-	id := framework.RawInt64(framework.RawAttributes(state.Raw)["id"])
-	if !framework.IsSet(id) {
-		return
-	}
-	jr.confirm(meta.Client.Host(), id.ValueInt64())
 }

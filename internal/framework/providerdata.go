@@ -16,6 +16,9 @@ type ProviderData struct {
 	// ProjectID is the provider's default project: an integer or "@current",
 	// or "" when the provider has none.
 	ProjectID string
+	// JournalDir is where creates of this working directory and workspace
+	// are journaled (package createonce); "" for nowhere.
+	JournalDir string
 
 	readCacheOnce sync.Once
 	readCache     *readcache.Cache

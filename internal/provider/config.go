@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
@@ -166,11 +167,19 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 		"request_timeout": requestTimeout.String(), "requests_per_minute": rpm, "retry_wait_max": waitMax.String(),
 	})
 
-	data := &framework.ProviderData{Client: c, ProjectID: projectID}
+	data := &framework.ProviderData{Client: c, ProjectID: projectID, JournalDir: p.createJournalDir()}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
+}
+
+// createJournalDir is where this provider journals its creates.
+func (p *pipelineProvider) createJournalDir() string {
+	if p.journalDir != nil {
+		return *p.journalDir
+	}
+	return createonce.DefaultJournalDir()
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -35,12 +35,29 @@ var (
 type pipelineProvider struct {
 	// version is the provider's release, set at build time ("dev" otherwise).
 	version string
+	// journalDir is where creates are journaled (package createonce); nil:
+	// the working directory's, found at Configure.
+	journalDir *string
+}
+
+// Option changes how New builds the provider.
+type Option func(*pipelineProvider)
+
+// WithCreateJournal makes the provider journal its creates in dir ("": not
+// at all) instead of the working directory's: tests play several working
+// directories, and killed runs, in one process.
+func WithCreateJournal(dir string) Option {
+	return func(p *pipelineProvider) { p.journalDir = &dir }
 }
 
 // New returns a constructor of the provider for the given version.
-func New(version string) func() provider.Provider {
+func New(version string, opts ...Option) func() provider.Provider {
 	return func() provider.Provider {
-		return &pipelineProvider{version: version}
+		p := &pipelineProvider{version: version}
+		for _, o := range opts {
+			o(p)
+		}
+		return p
 	}
 }
 

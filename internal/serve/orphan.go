@@ -15,7 +15,9 @@ const orphanCheckInterval = time.Second
 // quietUnlessLogged) would not even die of a write to Terraform's closed
 // stderr. On Unix an orphan is re-parented, so its parent pid changes;
 // elsewhere the check never fires.
-func exitWhenOrphaned() {
+//
+// before runs first: what is under way may still have to be recorded.
+func exitWhenOrphaned(before func()) {
 	parent := os.Getppid()
 	if parent <= 1 {
 		return // started by init itself: nothing to watch
@@ -23,6 +25,9 @@ func exitWhenOrphaned() {
 	go func() {
 		for range time.Tick(orphanCheckInterval) {
 			if os.Getppid() != parent {
+				if before != nil {
+					before()
+				}
 				os.Exit(1)
 			}
 		}

@@ -20,7 +20,9 @@ import (
 // registry.terraform.io/pipelinecfg/pipeline) until Terraform stops it; a
 // -debug flag serves it for a debugger instead (Terraform then attaches with
 // TF_REATTACH_PROVIDERS, and logs stay as they are).
-func Main(address string, newServer func() tfprotov6.ProviderServer) {
+//
+// hooks tell the provider how its process ends.
+func Main(address string, newServer func() tfprotov6.ProviderServer, hooks Hooks) {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
@@ -33,7 +35,7 @@ func Main(address string, newServer func() tfprotov6.ProviderServer) {
 	} else {
 		// Started by Terraform.
 		quietUnlessLogged(providerLogVariable(address))
-		exitWhenOrphaned()
+		exitWhenOrphaned(hooks.Orphaned)
 	}
 	err := tf6server.Serve(address, func() tfprotov6.ProviderServer {
 		return releaseRequestContexts(newServer())
@@ -42,6 +44,19 @@ func Main(address string, newServer func() tfprotov6.ProviderServer) {
 	if err != nil {
 		log.Fatal(err)
 	}
+	if hooks.ShutDown != nil {
+		hooks.ShutDown()
+	}
+}
+
+// Hooks are what a provider does as its process ends.
+type Hooks struct {
+	// ShutDown runs when Terraform has shut the provider down, its run
+	// over.
+	ShutDown func()
+	// Orphaned runs when Terraform is gone without shutting the provider
+	// down (killed), before the process exits.
+	Orphaned func()
 }
 
 // providerLogVariable is the variable terraform-plugin-go reads the level of

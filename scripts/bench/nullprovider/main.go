@@ -26,7 +26,7 @@ import (
 )
 
 func main() {
-	serve.Main("registry.terraform.io/pipelinecfg/benchnull", providerserver.NewProtocol6(&nullProvider{}))
+	serve.Main("registry.terraform.io/pipelinecfg/benchnull", providerserver.NewProtocol6(&nullProvider{}), serve.Hooks{})
 }
 
 type nullProvider struct{}
