@@ -79,7 +79,8 @@ func decodePage(body []byte) (*Page, error) {
 // end, and reading on would only grow the provider until the operation's
 // time limit.
 const (
-	maxListPages = 200
+	// MaxListPages is also the most pages readcache lists of a collection.
+	MaxListPages = 200
 	maxListBytes = 64 << 20
 )
 
@@ -131,12 +132,12 @@ func (c *Client) ListAll(ctx context.Context, project string, coll Collection) (
 		case fresh == 0:
 			return nil, fmt.Errorf("listing %s of project %s: the page at offset %d repeats records already listed while count is %d; the service seems to ignore offset",
 				coll, project, at, page.Count)
-		case pages >= maxListPages || size >= maxListBytes:
+		case pages >= MaxListPages || size >= maxListBytes:
 			return nil, fmt.Errorf("listing %s of project %s: stopped at the budget of one listing (%d pages or %d MiB) after %d pages, %.1f MiB and %d records, with more to come (count %d): the service's pages do not seem to end",
-				coll, project, maxListPages, maxListBytes>>20, pages, float64(size)/(1<<20), len(out), page.Count)
-		case page.Count > int64(maxListPages*c.pageSize):
+				coll, project, MaxListPages, maxListBytes>>20, pages, float64(size)/(1<<20), len(out), page.Count)
+		case page.Count > int64(MaxListPages*c.pageSize):
 			return nil, fmt.Errorf("listing %s of project %s: the service counts %d records, past the budget of one listing (%d pages of %d records, several times the largest project)",
-				coll, project, page.Count, maxListPages, c.pageSize)
+				coll, project, page.Count, MaxListPages, c.pageSize)
 		}
 		if next := nextOffset(page.Next); next >= 0 && next <= at {
 			return nil, fmt.Errorf("listing %s of project %s: the page at offset %d links to offset %d as the next page; the service's pages do not move forward",

@@ -280,8 +280,8 @@ func TestListAllStopsAtTheBudget(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "budget of one listing (200 pages or 64 MiB) after 200 pages") {
 			t.Fatalf("want the page budget, got %v", err)
 		}
-		if srv.count() != maxListPages {
-			t.Errorf("%d pages asked for, want the budget's %d", srv.count(), maxListPages)
+		if srv.count() != MaxListPages {
+			t.Errorf("%d pages asked for, want the budget's %d", srv.count(), MaxListPages)
 		}
 	})
 	t.Run("answers that weigh more than the budget", func(t *testing.T) {
