@@ -330,9 +330,10 @@ func TestListAllStopsAtTheDeadline(t *testing.T) {
 		srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = io.WriteString(w, `{"count": 1, "results": [`)
+			rc := http.NewResponseController(w)
 			for r.Context().Err() == nil { // a trickle that never ends
 				_, _ = io.WriteString(w, " ")
-				w.(http.Flusher).Flush()
+				_ = rc.Flush()
 				time.Sleep(10 * time.Millisecond)
 			}
 		})
