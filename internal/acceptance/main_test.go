@@ -1,7 +1,7 @@
 // Package acceptance holds only tests: those that drive the terraform
 // binary with the provider as a process of its own, as users run it (an
 // apply killed part-way, Terraform's own log, a run against a rate-limited
-// service, apply -invoke, query -generate-config-out, import blocks by
+// service or one whose pages never end, apply -invoke, query -generate-config-out, import blocks by
 // identity, a service moved to generation 2 or 3, the steps of the guide
 // "Moving to hog functions", states of the generic REST providers taken
 // over by moved blocks, with stand-ins of those providers from package

@@ -120,6 +120,20 @@ func (e *ThrottledError) Unwrap() error {
 	return e.Err
 }
 
+// AnswerTooLargeError is an answer larger than the client reads of one
+// (Limit bytes). It is not retried: the same request brings the same answer.
+type AnswerTooLargeError struct {
+	Method string
+	Path   string
+	Limit  int64
+}
+
+// Error names the request and the limit.
+func (e *AnswerTooLargeError) Error() string {
+	return fmt.Sprintf("%s %s: the answer is larger than %d MiB, the most the provider reads of one answer (not retried: the same request brings the same answer)",
+		e.Method, e.Path, e.Limit>>20)
+}
+
 // ConfigError is an invalid Config given to New. Field is the provider
 // setting it is about ("host" or "api_key").
 type ConfigError struct {

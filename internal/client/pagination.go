@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -42,6 +43,7 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 	if err != nil {
 		return nil, c.decodeError(r, resp, err)
 	}
+	page.size = len(resp.body)
 	c.rememberListed(project, coll, false)
 	c.noteRecords(project, coll, page.Results...)
 	return page, nil
@@ -69,6 +71,19 @@ func decodePage(body []byte) (*Page, error) {
 	return &Page{Count: int64(w.Count), Next: w.Next, Previous: w.Previous, Results: w.Results}, nil
 }
 
+// The budget of one listing (ListAll). A project holds at most a few
+// thousand configs, which the service pages 100 at a time, a few KB each
+// (pages leave plugin_info out). 200 pages are 20,000 configs at 100 a page
+// and 64 MiB of answers 20,000 records of 3 KB, both several times the
+// largest project: a listing past either is a service whose pages do not
+// end, and reading on would only grow the provider until the operation's
+// time limit.
+const (
+	// MaxListPages is also the most pages readcache lists of a collection.
+	MaxListPages = 200
+	maxListBytes = 64 << 20
+)
+
 // ListAll returns every record of a collection, across all pages.
 //
 // It walks pages of Config.PageSize by offset arithmetic (offset +=
@@ -78,15 +93,23 @@ func decodePage(body []byte) (*Page, error) {
 // (records shifting between pages) is kept once. A page that brings
 // nothing new while count says more remain means the server ignores
 // offset: that is an error, not an endless loop nor a silently short list.
+// So are a next link that does not move forward, a count past the budget
+// above, and pages that go on past it; ctx's deadline ends the walk too.
 func (c *Client) ListAll(ctx context.Context, project string, coll Collection) ([]Record, error) {
 	var out []Record
 	seen := make(map[int64]bool)
-	offset := 0
+	offset, pages, size := 0, 0, 0
 	for {
 		page, err := c.List(ctx, project, coll, c.pageSize, offset)
 		if err != nil {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, fmt.Errorf("listing %s of project %s: stopped at the operation's time limit after %d pages (%d records): %w",
+					coll, project, pages, len(out), err)
+			}
 			return nil, err
 		}
+		pages++
+		size += page.size
 		if len(page.Results) == 0 {
 			return out, nil
 		}
@@ -99,6 +122,7 @@ func (c *Client) ListAll(ctx context.Context, project string, coll Collection) (
 			out = append(out, rec)
 			fresh++
 		}
+		at := offset
 		offset += len(page.Results)
 		switch {
 		case page.Count > 0 && int64(offset) >= page.Count:
@@ -107,9 +131,35 @@ func (c *Client) ListAll(ctx context.Context, project string, coll Collection) (
 			return out, nil // no count: a short page is the last
 		case fresh == 0:
 			return nil, fmt.Errorf("listing %s of project %s: the page at offset %d repeats records already listed while count is %d; the service seems to ignore offset",
-				coll, project, offset-len(page.Results), page.Count)
+				coll, project, at, page.Count)
+		case pages >= MaxListPages || size >= maxListBytes:
+			return nil, fmt.Errorf("listing %s of project %s: stopped at the budget of one listing (%d pages or %d MiB) after %d pages, %.1f MiB and %d records, with more to come (count %d): the service's pages do not seem to end",
+				coll, project, MaxListPages, maxListBytes>>20, pages, float64(size)/(1<<20), len(out), page.Count)
+		case page.Count > int64(MaxListPages*c.pageSize):
+			return nil, fmt.Errorf("listing %s of project %s: the service counts %d records, past the budget of one listing (%d pages of %d records, several times the largest project)",
+				coll, project, page.Count, MaxListPages, c.pageSize)
+		}
+		if next := nextOffset(page.Next); next >= 0 && next <= at {
+			return nil, fmt.Errorf("listing %s of project %s: the page at offset %d links to offset %d as the next page; the service's pages do not move forward",
+				coll, project, at, next)
 		}
 	}
+}
+
+// nextOffset is the offset a next link names, or -1 when it names none.
+func nextOffset(next *string) int {
+	if next == nil {
+		return -1
+	}
+	u, err := url.Parse(*next)
+	if err != nil {
+		return -1
+	}
+	n, err := strconv.Atoi(u.Query().Get("offset"))
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // PageSize is the number of records the client asks for per page.

@@ -3,12 +3,15 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // pager serves a collection of records 1..total(call) by limit/offset, with
@@ -249,4 +252,96 @@ func TestListErrorIsAPIError(t *testing.T) {
 	if !IsForbidden(err) || !strings.Contains(err.Error(), "offset=100") {
 		t.Fatalf("want a 403 naming the page, got %v", err)
 	}
+}
+
+// endless serves pages that never end: every page full of records not
+// seen before, count always a record ahead, next at nextAt(offset, limit),
+// and each answer padded with pad spaces (still JSON).
+func endless(pad int, nextAt func(offset, limit int) int) func(int, http.ResponseWriter, *http.Request) {
+	return func(_ int, w http.ResponseWriter, r *http.Request) {
+		limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+		offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+		results := make([]map[string]any, limit)
+		for i := range results {
+			results[i] = map[string]any{"id": offset + i + 1, "plugin": 1}
+		}
+		b, _ := json.Marshal(map[string]any{"count": offset + limit + 1, "results": results, "previous": nil,
+			"next": fmt.Sprintf("http://wrong-host.invalid:1/api/projects/1/x/?limit=%d&offset=%d", limit, nextAt(offset, limit))})
+		writeJSON(w, 200, string(b)+strings.Repeat(" ", pad))
+	}
+}
+
+func forward(offset, limit int) int { return offset + limit }
+
+func TestListAllStopsAtTheBudget(t *testing.T) {
+	t.Run("pages that never end", func(t *testing.T) {
+		srv := newRecorder(t, endless(0, forward))
+		_, err := newTestClient(t, srv.URL).ListAll(context.Background(), "1", Transformations)
+		if err == nil || !strings.Contains(err.Error(), "budget of one listing (200 pages or 64 MiB) after 200 pages") {
+			t.Fatalf("want the page budget, got %v", err)
+		}
+		if srv.count() != MaxListPages {
+			t.Errorf("%d pages asked for, want the budget's %d", srv.count(), MaxListPages)
+		}
+	})
+	t.Run("answers that weigh more than the budget", func(t *testing.T) {
+		srv := newRecorder(t, endless(1<<20, forward)) // 1 MiB a page
+		_, err := newTestClient(t, srv.URL).ListAll(context.Background(), "1", Transformations)
+		if err == nil || !strings.Contains(err.Error(), "after 64 pages, 64.1 MiB") {
+			t.Fatalf("want the byte budget, got %v", err)
+		}
+	})
+	t.Run("a count past the budget fails at once", func(t *testing.T) {
+		srv := newRecorder(t, (&pager{total: constant(1_000_000)}).serve)
+		_, err := newTestClient(t, srv.URL).ListAll(context.Background(), "1", Transformations)
+		if err == nil || !strings.Contains(err.Error(), "counts 1000000 records, past the budget") || srv.count() != 1 {
+			t.Fatalf("want the count refused after one page, got %v after %d", err, srv.count())
+		}
+	})
+	for name, nextAt := range map[string]func(int, int) int{
+		"a next link that repeats the page": func(offset, _ int) int { return offset },
+		"a next link that goes back":        func(int, int) int { return 0 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := newRecorder(t, endless(0, nextAt))
+			_, err := newTestClient(t, srv.URL).ListAll(context.Background(), "1", Transformations)
+			if err == nil || !strings.Contains(err.Error(), "do not move forward") || srv.count() != 1 {
+				t.Fatalf("want the next link refused after one page, got %v after %d", err, srv.count())
+			}
+		})
+	}
+}
+
+func TestListAllStopsAtTheDeadline(t *testing.T) {
+	t.Run("between pages", func(t *testing.T) {
+		serve := endless(0, forward)
+		srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+			time.Sleep(20 * time.Millisecond) // 200 pages would take 4s
+			serve(n, w, r)
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		_, err := newTestClient(t, srv.URL).ListAll(ctx, "1", Transformations)
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "stopped at the operation's time limit after") {
+			t.Fatalf("want the time limit, got %v", err)
+		}
+	})
+	t.Run("while reading an answer", func(t *testing.T) {
+		srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"count": 1, "results": [`)
+			rc := http.NewResponseController(w)
+			for r.Context().Err() == nil { // a trickle that never ends
+				_, _ = io.WriteString(w, " ")
+				_ = rc.Flush()
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		_, err := newTestClient(t, srv.URL).ListAll(ctx, "1", Transformations)
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "time limit after 0 pages") {
+			t.Fatalf("want the time limit, got %v", err)
+		}
+	})
 }

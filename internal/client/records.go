@@ -76,6 +76,8 @@ type Page struct {
 	Next     *string  `json:"next"`
 	Previous *string  `json:"previous"`
 	Results  []Record `json:"results"`
+	// size is the answer's length in bytes, for ListAll's budget.
+	size int
 }
 
 // Opt is a request field that is either left out, sent as null, or sent with

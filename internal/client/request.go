@@ -18,8 +18,11 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// maxBodyBytes bounds how much of one answer is read.
-const maxBodyBytes = 64 << 20
+// maxAnswerBytes bounds how much of one answer is read: 30 times the
+// largest page the service sends (100 records of a few KB, without
+// plugin_info), with room for a plugin's frontend bundle. An answer past it
+// is not one the service meant, and reading on only grows the provider.
+const maxAnswerBytes = 16 << 20
 
 const contentTypeJSON = "application/json"
 
@@ -82,7 +85,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		if readErr != nil {
 			st.maybeSent.Store(true)
 		}
-		return readErr
+		return readErr // an *AnswerTooLargeError is not retried (permanentTransportError)
 	})
 
 	rc := &retryablehttp.Client{
@@ -124,6 +127,9 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		if errors.As(err, &closed) { // held back by a pause that ends too late
 			return nil, st.throttledError(closed, nil)
 		}
+		if big := tooLarge(err, r); big != nil {
+			return nil, big
+		}
 		// An answer that came before ctx ended or its body broke means the
 		// request arrived; only a 4xx proves it was not applied.
 		if resp != nil && (resp.StatusCode < 400 || resp.StatusCode > 499) {
@@ -133,6 +139,9 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	}
 	if bodyOf != resp { // retries spent: the last answer is still unread
 		if body, err = readBody(resp); err != nil {
+			if big := tooLarge(err, r); big != nil {
+				return nil, big
+			}
 			st.maybeSent.Store(true)
 			return nil, c.transportError(st, err)
 		}
@@ -181,12 +190,22 @@ func (c *Client) decodeError(r apiRequest, resp *apiResponse, err error) error {
 }
 
 func readBody(resp *http.Response) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading the answer: %w", err)
 	}
-	if len(b) > maxBodyBytes {
-		return nil, fmt.Errorf("the answer is larger than %d bytes", maxBodyBytes)
+	if len(b) > maxAnswerBytes {
+		return nil, &AnswerTooLargeError{Limit: maxAnswerBytes}
 	}
 	return b, nil
+}
+
+// tooLarge returns the *AnswerTooLargeError in err's chain, naming r.
+func tooLarge(err error, r apiRequest) *AnswerTooLargeError {
+	var big *AnswerTooLargeError
+	if !errors.As(err, &big) {
+		return nil
+	}
+	big.Method, big.Path = r.method, r.path
+	return big
 }

@@ -37,6 +37,8 @@ import (
 //     happened, and a second POST would create a second record.
 //   - 500 is never retried: on the live service it is a deterministic
 //     answer (DELETE of an unknown id, a bad rearrange key).
+//   - An answer larger than the client reads (*AnswerTooLargeError) is
+//     never retried: the same request brings the same answer.
 //   - A cancelled or expired ctx stops everything at once.
 
 // maxThrottleWaitWithoutDeadline bounds how long a call whose ctx has no
@@ -120,6 +122,10 @@ func permanentTransportError(err error) bool {
 		errors.As(err, &hostnameErr), errors.As(err, &invalidCert):
 		return true
 	case errors.Is(err, errTooManyRedirects), errors.Is(err, errInsecureRedirect):
+		return true
+	}
+	var big *AnswerTooLargeError
+	if errors.As(err, &big) { // the same request brings the same answer
 		return true
 	}
 	// Waits that would end after the deadline: trying again changes nothing.

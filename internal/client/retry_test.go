@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -554,6 +555,39 @@ func TestBodyCutShort(t *testing.T) {
 			t.Fatalf("want one uncertain create, got %v (%d)", err, srv.count())
 		}
 	})
+}
+
+// TestOversizedAnswerIsReadOnceAndNotRetried: an answer past the cap is read
+// up to it, once, and fails with an error naming the request and the cap.
+func TestOversizedAnswerIsReadOnceAndNotRetried(t *testing.T) {
+	var sent atomic.Int64
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"count": 0, "next": null, "previous": null, "results": []}`)
+		chunk := bytes.Repeat([]byte(" "), 1<<20)
+		for range 80 { // 80 MiB of spaces: still JSON, but past the cap
+			m, err := w.Write(chunk)
+			sent.Add(int64(m))
+			if err != nil {
+				return
+			}
+		}
+	})
+	c := newTestClient(t, srv.URL)
+	_, err := c.List(context.Background(), "1", Transformations, 100, 0)
+	var big *AnswerTooLargeError
+	if !errors.As(err, &big) || big.Method != http.MethodGet || !strings.Contains(big.Path, "/pipeline_transformation_configs/") {
+		t.Fatalf("want an *AnswerTooLargeError of the GET, got %T %v", err, err)
+	}
+	if !strings.Contains(err.Error(), "larger than 16 MiB") {
+		t.Errorf("the error does not name the cap: %v", err)
+	}
+	if srv.count() != 1 {
+		t.Errorf("the answer was asked for %d times, want once", srv.count())
+	}
+	if s := sent.Load(); s >= 80<<20 {
+		t.Errorf("the client read the whole %d-byte answer instead of stopping at the cap", s)
+	}
 }
 
 // roundTrips counts the requests that enter the client's transport, those

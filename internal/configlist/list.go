@@ -86,7 +86,11 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	recs, err := record.List(ctx, meta.Client, project, l.kind, record.Filter{Enabled: cfg.Enabled, Plugin: cfg.Plugin})
+	// A list block has no timeouts: the default read limit bounds the
+	// requests, as it does a data source's.
+	apiCtx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
+	defer cancel()
+	recs, err := record.List(apiCtx, meta.Client, project, l.kind, record.Filter{Enabled: cfg.Enabled, Plugin: cfg.Plugin})
 	if err != nil {
 		framework.AddAPIError(&diags, fmt.Sprintf("Could not list the %ss of project %s", l.kind.Noun, project), err, nil)
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
@@ -104,7 +108,7 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 		// The resource object shows `config`: pages carry no plugin_info to
 		// tell the plugin's secret settings, which the service leaves
 		// unmasked when they are "" or null.
-		if recs, err = meta.ReadCache().WithPluginInfo(ctx, project, l.kind.Collection, recs); err != nil {
+		if recs, err = meta.ReadCache().WithPluginInfo(apiCtx, project, l.kind.Collection, recs); err != nil {
 			framework.AddAPIError(&diags, fmt.Sprintf("Could not read the %ss of project %s", l.kind.Noun, project), err, nil)
 			stream.Results = list.ListResultsStreamDiagnostics(diags)
 			return

@@ -95,6 +95,10 @@ func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// A data source has no timeouts block: the default read limit keeps a
+	// service whose pages do not end from holding the run forever.
+	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
+	defer cancel()
 	recs, err := record.List(ctx, meta.Client, project, d.kind, record.Filter{Enabled: m.Enabled, Plugin: m.Plugin})
 	if err == nil {
 		// Pages carry no plugin_info: without it `config` would show the

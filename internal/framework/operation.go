@@ -8,7 +8,9 @@ import (
 )
 
 // Default time limits of whole operations, retries and rate-limit waits
-// included; a resource's timeouts block overrides them.
+// included; a resource's timeouts block overrides them. The list data
+// source and list resource, which have no such block, read within
+// DefaultReadTimeout.
 const (
 	DefaultWriteTimeout = 10 * time.Minute
 	DefaultReadTimeout  = 5 * time.Minute

@@ -1,8 +1,11 @@
 package localapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
+	"strconv"
+	"time"
 )
 
 // The five record operations. Both collections share them: a collection
@@ -16,6 +19,10 @@ func (s *Server) list(req *request) *apiError {
 	if err != nil {
 		return s.internal(req, err)
 	}
+	faults := s.CurrentFaults()
+	if faults.EndlessPages {
+		recs, count = endlessPage(req.route.coll, req.project, limit, offset)
+	}
 	page := struct {
 		Count    int64         `json:"count"`
 		Next     *string       `json:"next"`
@@ -26,8 +33,58 @@ func (s *Server) list(req *request) *apiError {
 	for i, rec := range recs {
 		page.Results[i] = rec.view(req.cat, false, req.gen)
 	}
+	if faults.PagePadding > 0 {
+		writePadded(req.w, page, faults.PagePadding)
+		return nil
+	}
 	writeJSON(req.w, http.StatusOK, page)
 	return nil
+}
+
+// endlessFirstID is the first id of the records EndlessPages makes up,
+// far past any stored one.
+const endlessFirstID = 1 << 40
+
+// endlessPage is the page of the EndlessPages switch: limit records (at
+// most 1,000) made up of the collection's first plugin, and a count one
+// record past them.
+func endlessPage(coll *collection, project, limit, offset int64) ([]*record, int64) {
+	var plugin int64
+	if len(coll.ids) > 0 {
+		plugin = coll.ids[0]
+	}
+	now := time.Now().UnixMicro()
+	recs := make([]*record, min(limit, 1000))
+	for i := range recs {
+		n := offset + int64(i)
+		recs[i] = &record{ID: endlessFirstID + n, Team: project, Plugin: plugin, Order: n,
+			Config: json.RawMessage(`{}`), CreatedAt: now, UpdatedAt: now}
+	}
+	return recs, offset + int64(len(recs)) + 1
+}
+
+// writePadded answers v followed by pad spaces (PagePadding), written a
+// chunk at a time and stopped once the client is gone.
+func writePadded(w http.ResponseWriter, v any, pad int64) {
+	buf, err := marshalJSON(v)
+	if err != nil {
+		writeJSON(w, http.StatusOK, v) // its 500
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.FormatInt(int64(len(buf))+pad, 10))
+	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write(buf); err != nil {
+		return
+	}
+	chunk := bytes.Repeat([]byte(" "), 64<<10)
+	for pad > 0 {
+		n, err := w.Write(chunk[:min(pad, int64(len(chunk)))])
+		if err != nil {
+			return
+		}
+		pad -= int64(n)
+	}
 }
 
 // create stores a config (generation 1) or, from generation 2 on, makes a

@@ -27,6 +27,9 @@ type faultsDoc struct {
 	ResetRate float64 `json:"reset_rate"`
 	Latency   string  `json:"latency"`
 	Seed      uint64  `json:"seed"`
+	// EndlessPages and PagePadding shape list pages (see Faults).
+	EndlessPages bool  `json:"endless_pages"`
+	PagePadding  int64 `json:"page_padding"`
 }
 
 type generationDoc struct {
@@ -68,13 +71,14 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	case path == "faults" && r.Method == http.MethodGet:
 		f := s.CurrentFaults()
-		writeJSON(w, http.StatusOK, faultsDoc{f.Rate429, f.Rate502, f.Rate503, f.ResetRate, f.Latency.String(), f.Seed})
+		writeJSON(w, http.StatusOK, faultsDoc{f.Rate429, f.Rate502, f.Rate503, f.ResetRate, f.Latency.String(), f.Seed, f.EndlessPages, f.PagePadding})
 	case path == "faults" && r.Method == http.MethodPut:
 		var doc faultsDoc
 		if !readDebugBody(w, r, &doc) {
 			return
 		}
-		f := Faults{Rate429: doc.Rate429, Rate502: doc.Rate502, Rate503: doc.Rate503, ResetRate: doc.ResetRate, Seed: doc.Seed}
+		f := Faults{Rate429: doc.Rate429, Rate502: doc.Rate502, Rate503: doc.Rate503, ResetRate: doc.ResetRate, Seed: doc.Seed,
+			EndlessPages: doc.EndlessPages, PagePadding: doc.PagePadding}
 		if doc.Latency != "" {
 			d, err := time.ParseDuration(doc.Latency)
 			if err != nil {

@@ -107,6 +107,48 @@ func TestFaultAnswers(t *testing.T) {
 	a.do(http.MethodGet, path(1, tr), full, nil).want(t, 200)
 }
 
+// TestPageFaults: endless pages bring fresh records with next always
+// further; padding makes a page oversized but still JSON. Both only touch
+// lists, and go with the switch.
+func TestPageFaults(t *testing.T) {
+	a := newAPI(t, localapi.Options{DebugRoutes: true})
+	rec := a.create(1, tr, full, map[string]any{"plugin": 1, "order": 1})
+	a.do("PUT", "/_localapi/faults", "", `{"endless_pages": true}`).want(t, 204)
+	seen := map[float64]bool{}
+	for offset := 0; offset < 9; offset += 3 {
+		page := a.do("GET", path(1, tr)+"?limit=3&offset="+strconv.Itoa(offset), full, nil).want(t, 200).object(t)
+		next := as[string](t, page["next"])
+		if page["count"] != float64(offset+4) || !strings.Contains(next, "offset="+strconv.Itoa(offset+3)) {
+			t.Fatalf("offset %d: count %v, next %v; want a count one past the page and next further", offset, page["count"], next)
+		}
+		for _, r := range results(t, page) {
+			if id := as[float64](t, r["id"]); seen[id] || r["plugin"] != float64(1) {
+				t.Fatalf("offset %d: record %v repeats or is not a transformation", offset, r)
+			} else {
+				seen[id] = true
+			}
+		}
+	}
+	if len(seen) != 9 {
+		t.Errorf("%d records, want 9", len(seen))
+	}
+	a.do("PUT", "/_localapi/faults", "", `{"page_padding": 100000}`).want(t, 204)
+	r := a.do("GET", path(1, tr), full, nil).want(t, 200)
+	if len(r.body) < 100000 || len(results(t, r.object(t))) != 1 {
+		t.Errorf("padded page of %d bytes, want the stored record and 100000 spaces", len(r.body))
+	}
+	if f := a.do("GET", "/_localapi/faults", "", nil).want(t, 200).object(t); f["page_padding"] != float64(100000) || f["endless_pages"] != false {
+		t.Errorf("faults %v", f)
+	}
+	if got := len(a.do("GET", path(1, tr, id(rec)), full, nil).want(t, 200).body); got > 10000 {
+		t.Errorf("a retrieve of %d bytes: padding is for list pages only", got)
+	}
+	a.srv.SetFaults(localapi.Faults{})
+	if page := a.do("GET", path(1, tr), full, nil).want(t, 200).object(t); page["count"] != float64(1) || page["next"] != nil {
+		t.Errorf("switched off: %v", page)
+	}
+}
+
 func TestRateLimit(t *testing.T) {
 	a := newAPI(t, localapi.Options{RateLimitPerMinute: 3})
 	for range 3 {

@@ -56,6 +56,13 @@ type Faults struct {
 	ResetRate float64
 	// Latency is added before every request is handled.
 	Latency time.Duration
+	// EndlessPages makes lists never end: every page is full of records
+	// made up past the stored ones (fresh ids, never stored), and count is
+	// always one record past the page, so next always points further.
+	EndlessPages bool
+	// PagePadding, when positive, adds that many spaces after each list
+	// page's JSON: an oversized answer that is still valid JSON.
+	PagePadding int64
 	// Seed makes the fault draws reproducible when non-zero.
 	Seed uint64
 }

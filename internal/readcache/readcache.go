@@ -26,8 +26,9 @@
 //  4. A record the pages do not show (created after the listing, moved
 //     between pages while they were fetched, soft-deleted, which lists
 //     leave out, or gone) is read by GET, which also tells a deleted record
-//     from a moved one. A page that fails
-//     stops the listing of that collection: its reads fall back to GETs.
+//     from a moved one. A page that fails, or a count past what one
+//     listing reads (client.MaxListPages), stops the listing of that
+//     collection: its reads fall back to GETs.
 //
 // Pages are a snapshot of one operation. A page's record serves one read
 // and is then dropped, so a second read of the same record asks the
@@ -355,10 +356,13 @@ func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) (*client.Rec
 			counted = true // the batch counted this read unless it brought the record
 			continue
 		}
+		if s.failed {
+			return nil, nil // cannot list: a record is read by GET
+		}
 		unfetched := s.unfetched(c.pageSize)
 		switch {
-		case s.failed || len(unfetched) == 0:
-			return nil, nil // listed (or cannot list): a record not shown is read by GET
+		case len(unfetched) == 0:
+			return nil, nil // listed: a record not shown is read by GET
 		case s.count < 0 && s.direct < directReads:
 			s.direct++
 			s.misses++
@@ -438,6 +442,13 @@ func (c *Cache) fetch(ctx context.Context, k collKey, s *collState, b *batch) {
 			continue
 		}
 		s.count = max(s.count, page.Count)
+		if s.pages(c.pageSize) > client.MaxListPages {
+			// A count past a listing's budget: not a collection to list.
+			tflog.Warn(ctx, "the service counts more records than a listing reads; reading records one by one", map[string]any{
+				"collection": string(k.coll), "project": k.project, "count": page.Count,
+			})
+			s.failed = true
+		}
 		if b.pages[i] == 0 && int64(len(page.Results)) >= page.Count {
 			s.complete = true
 		}

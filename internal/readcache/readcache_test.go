@@ -245,6 +245,7 @@ type fakeAPI struct {
 	records    []client.Record
 	pluginInfo map[int64]string
 	listErr    error
+	count      int64 // the count pages say; the records' when 0
 	release    chan struct{}
 	started    chan struct{}
 	lists      int
@@ -256,6 +257,9 @@ func (a *fakeAPI) List(ctx context.Context, _ string, _ client.Collection, limit
 	a.lists++
 	release, started, err := a.release, a.started, a.listErr
 	page := &client.Page{Count: int64(len(a.records))}
+	if a.count != 0 {
+		page.Count = a.count
+	}
 	if offset < len(a.records) {
 		page.Results = append(page.Results, a.records[offset:min(offset+limit, len(a.records))]...)
 	}
@@ -347,6 +351,22 @@ func TestRead_listFailureFallsBackToGET(t *testing.T) {
 	}
 	if api.lists != 1 || api.gets != 30 {
 		t.Errorf("%d lists and %d GETs, want one failed list and a GET per record", api.lists, api.gets)
+	}
+}
+
+// A count past a listing's budget (a service whose pages do not end) is
+// not listed, nor counted out page by page: reads fall back to GETs.
+func TestRead_countPastTheBudgetFallsBackToGET(t *testing.T) {
+	api := newFakeAPI(30)
+	api.count = 1 << 40
+	c := New(api, 10)
+	for id := int64(1); id <= 30; id++ {
+		if rec, err := c.Read(t.Context(), "1", coll, id); err != nil || rec.ID != id {
+			t.Fatalf("read %d: %+v, %v", id, rec, err)
+		}
+	}
+	if api.lists != 1 || api.gets != 21 {
+		t.Errorf("%d lists and %d GETs, want the first read's GET, the first page, and a GET for each record it does not hold", api.lists, api.gets)
 	}
 }
 

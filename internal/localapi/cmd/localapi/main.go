@@ -52,6 +52,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fReset      = fs.Float64("fault-reset", 0, "share (0..1) of connections reset without an answer")
 		latency     = fs.Duration("latency", 0, "latency added to every request (e.g. 50ms)")
 		seed        = fs.Uint64("fault-seed", 0, "seed for the fault draws (0: random)")
+		endless     = fs.Bool("fault-endless-pages", false, "lists never end: pages of made-up records, next always further")
+		padding     = fs.Int64("fault-page-padding", 0, "`BYTES` of spaces after each list page (an oversized answer)")
 		debugRoutes = fs.Bool("debug-routes", false, "serve /_localapi/counters, jobs, hog-functions, faults, rate-limit, generation and plugins")
 		printCount  = fs.Bool("print-counters", false, "print the request counters on exit")
 		verbose     = fs.Bool("v", false, "log server-side errors to stderr")
@@ -72,8 +74,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Generation:         *generation,
 		RateLimitPerMinute: *rateLimit,
 		RateLimitPerHour:   *rateHour,
-		Faults:             localapi.Faults{Rate429: *f429, Rate502: *f502, Rate503: *f503, ResetRate: *fReset, Latency: *latency, Seed: *seed},
-		DebugRoutes:        *debugRoutes,
+		Faults: localapi.Faults{Rate429: *f429, Rate502: *f502, Rate503: *f503, ResetRate: *fReset, Latency: *latency, Seed: *seed,
+			EndlessPages: *endless, PagePadding: *padding},
+		DebugRoutes: *debugRoutes,
 	}
 	if *verbose {
 		opts.Logger = slog.New(slog.NewTextHandler(stderr, nil))
