@@ -21,54 +21,36 @@ import (
 // instance the one PIPELINE_TEST_<KIND>_CONFIG_ID names): an import block
 // takes it over with its current values and no change, an update sets its
 // name and description and flips enabled (the API shows them), each apply
-// followed by an empty plan, and a removed block lets it go without
-// destroying it. The test then sets back what it changed.
+// followed by an empty plan, and the last step (ExistingConfig.Test) lets
+// it go without destroying it. The test then sets back what it changed.
 func TestAccExistingConfig(t *testing.T) {
 	for _, k := range kind.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			ex := acctest.Existing(t, k)
-			typ := k.ConfigTypeName()
-			addr := typ + ".existing"
+			addr := ex.Address("existing")
 			orig := ex.Original
 			filters := filtersArgument(orig)
 			resourceBlock := func(name, description string, enabled bool) string {
-				return fmt.Sprintf(`
-resource %q "existing" {
-  project_id  = %q
+				return ex.Resource("existing", fmt.Sprintf(`  project_id  = %q
   plugin      = %d
   enabled     = %t
   name        = %q
   description = %q
-%s}
-`, typ, ex.Project, orig.Plugin, enabled, name, description, filters)
+%s`, ex.Project, orig.Plugin, enabled, name, description, filters))
 			}
-			imported := ex.ProviderBlock() + fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", addr, ex.ImportID()) +
-				resourceBlock(acctest.Deref(orig.Name), acctest.Deref(orig.Description), orig.Enabled)
-			changed := ex.ProviderBlock() + resourceBlock("changed by the acceptance tests", "changed at "+ex.ImportID(), !orig.Enabled)
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheckWithoutCreates(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				CheckDestroy:             checkStillThere(ex),
+			ex.Test(t, resource.TestCase{
 				Steps: []resource.TestStep{
 					{
-						Config: imported,
+						Config: ex.ProviderBlock() + ex.Import("existing") +
+							resourceBlock(acctest.Deref(orig.Name), acctest.Deref(orig.Description), orig.Enabled),
 						Check: resource.ComposeAggregateTestCheckFunc(
 							resource.TestCheckResourceAttr(addr, "id", strconv.FormatInt(ex.ID, 10)),
 							checkOnAPI(ex, addr, acctest.Deref(orig.Name), orig.Enabled),
 						),
 					},
 					{
-						Config: changed,
+						Config: ex.ProviderBlock() + resourceBlock("changed by the acceptance tests", "changed at "+ex.ImportID(), !orig.Enabled),
 						Check:  checkOnAPI(ex, addr, "changed by the acceptance tests", !orig.Enabled),
-					},
-					{
-						Config: ex.ProviderBlock() + letGo(addr),
-						Check: func(s *terraform.State) error {
-							if _, ok := s.RootModule().Resources[addr]; ok {
-								return fmt.Errorf("%s is still in state", addr)
-							}
-							return checkStillThere(ex)(s)
-						},
 					},
 				},
 			})
@@ -115,23 +97,6 @@ func checkOnAPI(ex *acctest.ExistingConfig, addr, name string, enabled bool) res
 		}
 		if f := attrs["filters"]; (f == "") != jsonvalue.IsNull(rec.Filters) || f != "" && !record.FiltersEqual(f, string(rec.Filters)) {
 			return fmt.Errorf("state filters %q, the API %s", f, rec.Filters)
-		}
-		return nil
-	}
-}
-
-// checkStillThere checks that the existing config is still on the service,
-// not deleted.
-func checkStillThere(ex *acctest.ExistingConfig) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		rec, err := ex.API.Get(context.Background(), ex.Project, ex.Kind.Collection, ex.ID)
-		switch {
-		case client.IsNotFound(err):
-			return fmt.Errorf("config %d is gone", ex.ID)
-		case err != nil:
-			return err
-		case rec.Deleted:
-			return fmt.Errorf("config %d was deleted", ex.ID)
 		}
 		return nil
 	}

@@ -21,36 +21,29 @@ import (
 // configuration surrounds the config's name and description with
 // whitespace takes it over without a change; a blank description shows the
 // plugin's and a heredoc one is stored stripped, each apply followed by an
-// empty plan. The config is let go and set back afterwards.
+// empty plan. The config is let go (ExistingConfig.Test) and set back
+// afterwards.
 func TestAccExistingConfig_text(t *testing.T) {
 	for _, k := range kind.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			ex := acctest.Existing(t, k)
 			orig := ex.Original
-			typ := k.ConfigTypeName()
-			addr := typ + ".existing"
+			addr := ex.Address("existing")
 			filters := filtersArgument(orig)
 			block := func(description string) string {
-				return ex.ProviderBlock() + fmt.Sprintf(`
-resource %q "existing" {
-  project_id  = %q
+				return ex.ProviderBlock() + ex.Resource("existing", fmt.Sprintf(`  project_id  = %q
   plugin      = %d
   enabled     = %t
   name        = "\n  %s\u3000"
   description = %s
-%s}
-`, typ, ex.Project, orig.Plugin, orig.Enabled, acctest.Deref(orig.Name), description, filters)
+%s`, ex.Project, orig.Plugin, orig.Enabled, acctest.Deref(orig.Name), description, filters))
 			}
-			imported := block(fmt.Sprintf("%q", acctest.Deref(orig.Description)+"\n")) +
-				fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", addr, ex.ImportID())
+			imported := block(fmt.Sprintf("%q", acctest.Deref(orig.Description)+"\n")) + ex.Import("existing")
 			var plugin struct{ Description *string } // the plugin's own, shown for a blank
 			if err := json.Unmarshal(orig.PluginInfo, &plugin); err != nil {
 				t.Fatalf("plugin_info: %v", err)
 			}
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheckWithoutCreates(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				CheckDestroy:             checkStillThere(ex),
+			ex.Test(t, resource.TestCase{
 				Steps: []resource.TestStep{
 					{
 						Config: imported,
@@ -76,7 +69,6 @@ resource %q "existing" {
 							resource.TestCheckResourceAttr(addr, "description", "Described at generation 2.\n"),
 						),
 					},
-					{Config: ex.ProviderBlock() + letGo(addr)},
 				},
 			})
 		})

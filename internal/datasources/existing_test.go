@@ -74,10 +74,8 @@ data "%[1]s_frontend" "existing" {
 					return nil
 				})
 			}
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheckWithoutCreates(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: provider + body, Check: resource.ComposeAggregateTestCheckFunc(checks...)}},
+			ex.Test(t, resource.TestCase{
+				Steps: []resource.TestStep{{Config: provider + body, Check: resource.ComposeAggregateTestCheckFunc(checks...)}},
 			})
 		})
 	}

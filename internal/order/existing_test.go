@@ -50,9 +50,7 @@ func TestAccExistingOrder(t *testing.T) {
 				return ex.ProviderBlock() + fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n\nresource %q \"all\" {\n  project_id = %q\n  config_ids = [%s]\n}\n",
 					addr, ex.Project, typ, ex.Project, strings.Join(ids, ", "))
 			}
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheckWithoutCreates(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			ex.Test(t, resource.TestCase{
 				Steps: []resource.TestStep{
 					{
 						Config: config(current),
