@@ -44,11 +44,14 @@ func NewProviderServerFor(t testing.TB, host, key, project string) *ProviderServ
 }
 
 // NewProviderServerWith returns the provider configured with settings (the
-// provider block's attributes; the others are null).
-func NewProviderServerWith(t testing.TB, settings map[string]tftypes.Value) *ProviderServer {
+// provider block's attributes; the others are null), built with opts (e.g.
+// provider.WithCreateJournal, so that a test plays a working directory and
+// workspace of its own, whose provider processes it ends with
+// createonce.Release).
+func NewProviderServerWith(t testing.TB, settings map[string]tftypes.Value, opts ...provider.Option) *ProviderServer {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := providerserver.NewProtocol6WithError(provider.New("acctest")())()
+	srv, err := providerserver.NewProtocol6WithError(provider.New("acctest", opts...)())()
 	if err != nil {
 		t.Fatal(err)
 	}
