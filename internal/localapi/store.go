@@ -24,6 +24,7 @@ type store struct {
 	conn *sql.Conn
 
 	insert, get, save, enabled, setOrder *sql.Stmt
+	every                                *sql.Stmt // a project's configs, deleted ones too
 	insertJob, jobs, clearJobs           *sql.Stmt
 	insertHog, hogs, clearHogs           *sql.Stmt
 	insertActivity, activityRows         *sql.Stmt
@@ -149,6 +150,7 @@ func (st *store) init(ctx context.Context, file bool) error {
 		{&st.get, `SELECT ` + recordColumns + ` FROM plugin_configs WHERE id = ? AND team_id = ?`},
 		{&st.save, `UPDATE plugin_configs SET enabled = ?, ord = ?, name = ?, description = ?, deleted = ?, filters = ?, config = ?, updated_at = ? WHERE id = ?`},
 		{&st.enabled, `SELECT ` + recordColumns + ` FROM plugin_configs WHERE team_id = ? AND enabled = 1 ORDER BY ord, plugin_id, id`},
+		{&st.every, `SELECT ` + recordColumns + ` FROM plugin_configs WHERE team_id = ? ORDER BY id`},
 		{&st.setOrder, `UPDATE plugin_configs SET ord = ?, updated_at = ? WHERE id = ?`},
 		{&st.insertJob, `INSERT INTO job_runs (config_id, team_id, type, payload, operation, at) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&st.jobs, `SELECT config_id, team_id, type, payload, operation, at FROM job_runs ORDER BY id`},
@@ -356,6 +358,13 @@ func (st *store) list(ctx context.Context, plugins []int64, team, limit, offset 
 	}
 	recs, err := queryAll(ctx, st.page, scanRecord, team, ids, limit, offset)
 	return recs, count, err
+}
+
+// all returns every config of the project, deleted ones too.
+func (st *store) all(ctx context.Context, team int64) ([]*record, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return queryAll(ctx, st.every, scanRecord, team)
 }
 
 // queryAll runs stmt with args and scans every row with scan.
