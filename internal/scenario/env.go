@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/provider"
 )
 
 // Env is where a scenario runs: the service, the provider's settings, and
@@ -50,6 +50,9 @@ type Env struct {
 	// (live mode), which it does not account for.
 	Preexisting map[int64]bool
 
+	// kills stands between the provider and the local API, to kill apply
+	// walks at a request boundary (nil against a live instance).
+	kills *killSwitch
 	close func()
 }
 
@@ -63,11 +66,12 @@ func LocalEnv(t testing.TB, cat *Catalog, current bool) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var h http.Handler = srv
+	kills := &killSwitch{next: srv}
+	var h http.Handler = kills
 	if os.Getenv("SCENARIO_DEBUG") != "" {
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			t.Logf("DEBUG %s %s %s", time.Now().Format("15:04:05.000000"), r.Method, r.URL.Path)
-			srv.ServeHTTP(w, r)
+			kills.ServeHTTP(w, r)
 		})
 	}
 	ts := httptest.NewServer(h)
@@ -77,7 +81,7 @@ func LocalEnv(t testing.TB, cat *Catalog, current bool) *Env {
 	}
 	return &Env{
 		T: t, Host: ts.URL, Key: acctest.KeyFull, Project: project, ProjectID: "1", Local: srv,
-		API: acctest.ClientFor(t, ts.URL, acctest.KeyFull), Catalog: cat, Scratch: "2",
+		API: acctest.ClientFor(t, ts.URL, acctest.KeyFull), Catalog: cat, Scratch: "2", kills: kills,
 		close: func() {
 			ts.Close()
 			if err := srv.Close(); err != nil {
@@ -149,13 +153,15 @@ func (e *Env) Close() {
 }
 
 // Server returns a new provider server, configured as the scenario's
-// provider block says: Terraform starts one for each walk.
-func (e *Env) Server() *acctest.ProviderServer {
+// provider block says, that journals its creates in journal (a working
+// directory and workspace of its own): Terraform starts one for each walk.
+// The caller ends it with createonce.Release.
+func (e *Env) Server(journal string) *acctest.ProviderServer {
 	return acctest.NewProviderServerWith(e.T, map[string]tftypes.Value{
 		"host":       tftypes.NewValue(tftypes.String, e.Host),
 		"api_key":    tftypes.NewValue(tftypes.String, e.Key),
 		"project_id": tftypes.NewValue(tftypes.String, e.Project),
-	})
+	}, provider.WithCreateJournal(journal))
 }
 
 // ProviderHCL is the scenario's provider block (the key elided against a
@@ -181,6 +187,12 @@ func Collection(kind string) client.Collection {
 // scratch project and soft-deletes it again. The answer is the service's
 // own judgment of the values, which the provider's must match.
 func (e *Env) Accepts(ctx context.Context, c *Config) (bool, string, error) {
+	ok, why, _, err := e.judge(ctx, c)
+	return ok, why, err
+}
+
+// judge is Accepts, which also returns the filters the service stored.
+func (e *Env) judge(ctx context.Context, c *Config) (bool, string, json.RawMessage, error) {
 	in := client.RecordInput{Plugin: client.Some(c.Plugin), Order: client.Some(int64(0)), Enabled: client.Some(false)}
 	if c.Order != nil {
 		in.Order = client.Some(*c.Order)
@@ -205,13 +217,13 @@ func (e *Env) Accepts(ctx context.Context, c *Config) (bool, string, error) {
 			}
 			var obj map[string]json.RawMessage
 			if err := json.Unmarshal([]byte(*text), &obj); err != nil {
-				return false, "", fmt.Errorf("generated settings are not a JSON object: %w", err)
+				return false, "", nil, fmt.Errorf("generated settings are not a JSON object: %w", err)
 			}
 			maps.Copy(merged, obj)
 		}
 		b, err := json.Marshal(merged)
 		if err != nil {
-			return false, "", err
+			return false, "", nil, err
 		}
 		in.Config = client.Some(json.RawMessage(b))
 	}
@@ -228,15 +240,15 @@ func (e *Env) Accepts(ctx context.Context, c *Config) (bool, string, error) {
 	case err == nil:
 		del := client.RecordInput{Deleted: client.Some(true)}
 		if _, err := e.API.Update(ctx, project, Collection(c.Kind), rec.ID, del); err != nil {
-			return true, "", fmt.Errorf("removing the oracle's config %d: %w", rec.ID, err)
+			return true, "", nil, fmt.Errorf("removing the oracle's config %d: %w", rec.ID, err)
 		}
-		return true, "", nil
+		return true, "", rec.Filters, nil
 	case errors.As(err, &apiErr):
 		// A 400, or a 500 of values the service's database refuses (a
 		// number past a double): refused either way.
-		return false, apiErr.Error(), nil
+		return false, apiErr.Error(), nil, nil
 	}
-	return false, "", err
+	return false, "", nil, err
 }
 
 // ActiveIDs lists the ids of every config the service lists (lists leave
@@ -262,15 +274,4 @@ func (e *Env) Counters() map[string]int64 {
 		return nil
 	}
 	return e.Local.Counters()
-}
-
-// describeCounters renders the counters that are not zero.
-func describeCounters(c map[string]int64) string {
-	var parts []string
-	for _, k := range []string{"list", "retrieve", "create", "update", "delete"} {
-		if c[k] != 0 {
-			parts = append(parts, fmt.Sprintf("%s=%d", k, c[k]))
-		}
-	}
-	return strings.Join(parts, " ")
 }

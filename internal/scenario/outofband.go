@@ -1,12 +1,137 @@
 package scenario
 
 import (
+	"context"
 	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
 
 	"pgregory.net/rapid"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
+
+// ChangeOutOfBand changes a config on the service behind Terraform's back,
+// as colleagues in the UI do: its text, flags, order, filters, all its
+// settings at once, one setting (added, changed or removed), one secret
+// (set, changed or cleared), a DELETE (which disables), or a soft delete.
+func (m *Machine) ChangeOutOfBand(t *rapid.T) {
+	var candidates []held
+	for _, h := range m.slots() {
+		if h.s.inst.Exists() {
+			candidates = append(candidates, h)
+		}
+	}
+	if len(candidates) == 0 {
+		t.Skip("nothing to change")
+	}
+	h := candidates[rapid.IntRange(0, len(candidates)-1).Draw(t, "resource")]
+	id, project, _ := idOf(h.s.inst)
+	project = m.projectOf(project)
+	ctx := context.Background()
+	coll := Collection(h.s.kind)
+	change := rapid.SampledFrom([]string{"name", "description", "enabled", "order", "filters", "settings", "setting",
+		"secret", "disable", "delete"}).Draw(t, "change")
+	var err error
+	what := change
+	switch change {
+	case "disable":
+		err = m.env.API.Delete(ctx, project, coll, id)
+	case "delete":
+		_, err = m.env.API.Update(ctx, project, coll, id, client.RecordInput{Deleted: client.Some(true)})
+	case "setting", "secret":
+		plugin, _ := intAttr(h.s.inst.Attrs()["plugin"])
+		if change == "secret" && len(m.env.Catalog.SecretKeys(plugin)) == 0 {
+			t.Skip("the plugin has no secret setting")
+		}
+		stored, serr := m.storedSettings(ctx, project, coll, id)
+		if serr != nil {
+			m.fail(t, "reading config %d: %v", id, serr)
+		}
+		form := formChangeGen(m.env.Catalog, plugin, stored, change == "secret").Draw(t, change)
+		what = change + " " + form.what
+		_, err = m.env.API.Update(ctx, project, coll, id, client.RecordInput{Config: client.Some(form.config)})
+	default:
+		in := outOfBandGen(m.env.Catalog, change, h.s.config).Draw(t, change)
+		_, err = m.env.API.Update(ctx, project, coll, id, in)
+	}
+	m.step("change %s on the service: %s (%v)", h, what, err)
+	stats.Changes.Add(1)
+	h.s.converged, h.s.drift = false, true
+}
+
+// storedSettings reads a config's settings: from the local API's store,
+// or as the service answers them (secret values masked).
+func (m *Machine) storedSettings(ctx context.Context, project string, coll client.Collection, id int64) (map[string]json.RawMessage, error) {
+	var raw json.RawMessage
+	if m.env.Local != nil {
+		p, err := strconv.ParseInt(m.env.ProjectID, 10, 64) // the project is one, however named
+		if err != nil {
+			return nil, err
+		}
+		if raw, err = m.env.Local.StoredConfig(p, id); err != nil {
+			return nil, err
+		}
+	} else {
+		rec, err := m.env.API.Get(ctx, project, coll, id)
+		if err != nil {
+			return nil, err
+		}
+		raw = rec.Config
+	}
+	return object(raw), nil
+}
+
+// formEdit is the settings a form of the service's UI sends, and what it
+// changes.
+type formEdit struct {
+	config json.RawMessage
+	what   string
+}
+
+// formChangeGen edits one setting of a config of plugin as the service's
+// UI does: it sends every non-secret setting again as stored, with one
+// key added, changed or removed; or one secret key set, changed or
+// cleared ("", which the service stores), leaving the other secret keys
+// out, which keeps them (the plugin must have one).
+func formChangeGen(cat *Catalog, plugin int64, stored map[string]json.RawMessage, secret bool) *rapid.Generator[formEdit] {
+	return rapid.Custom(func(t *rapid.T) formEdit {
+		secrets := cat.SecretKeys(plugin)
+		form := map[string]json.RawMessage{}
+		for k, v := range stored {
+			if !slices.Contains(secrets, k) && !record.IsMasked(v) {
+				form[k] = v
+			}
+		}
+		var what string
+		if secret {
+			k := rapid.SampledFrom(secrets).Draw(t, "secret key")
+			v := rapid.SampledFrom([]string{"rotated", "ünïcode rotated", ""}).Draw(t, "secret value")
+			form[k] = json.RawMessage(jsonText(v))
+			what = k + " = " + jsonText(v)
+		} else {
+			keys := append(slices.Sorted(maps.Keys(form)), settingKeys...)
+			keys = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(append(keys, "extra", "other")))),
+				func(k string) bool { return slices.Contains(secrets, k) })
+			k := rapid.SampledFrom(keys).Draw(t, "key")
+			if _, set := form[k]; set && rapid.Bool().Draw(t, "remove") {
+				delete(form, k)
+				what = "remove " + k
+			} else {
+				v := jsonText(jsonValueGen(1).Draw(t, "value"))
+				form[k] = json.RawMessage(v)
+				what = k + " = " + v
+			}
+		}
+		b, err := json.Marshal(form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return formEdit{config: b, what: what}
+	})
+}
 
 // outOfBandGen is a PATCH made on the service behind Terraform's back:
 // change names one field ("name", "description", "enabled", "order",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"os"
-	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -35,11 +34,19 @@ func TestScenarios(t *testing.T) {
 		cat := catalogGen.Draw(rt, "catalog")
 		env := LocalEnv(t, cat, rapid.Bool().Draw(rt, "provider project_id is @current"))
 		defer env.Close()
-		m := NewMachine(rt, env)
+		m := NewMachine(rt, env, journals(t))
 		rt.Repeat(m.Actions())
 	})
-	t.Logf("applies that converged: %d, refused: %d; imports: %d, plugin upgrades: %d, changes on the service: %d",
-		stats.Applies.Load(), stats.Refused.Load(), stats.Imports.Load(), stats.Upgrades.Load(), stats.Changes.Load())
+	t.Logf("applies that converged: %d, refused: %d; imports: %d, plugin upgrades: %d, changes on the service: %d, "+
+		"killed applies: %d (configs adopted after them: %d), moves to generation 2: %d",
+		stats.Applies.Load(), stats.Refused.Load(), stats.Imports.Load(), stats.Upgrades.Load(), stats.Changes.Load(),
+		stats.Kills.Load(), stats.Adopted.Load(), stats.Generations.Load())
+}
+
+// journals returns a maker of create journal directories, one per
+// workspace, removed when the test ends.
+func journals(t *testing.T) func() string {
+	return func() string { return t.TempDir() }
 }
 
 // Bounds of a live run: scenarios, and creates per scenario (the oracle's
@@ -50,18 +57,22 @@ const (
 )
 
 // runLive runs scenarios against a service that is not the test's own,
-// as against a live instance, and removes what each created.
-func runLive(t *testing.T, host, key, project string, plugins map[string][]int64) {
+// as against a live instance, and removes what each created. It returns
+// how many scenarios ran (rapid's checks, and the runs of shrinking).
+func runLive(t *testing.T, host, key, project string, plugins map[string][]int64) int {
+	runs := 0
 	rapid.Check(t, func(rt *rapid.T) {
+		runs++
 		env := LiveEnv(t, host, key, project, plugins, liveMaxCreates)
 		defer func() {
 			if err := env.RemoveCreated(context.Background()); err != nil {
 				t.Errorf("removing the scenario's configs: %v", err)
 			}
 		}()
-		m := NewMachine(rt, env)
+		m := NewMachine(rt, env, journals(t))
 		rt.Repeat(m.Actions())
 	})
+	return runs
 }
 
 // TestScenariosLiveMode runs the live mode (runLive) against a local API
@@ -78,7 +89,7 @@ func TestScenariosLiveMode(t *testing.T) {
 	// A config that was there before: the scenarios must leave it alone.
 	kept := acctest.MustCreate(t, api, Collection("transformation"), recordInput(1))
 	checksUnlessSet(t, liveChecks)
-	runLive(t, host, acctest.KeyFull, "1", map[string][]int64{"transformation": {1, 2}, "import_app": {3, 4}})
+	runs := runLive(t, host, acctest.KeyFull, "1", map[string][]int64{"transformation": {1, 2}, "import_app": {3, 4}})
 	after, err := before.ActiveIDs(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -87,13 +98,13 @@ func TestScenariosLiveMode(t *testing.T) {
 		t.Errorf("active configs after the scenarios: %v, want only the one made before (%d)", after, kept.ID)
 	}
 	// Ids come from one sequence: the next one tells how many configs the
-	// scenarios made. A scenario stops creating at its bound, but the
-	// apply that reaches it may make one config per resource beside the
-	// oracle's, two more for two resources.
+	// scenarios made, however many ran. A scenario stops creating at its
+	// bound, but the apply that reaches it may make, per resource of the
+	// workspace, one config and one of the oracle's.
 	next := acctest.MustCreate(t, api, Collection("transformation"), recordInput(1))
-	checks, _ := strconv.Atoi(liveChecks)
-	if made := next.ID - kept.ID - 1; made > int64(checks*(liveMaxCreates+4)) {
-		t.Errorf("%d configs made in %d scenarios, bound %d each", made, checks, liveMaxCreates)
+	bound := int64(runs * (liveMaxCreates + 2*maxResources))
+	if made := next.ID - kept.ID - 1; made > bound {
+		t.Errorf("%d configs made in %d scenarios, more than %d each", made, runs, liveMaxCreates+2*maxResources)
 	}
 }
 

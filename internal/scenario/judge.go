@@ -1,0 +1,143 @@
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"pgregory.net/rapid"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+)
+
+// verdict asks the service whether it takes what an apply of action
+// ("create", "update", "replace") sends for c, and why not. The service
+// judges the values itself (Env.Accepts). From generation 2 on it stores
+// no new config, so a create or replacement cannot succeed, and it has no
+// filters, so configured filters must filter nothing (what generation 1
+// stores as {}); the values are judged by a scratch create at generation
+// 1, as updates still check them the same way.
+func (m *Machine) verdict(ctx context.Context, c *Config, action string) (bool, string, error) {
+	if m.env.Local == nil || m.env.Local.Generation() < localapi.Generation2 {
+		ok, why, _, err := m.env.judge(ctx, c)
+		return ok, why, err
+	}
+	if action != "update" {
+		return false, "the service stores no new config from generation 2 on", nil
+	}
+	gen := m.env.Local.Generation()
+	if err := m.env.Local.SetGeneration(localapi.Generation1); err != nil {
+		return false, "", err
+	}
+	ok, why, filters, err := m.env.judge(ctx, c)
+	if err := m.env.Local.SetGeneration(gen); err != nil {
+		return false, "", err
+	}
+	if ok && c.Filters != nil && !filtersNothing(filters) {
+		return false, "the service has no filters from generation 2 on, and these filter something: " + string(filters), err
+	}
+	return ok, why, err
+}
+
+// filtersNothing reports whether filters as the service stored them filter
+// nothing: null or {}.
+func filtersNothing(stored json.RawMessage) bool {
+	return jsonvalue.IsNull(stored) || jsonvalue.Equal(stored, json.RawMessage(`{}`))
+}
+
+// intended is the action an apply of s's configuration takes, for a plan
+// refused before it said.
+func (m *Machine) intended(s *slot) string {
+	switch {
+	case s.config == nil:
+		return "delete"
+	case !s.inst.Exists():
+		return "create"
+	case m.replaceable(s):
+		return "replace"
+	}
+	return "update"
+}
+
+// checkRefusal checks a refused plan or apply of s: the service refuses the
+// values too (or the provider refuses plugin settings the plugin's schema
+// disagrees with, or a create the service can no longer store), and the
+// error names the attribute.
+func (m *Machine) checkRefusal(t *rapid.T, ws *Workspace, s *slot, action string, diags []*tfprotov6.Diagnostic, when string) {
+	if generation2Create(diags) {
+		if action == "create" || action == "replace" {
+			return
+		}
+		m.fail(t, "the %s of %s (%s) was refused as a create:%s", when, ws.address(s), action, acctest.DiagnosticsText(diags))
+	}
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError && d.Attribute == nil {
+			m.fail(t, "the %s of %s was refused without naming an attribute:%s", when, ws.address(s), acctest.DiagnosticsText(diags))
+		}
+	}
+	if settingsPolicy(diags) {
+		return
+	}
+	if s.config == nil {
+		m.fail(t, "the %s of %s's removal was refused:%s", when, ws.address(s), acctest.DiagnosticsText(diags))
+	}
+	ok, _, err := m.verdict(context.Background(), s.config, action)
+	if err != nil {
+		m.fail(t, "asking the service about %s: %v", ws.address(s), err)
+	}
+	if ok {
+		m.fail(t, "the %s of %s (%s) was refused, but the service accepts its values:%s", when, ws.address(s), action,
+			acctest.DiagnosticsText(diags))
+	}
+}
+
+// generation2Create reports whether diags refuse a create because the
+// service no longer stores configs (generation 2): what the create made
+// instead, or that it made nothing.
+func generation2Create(diags []*tfprotov6.Diagnostic) bool {
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError &&
+			(strings.HasPrefix(d.Summary, "The service made a hog function instead of") ||
+				strings.HasPrefix(d.Summary, "The service no longer creates")) {
+			return true
+		}
+	}
+	return false
+}
+
+// settingsPolicy reports whether every error is the provider's own rule on
+// plugin settings: secret keys belong in secret_config_wo, the others in
+// config, as the plugin's schema says (which an upgrade may change).
+func settingsPolicy(diags []*tfprotov6.Diagnostic) bool {
+	policy := []string{"Secret setting in config", "Non-secret setting in secret_config_wo"}
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError && !slices.Contains(policy, d.Summary) {
+			return false
+		}
+	}
+	return true
+}
+
+// replaceable reports whether s's configuration may replace its config:
+// another plugin, or another project (the project's id and "@current" are
+// one project).
+func (m *Machine) replaceable(s *slot) bool {
+	attrs := s.inst.Attrs()
+	if s.config == nil || attrs == nil {
+		return true
+	}
+	if p, ok := intAttr(attrs["plugin"]); !ok || p != s.config.Plugin {
+		return true
+	}
+	var project string
+	_ = attrs["project_id"].As(&project)
+	want := m.env.Project
+	if s.config.ProjectID != nil {
+		want = *s.config.ProjectID
+	}
+	return !m.sameProject(project, want)
+}

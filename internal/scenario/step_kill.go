@@ -1,0 +1,152 @@
+package scenario
+
+import (
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"pgregory.net/rapid"
+)
+
+// KilledApply changes a resource's configuration (now and then), applies
+// its workspace and kills the apply at a request boundary, Terraform alone
+// or with its provider, then applies again at once with the same options,
+// as a user re-runs the command. The second apply adopts every config
+// the killed one created whose answer reached its provider (with a
+// warning), and names in a warning every config a create made whose
+// answer never came; nothing is made twice otherwise.
+func (m *Machine) KilledApply(t *rapid.T) {
+	ws := m.pick(t)
+	if rapid.Bool().Draw(t, "change a configuration first") {
+		m.configure(t, ws, pickSlot(t, ws, "resource"))
+	}
+	flags := flagsGen(ws).Draw(t, "flags")
+	kill := Kill{
+		After:    rapid.IntRange(1, 6).Draw(t, "killed with request"),
+		Provider: rapid.Bool().Draw(t, "the provider killed too"),
+		Saved:    rapid.Bool().Draw(t, "state saved before the kill"),
+	}
+	who := "terraform"
+	if kill.Provider {
+		who = "terraform and its provider"
+	}
+	m.step("apply %s %s, %s killed with request %d (state saved: %v)", ws.Name, flags, who, kill.After, kill.Saved)
+	out := m.run(t, ws, flags, "", &kill)
+	if !out.killed {
+		return // refused, or done before the kill
+	}
+	stats.Kills.Add(1)
+	m.apply(t, ws, flags, "")
+	for _, id := range slices.Sorted(maps.Keys(ws.orphans)) {
+		m.fail(t, "config %d, which the killed apply of %s created, was not adopted by the next apply", id, ws.Name)
+	}
+	for _, id := range slices.Sorted(maps.Keys(ws.unanswered)) {
+		m.fail(t, "config %d, made by a create whose answer the killed provider never got, is held by no resource and "+
+			"no warning of the next apply of %s named it", id, ws.Name)
+	}
+	ws.openEntries = 0
+}
+
+// holder returns the resource that holds config id.
+func (m *Machine) holder(id int64) (held, bool) {
+	for _, h := range m.slots() {
+		if got, _, ok := idOf(h.s.inst); ok && got == id {
+			return h, true
+		}
+	}
+	return held{}, false
+}
+
+// noteOrphans records what a killed apply of ws left: configs it created
+// that no state holds, their answer received (orphans, which the create
+// journal holds) or lost with the provider (unanswered).
+func (m *Machine) noteOrphans(ws *Workspace, before, after Snapshot, lost *LostAnswer) {
+	if lost != nil && lost.Method == "POST" {
+		ws.openEntries++
+	}
+	unanswered := lost.CreatedID()
+	for id, rec := range after {
+		if _, existed := before[id]; existed || rec.Deleted {
+			continue
+		}
+		if _, ok := m.holder(id); ok {
+			continue
+		}
+		if id == unanswered {
+			ws.unanswered[id] = true
+		} else {
+			ws.orphans[id] = true
+		}
+	}
+}
+
+var (
+	adoptedWarning  = regexp.MustCompile(`^Adopted .* (\d+), created by a killed run$`)
+	leftoverWarning = regexp.MustCompile(`^.* (\d+) may be left over from a killed run$`)
+)
+
+// warned returns the config ids that warnings of diags matching re name.
+func warned(diags []*tfprotov6.Diagnostic, re *regexp.Regexp) []int64 {
+	var ids []int64
+	for _, d := range diags {
+		if d.Severity != tfprotov6.DiagnosticSeverityWarning {
+			continue
+		}
+		if sub := re.FindStringSubmatch(d.Summary); sub != nil {
+			if id, err := strconv.ParseInt(sub[1], 10, 64); err == nil {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+// checkAdoptions checks the configs the apply's creates adopted: each was
+// an orphan of a killed run of ws, and the resource that adopted it holds
+// it. It returns them.
+func (m *Machine) checkAdoptions(t *rapid.T, ws *Workspace, w planned, out *applied) map[int64]bool {
+	adopted := map[int64]bool{}
+	for i, diags := range out.diags {
+		for _, id := range warned(diags, adoptedWarning) {
+			s := ws.slots[i]
+			if !ws.orphans[id] {
+				m.fail(t, "%s adopted config %d, which no killed run of %s left", ws.address(s), id, ws.Name)
+			}
+			if got, _, ok := idOf(s.inst); !ok || got != id {
+				m.fail(t, "%s warned that it adopted config %d, but holds %v", ws.address(s), id, s.inst.Attrs()["id"])
+			}
+			if p := w.plans[i]; p == nil || p.Action() != "create" && p.Action() != "replace" {
+				m.fail(t, "%s adopted config %d without a create", ws.address(s), id)
+			}
+			adopted[id] = true
+			delete(ws.orphans, id)
+			stats.Adopted.Add(1)
+		}
+	}
+	return adopted
+}
+
+// noteLeftovers takes the configs that warnings of the apply name as left
+// over from a killed run: those a killed provider's create made without an
+// answer may stay, no resource holding them.
+func (m *Machine) noteLeftovers(ws *Workspace, out *applied) {
+	for _, diags := range out.diags {
+		for _, id := range warned(diags, leftoverWarning) {
+			if ws.unanswered[id] {
+				m.leftovers[id] = true
+				delete(ws.unanswered, id)
+			}
+		}
+	}
+}
+
+// adoptedCount counts the adoptions of an apply.
+func adoptedCount(out *applied) int64 {
+	n := 0
+	for _, diags := range out.diags {
+		n += len(warned(diags, adoptedWarning))
+	}
+	return int64(n)
+}

@@ -1,0 +1,324 @@
+package scenario
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"pgregory.net/rapid"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
+)
+
+// planned is a plan walk's outcome: each resource's plan (nil: not
+// planned, being out of the configuration and the state, or not
+// targeted) and its instance as refreshed.
+type planned struct {
+	plans     []*acctest.Plan
+	refreshed []acctest.Instance
+	refused   bool
+}
+
+// plan runs a plan walk of ws: a new provider refreshes the targeted
+// resources in state (unless flags say -refresh=false) and plans each.
+// The refreshed instances are the caller's to keep: an apply keeps them,
+// `terraform plan` does not.
+func (m *Machine) plan(t *rapid.T, ws *Workspace, flags Flags) planned {
+	ctx := context.Background()
+	srv := m.env.Server(ws.journal)
+	defer createonce.Release(ws.journal, true)
+	m.resetCounters()
+	w := planned{plans: make([]*acctest.Plan, len(ws.slots)), refreshed: make([]acctest.Instance, len(ws.slots))}
+	refreshed := 0
+	for i, s := range ws.slots {
+		w.refreshed[i] = s.inst
+		if !flags.targets(s) || !s.inst.Exists() || !flags.Refresh {
+			continue
+		}
+		refreshed++
+		next, diags, err := m.core(t, srv, s.kind).Refresh(ctx, s.inst)
+		if err != nil {
+			m.fail(t, "refresh of %s: %v", ws.address(s), err)
+		}
+		if acctest.HasError(diags) {
+			m.fail(t, "refresh of %s failed:%s", ws.address(s), acctest.DiagnosticsText(diags))
+		}
+		w.refreshed[i] = next
+	}
+	planned := 0
+	for i, s := range ws.slots {
+		if !flags.targets(s) || s.config == nil && !w.refreshed[i].Exists() {
+			continue
+		}
+		c := m.core(t, srv, s.kind)
+		p, err := c.Plan(ctx, w.refreshed[i], m.configValue(t, c, s.config))
+		if err != nil {
+			m.fail(t, "plan of %s: %v", ws.address(s), err)
+		}
+		w.plans[i] = p
+		planned++
+		if acctest.HasError(p.Diagnostics) {
+			w.refused = true
+		}
+	}
+	m.checkPlanBudget(t, refreshed, planned)
+	return w
+}
+
+// apply runs `terraform apply` of ws with flags and checks it: an apply
+// succeeds exactly when the service accepts the values, changes the
+// service only as its plan says, and the next plan is empty. imported
+// names a resource just imported, which must not be replaced.
+func (m *Machine) apply(t *rapid.T, ws *Workspace, flags Flags, imported string) *applied {
+	m.step("apply %s %s", ws.Name, flags)
+	return m.run(t, ws, flags, imported, nil)
+}
+
+// applied is what an apply walk did.
+type applied struct {
+	// killed: the kill came, and lost is the answer a killed provider
+	// never got (nil: none).
+	killed bool
+	lost   *LostAnswer
+	// diags are each resource's apply diagnostics.
+	diags [][]*tfprotov6.Diagnostic
+}
+
+// run is apply, killed as kill says (nil: not at all).
+func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, imported string, kill *Kill) *applied {
+	ctx := context.Background()
+	w := m.plan(t, ws, flags)
+	if w.refused {
+		for i, p := range w.plans {
+			if p != nil && acctest.HasError(p.Diagnostics) {
+				m.checkRefusal(t, ws, ws.slots[i], m.intended(ws.slots[i]), p.Diagnostics, "plan")
+			}
+		}
+		m.step("plan of %s refused", ws.Name)
+		stats.Refused.Add(1)
+		return &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots))}
+	}
+	if m.env.MaxCreates > 0 && m.env.Creates >= m.env.MaxCreates && createsAny(w) {
+		m.step("not applied: the scenario made its creates")
+		return &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots))}
+	}
+	verdicts := m.judgePlans(t, ws, w, imported)
+
+	prior := make([]acctest.Instance, len(ws.slots))
+	for i, s := range ws.slots {
+		prior[i] = s.inst
+		s.inst = w.refreshed[i] // an apply keeps its refresh
+		if w.plans[i] != nil {
+			s.converged = false
+			if flags.Refresh {
+				s.drift = false
+			}
+		}
+	}
+	before, err := m.env.Snapshot(ctx, nil)
+	if err != nil {
+		m.fail(t, "reading the project: %v", err)
+	}
+	out := m.applyWalk(t, ws, w, kill)
+	after, err := m.env.Snapshot(ctx, before)
+	if err != nil {
+		m.fail(t, "reading the project: %v", err)
+	}
+	adopted := m.checkAdoptions(t, ws, w, out)
+	shown := make([]Shown, 0, len(w.plans))
+	for i, p := range w.plans {
+		if p != nil {
+			shown = append(shown, ShownOf(ws.address(ws.slots[i]), p))
+		}
+	}
+	if problems := ChangesAsPlanned(m.env.Catalog, Applied{Shown: shown, Refresh: flags.Refresh, Adopted: adopted}, before, after); len(problems) > 0 {
+		m.fail(t, "the apply of %s changed the service other than as its plan said:\n  %s", ws.Name, joinLines(problems))
+	}
+	if out.killed {
+		for i, s := range ws.slots {
+			if !kill.Saved {
+				s.inst = prior[i]
+			}
+			if w.plans[i] != nil {
+				s.drift = true
+			}
+		}
+		m.noteOrphans(ws, before, after, out.lost)
+		return out
+	}
+	m.noteLeftovers(ws, out)
+	failed := m.judgeOutcome(t, ws, w, verdicts, out, after)
+	if failed {
+		stats.Refused.Add(1)
+		return out
+	}
+	stats.Applies.Add(1)
+	m.checkConverged(t, ws, flags)
+	return out
+}
+
+// createsAny reports whether a plan walk plans a create or replacement.
+func createsAny(w planned) bool {
+	for _, p := range w.plans {
+		if p != nil && (p.Action() == "create" || p.Action() == "replace") {
+			return true
+		}
+	}
+	return false
+}
+
+// judgePlans asks the service about every configuration the apply will
+// write, and checks that nothing is replaced without cause.
+func (m *Machine) judgePlans(t *rapid.T, ws *Workspace, w planned, imported string) []verdict {
+	ctx := context.Background()
+	out := make([]verdict, len(ws.slots))
+	for i, p := range w.plans {
+		if p == nil {
+			continue
+		}
+		s := ws.slots[i]
+		switch p.Action() {
+		case "create", "update", "replace":
+			ok, why, err := m.verdict(ctx, s.config, p.Action())
+			if err != nil {
+				m.fail(t, "asking the service about %s: %v", ws.address(s), err)
+			}
+			out[i] = verdict{ok, why}
+			if ok && p.Action() != "update" {
+				m.env.Creates++
+			}
+		}
+		if p.Action() == "replace" && (s.name == imported || !m.replaceable(s)) {
+			m.fail(t, "%s is planned for replacement, but neither its plugin nor its project changed", ws.address(s))
+		}
+	}
+	return out
+}
+
+// verdict is the service's judgment of what an apply sends.
+type verdict struct {
+	ok  bool
+	why string
+}
+
+// applyWalk applies the plans with a new provider, killed as kill says.
+// The operation under way when the kill comes is lost: Terraform never got
+// its answer, and the walk stops.
+func (m *Machine) applyWalk(t *rapid.T, ws *Workspace, w planned, kill *Kill) *applied {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := m.env.Server(ws.journal)
+	if kill != nil {
+		m.env.kills.arm(*kill, cancel, func() { createonce.Release(ws.journal, false) })
+	}
+	out := &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots))}
+	m.resetCounters()
+	for i, p := range w.plans {
+		if p == nil || p.Action() == "noop" {
+			continue
+		}
+		s := ws.slots[i]
+		writes := m.writes()
+		next, diags, err := m.core(t, srv, s.kind).Apply(ctx, p)
+		if kill != nil && m.env.kills.firedYet() {
+			m.step("killed during the %s of %s", p.Action(), ws.address(s))
+			break
+		}
+		if err != nil {
+			m.fail(t, "apply of %s (%s): %v", ws.address(s), p.Action(), err)
+		}
+		s.inst, out.diags[i] = next, diags
+		if acctest.HasError(diags) && settingsPolicy(diags) && m.writes() > writes {
+			m.fail(t, "the apply of %s (%s) was refused for its plugin settings only after it wrote to the service:%s",
+				ws.address(s), p.Action(), acctest.DiagnosticsText(diags))
+		}
+	}
+	if kill != nil {
+		out.killed, out.lost = m.env.kills.disarm()
+	}
+	createonce.Release(ws.journal, !out.killed)
+	return out
+}
+
+// writes counts the writes the local API served since the counters were
+// reset (0 against a live instance).
+func (m *Machine) writes() int64 {
+	c := m.env.Counters()
+	return c["create"] + c["update"] + c["delete"]
+}
+
+// judgeOutcome checks each applied resource against the service's
+// judgment, and what a destroy and a write of secrets left on the service.
+// It reports whether any apply failed.
+func (m *Machine) judgeOutcome(t *rapid.T, ws *Workspace, w planned, verdicts []verdict, out *applied, after Snapshot) bool {
+	failed := false
+	var creates, updates, deletes int64
+	for i, p := range w.plans {
+		if p == nil || p.Action() == "noop" {
+			continue
+		}
+		s, action, diags := ws.slots[i], p.Action(), out.diags[i]
+		switch action {
+		case "create":
+			creates++
+		case "update":
+			updates++
+		case "delete":
+			deletes++
+		case "replace":
+			creates++
+			deletes++
+		}
+		if acctest.HasError(diags) {
+			failed = true
+			if action == "delete" {
+				m.fail(t, "destroy of %s failed:%s", ws.address(s), acctest.DiagnosticsText(diags))
+			}
+			m.checkRefusal(t, ws, s, action, diags, "apply")
+			m.step("apply of %s (%s) refused", ws.address(s), action)
+			continue
+		}
+		if action != "delete" && !verdicts[i].ok {
+			m.fail(t, "the provider applied %s (%s), which the service refuses: %s", ws.address(s), action, verdicts[i].why)
+		}
+		if action == "delete" || action == "replace" {
+			m.checkDeleted(t, p.Prior, after)
+		}
+		if action != "delete" {
+			m.checkSecretsHeld(t, ws, s, p, after)
+		}
+		m.step("applied %s (%s)", ws.address(s), action)
+	}
+	if !failed {
+		m.checkApplyBudget(t, ws, creates, updates, deletes, adoptedCount(out))
+	}
+	return failed
+}
+
+// checkConverged plans again with the same flags: the apply's resources
+// plan nothing. They are converged unless the service changed behind a
+// state that the apply did not refresh.
+func (m *Machine) checkConverged(t *rapid.T, ws *Workspace, flags Flags) {
+	again := m.plan(t, ws, flags)
+	for i, p := range again.plans {
+		if p == nil {
+			continue
+		}
+		if again.refused || p.Action() != "noop" {
+			m.fail(t, "after a successful apply, the next plan of %s is %s%s%s",
+				ws.address(ws.slots[i]), p.Action(), acctest.DiagnosticsText(p.Diagnostics), planDiff(p))
+		}
+		ws.slots[i].converged = !ws.slots[i].drift
+	}
+}
+
+func joinLines(lines []string) string {
+	out := ""
+	for i, l := range lines {
+		if i > 0 {
+			out += "\n  "
+		}
+		out += l
+	}
+	return out
+}
