@@ -48,7 +48,7 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 		secret = config.SecretSettings
 		if config.Settings.IsNull() {
 			// Settings not managed here: send what the service holds now,
-			// which state may not show in full (see record.SettingsFromAPI).
+			// which may have changed since the state was read.
 			current, err := r.currentSettings(ctx, c, project, id, facts)
 			if err != nil {
 				return client.Opt[json.RawMessage]{}, err
