@@ -150,6 +150,27 @@ func HoldsSettings(stored Settings, sent string, m Match) bool {
 	return true
 }
 
+// ClearingSecrets returns the secret settings text with every key of
+// secrets that it leaves out or sets to null set to "": the service keeps a
+// stored secret whose key is left out or null, and clears it for "".
+func ClearingSecrets(text string, secrets map[string]bool) (string, error) {
+	s, err := ParseSettings(text)
+	if err != nil {
+		return "", fmt.Errorf("secret_config_wo %w", err)
+	}
+	for k := range secrets {
+		if v, ok := s[k]; !ok || jsonvalue.IsNull(v) {
+			s[k] = json.RawMessage(`""`)
+		}
+	}
+	for k, v := range s {
+		if jsonvalue.IsNull(v) {
+			s[k] = json.RawMessage(`""`) // not known to be secret, but meant to be gone
+		}
+	}
+	return s.text(), nil
+}
+
 // SettingsInput returns the config to send: the non-secret settings
 // (nonSecret; "{}" when not known) merged with the secret ones (secret, when
 // set). The two were checked not to share keys; a secret value wins anyway.

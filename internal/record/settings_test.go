@@ -194,3 +194,22 @@ func TestHoldsSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestClearingSecrets(t *testing.T) {
+	t.Parallel()
+	secrets := map[string]bool{"api_key": true, "token": true}
+	for _, tc := range []struct{ in, want string }{
+		{`{"api_key":"s"}`, `{"api_key":"s","token":""}`},
+		{`{}`, `{"api_key":"","token":""}`},
+		{`{"api_key":null,"token":"t"}`, `{"api_key":"","token":"t"}`},
+		{`{"other":null}`, `{"api_key":"","other":"","token":""}`},
+	} {
+		got, err := ClearingSecrets(tc.in, secrets)
+		if err != nil || got != tc.want {
+			t.Errorf("ClearingSecrets(%s) = %s, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+	if _, err := ClearingSecrets(`[1]`, secrets); err == nil {
+		t.Error("a list was taken for secret settings")
+	}
+}
