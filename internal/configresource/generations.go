@@ -66,7 +66,8 @@ func describePlugin(id int64, rec *client.Record) string {
 }
 
 // planDroppedFilters refuses, at plan time, configured filters that the
-// service is known to drop: records of the collection came without a
+// service is known to drop (filters that filter nothing, such as {}, lose
+// nothing and pass): records of the collection came without a
 // filters field in this operation (its refresh, usually), so the value
 // could never be applied. Without that knowledge checkDroppedFilters
 // refuses them at apply.
@@ -78,7 +79,7 @@ func (r *configResource) planDroppedFilters(ctx context.Context, req resource.Mo
 	}
 	var filters record.FiltersValue
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, filtersPath, &filters)...)
-	if framework.IsSet(filters) {
+	if framework.IsSet(filters) && !filters.FiltersNothing() {
 		r.addDroppedFilters(&resp.Diagnostics, "")
 	}
 }
@@ -87,7 +88,7 @@ func (r *configResource) planDroppedFilters(ctx context.Context, req resource.Mo
 // answer rec left out: the service dropped them. The answer is stored as it
 // is (filters null) beside the error.
 func (r *configResource) checkDroppedFilters(planned record.FiltersValue, rec *client.Record, diags *diag.Diagnostics) {
-	if framework.IsSet(planned) && rec.FiltersOmitted() {
+	if framework.IsSet(planned) && !planned.FiltersNothing() && rec.FiltersOmitted() {
 		r.addDroppedFilters(diags, " The other changes were applied.")
 	}
 }

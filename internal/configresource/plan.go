@@ -223,11 +223,10 @@ func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginF
 // written differently keep the state's text. Left out of the
 // configuration, the settings are not managed: the state's value is kept.
 //
-// State holds the configured object after an apply (the service's extra
-// keys are not taken in, see record.SettingsFromAPI) and the service's
-// non-secret settings after an import or a change made elsewhere: then
-// every key the configuration does not set is planned for removal, as the
-// service keeps only what `config` sends.
+// State holds the service's non-secret settings (the configured text while
+// they are the same, see record.SettingsFromAPI): a key set elsewhere that
+// the configuration does not set is planned for removal, as the service
+// keeps only what `config` sends.
 func planSettings(configured types.String, proposed, state jsontypes.Normalized) jsontypes.Normalized {
 	switch {
 	case configured.IsUnknown():

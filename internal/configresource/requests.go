@@ -32,8 +32,10 @@ func (m *Model) createRequest(secret types.String) (client.RecordInput, error) {
 // settingsUpdate returns the plugin settings to send in the PATCH's config
 // field, if any. The service replaces the stored non-secret settings with
 // what that field holds and keeps the stored secrets whose keys it leaves
-// out, so it carries the planned non-secret settings whenever it is sent,
-// and the secrets only when secret_config_wo_version changes. config is
+// out (or sends as null), so it carries the planned non-secret settings
+// whenever it is sent, and the secrets only when secret_config_wo_version
+// changes: then every secret key of the plugin that secret_config_wo leaves
+// out or sets to null is sent as "", which clears it. config is
 // Terraform's configuration.
 func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, project string, id int64,
 	plan, state, config *Model, facts pluginFacts,
@@ -45,35 +47,31 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 	}
 	plain, secret := plan.Settings, types.StringNull()
 	if resend {
-		secret = config.SecretSettings
-		if config.Settings.IsNull() {
+		secrets, known := facts.secretKeys()
+		if config.Settings.IsNull() || !known {
 			// Settings not managed here: send what the service holds now,
-			// which state may not show in full (see record.SettingsFromAPI).
-			current, err := r.currentSettings(ctx, c, project, id, facts)
+			// which may have changed since the state was read. The answer
+			// also tells the plugin's secret keys.
+			rec, err := c.Get(ctx, project, r.kind.Collection, id)
 			if err != nil {
 				return client.Opt[json.RawMessage]{}, err
 			}
-			plain = current
+			secrets, _ = pluginFactsOf(rec, facts).secretKeys()
+			if config.Settings.IsNull() {
+				plain = record.SettingsFromAPI(rec.Config, secrets, jsontypes.NewNormalizedNull())
+			}
 		}
+		cleared, err := record.ClearingSecrets(config.SecretSettings.ValueString(), secrets)
+		if err != nil {
+			return client.Opt[json.RawMessage]{}, err
+		}
+		secret = types.StringValue(cleared)
 	}
 	cfg, err := record.SettingsInput(plain, secret)
 	if err != nil {
 		return client.Opt[json.RawMessage]{}, err
 	}
 	return client.Some(cfg), nil
-}
-
-// currentSettings retrieves the config's non-secret settings (the secret
-// keys from the answer's plugin_info, else from the facts in state).
-func (r *configResource) currentSettings(ctx context.Context, c *client.Client, project string, id int64,
-	facts pluginFacts,
-) (jsontypes.Normalized, error) {
-	rec, err := c.Get(ctx, project, r.kind.Collection, id)
-	if err != nil {
-		return jsontypes.Normalized{}, err
-	}
-	secrets, _ := pluginFactsOf(rec, facts).secretKeys()
-	return record.SettingsFromAPI(rec.Config, secrets, jsontypes.NewNormalizedNull()), nil
 }
 
 // createInput is the body of the POST. The service requires plugin and

@@ -122,10 +122,50 @@ func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m 
 	r.checkDroppedFilters(m.Filters, rec, diags)
 	facts := pluginFactsOf(rec, prior)
 	facts.BlankName, facts.BlankDescription = isBlank(configured.Name), isBlank(configured.Description)
+	planned := m.Config
 	fromRecord(&m.Config, rec, facts, true)
+	if !diags.HasError() {
+		// With an error Terraform stores what the service answered.
+		keepPlanned(&m.Config, &planned)
+	}
 	diags.Append(state.Set(ctx, m)...)
 	diags.Append(facts.store(ctx, private)...)
 	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
+}
+
+// keepPlanned puts back into got, the answer's values, every value the plan
+// knew: Terraform wants them back as planned. They differ only where the
+// service changed what the configuration leaves out since the state was
+// read (an order set by an order resource, under -refresh=false); the next
+// refresh shows the service's.
+func keepPlanned(got, planned *record.Config) {
+	keep := func(dst *types.String, v types.String) {
+		if !v.IsUnknown() {
+			*dst = v
+		}
+	}
+	keepInt := func(dst *types.Int64, v types.Int64) {
+		if !v.IsUnknown() {
+			*dst = v
+		}
+	}
+	keepInt(&got.ID, planned.ID)
+	keepInt(&got.Plugin, planned.Plugin)
+	keepInt(&got.Order, planned.Order)
+	keep(&got.ProjectID, planned.ProjectID)
+	keep(&got.Name, planned.Name)
+	keep(&got.Description, planned.Description)
+	keep(&got.CreatedAt, planned.CreatedAt)
+	keep(&got.UpdatedAt, planned.UpdatedAt)
+	if !planned.Enabled.IsUnknown() {
+		got.Enabled = planned.Enabled
+	}
+	if !planned.Filters.IsUnknown() {
+		got.Filters = planned.Filters
+	}
+	if !planned.Settings.IsUnknown() {
+		got.Settings = planned.Settings
+	}
 }
 
 // showsCreated reports whether the collection shows a config just created:

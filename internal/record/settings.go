@@ -71,8 +71,10 @@ func SecretKeysOf(info jsontypes.Normalized) (map[string]bool, bool) {
 // SettingsFromAPI is the value of `config` for the service's config: its
 // non-secret settings, without the keys plugin_info marks secret and without
 // masked values. The prior value (the configured one, or state) is kept when
-// the service agrees with it on every key it sets: settings the service
-// adds are no change, while a configured value changed elsewhere is.
+// it is the same settings written another way. A key the service holds
+// beyond it (set in the UI, or a secret the plugin no longer marks) shows,
+// so that a plan says the update removes it: the service replaces every
+// non-secret setting with what an update sends.
 func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes.Normalized) jsontypes.Normalized {
 	if jsonvalue.IsNull(raw) {
 		return jsontypes.NewNormalizedNull()
@@ -88,10 +90,24 @@ func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontyp
 			delete(got, k)
 		}
 	}
-	if framework.IsSet(prior) && HoldsSettings(got, prior.ValueString(), Exactly) {
+	if framework.IsSet(prior) && HoldsSettings(got, prior.ValueString(), Exactly) && holdsOnly(got, prior.ValueString()) {
 		return prior
 	}
 	return jsontypes.NewNormalizedValue(got.text())
+}
+
+// holdsOnly reports whether every key of got is one of the object text.
+func holdsOnly(got Settings, text string) bool {
+	want, err := ParseSettings(text)
+	if err != nil {
+		return false
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // IsMasked reports whether v is the service's mask of a secret value.
@@ -132,6 +148,27 @@ func HoldsSettings(stored Settings, sent string, m Match) bool {
 		}
 	}
 	return true
+}
+
+// ClearingSecrets returns the secret settings text with every key of
+// secrets that it leaves out or sets to null set to "": the service keeps a
+// stored secret whose key is left out or null, and clears it for "".
+func ClearingSecrets(text string, secrets map[string]bool) (string, error) {
+	s, err := ParseSettings(text)
+	if err != nil {
+		return "", fmt.Errorf("secret_config_wo %w", err)
+	}
+	for k := range secrets {
+		if v, ok := s[k]; !ok || jsonvalue.IsNull(v) {
+			s[k] = json.RawMessage(`""`)
+		}
+	}
+	for k, v := range s {
+		if jsonvalue.IsNull(v) {
+			s[k] = json.RawMessage(`""`) // not known to be secret, but meant to be gone
+		}
+	}
+	return s.text(), nil
 }
 
 // SettingsInput returns the config to send: the non-secret settings

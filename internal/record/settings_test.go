@@ -71,9 +71,17 @@ func TestConfigFromAPI(t *testing.T) {
 			raw: `{"locale": "en", "api_key": ` + masked + `}`, secrets: secrets,
 			prior: val(`{ "locale" : "en" }`), want: val(`{ "locale" : "en" }`),
 		},
-		"keys the service adds are no change": {
-			raw: `{"locale": "en", "added": 1, "n": 1.0}`, secrets: secrets,
+		"the same numbers written another way are no change": {
+			raw: `{"locale": "en", "n": 1.0}`, secrets: secrets,
 			prior: val(`{"locale":"en","n":1}`), want: val(`{"locale":"en","n":1}`),
+		},
+		"a key set elsewhere shows, to be planned away": {
+			raw: `{"locale": "en", "added": 1, "n": 1.0}`, secrets: secrets,
+			prior: val(`{"locale":"en","n":1}`), want: val(`{"added":1,"locale":"en","n":1.0}`),
+		},
+		"a secret the plugin no longer marks shows": {
+			raw: `{"locale": "en", "api_key": "was secret"}`, secrets: map[string]bool{},
+			prior: val(`{"locale":"en"}`), want: val(`{"api_key":"was secret","locale":"en"}`),
 		},
 		"a configured value changed elsewhere is drift": {
 			raw: `{"locale": "de", "added": 1}`, secrets: secrets,
@@ -139,7 +147,7 @@ func TestSettingsInput(t *testing.T) {
 
 // TestFromRecordSettingsFromListPage: a list page carries config (masked,
 // or null for a secret never set) but plugin_info null; the secret keys come
-// from the plugin_info kept in state, and the configured value is kept.
+// from the plugin_info kept in state, and a key added elsewhere shows.
 func TestFromRecordSettingsFromListPage(t *testing.T) {
 	t.Parallel()
 	m := Model{
@@ -148,8 +156,8 @@ func TestFromRecordSettingsFromListPage(t *testing.T) {
 	}
 	m.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
 		"config": {"locale": "en", "api_key": null, "added": true}}`))
-	if m.Settings.ValueString() != `{"locale":"en"}` {
-		t.Errorf("config = %v, want the configured value kept", m.Settings)
+	if m.Settings.ValueString() != `{"added":true,"locale":"en"}` {
+		t.Errorf("config = %v, want the non-secret settings with the key added", m.Settings)
 	}
 
 	fresh := Model{Config: Config{Settings: jsontypes.NewNormalizedNull()}, PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo)}
@@ -184,5 +192,24 @@ func TestHoldsSettings(t *testing.T) {
 		if got := HoldsSettings(stored, tc.sent, AsStored); got != tc.stored {
 			t.Errorf("HoldsSettings(%s, AsStored) = %v", tc.sent, got)
 		}
+	}
+}
+
+func TestClearingSecrets(t *testing.T) {
+	t.Parallel()
+	secrets := map[string]bool{"api_key": true, "token": true}
+	for _, tc := range []struct{ in, want string }{
+		{`{"api_key":"s"}`, `{"api_key":"s","token":""}`},
+		{`{}`, `{"api_key":"","token":""}`},
+		{`{"api_key":null,"token":"t"}`, `{"api_key":"","token":"t"}`},
+		{`{"other":null}`, `{"api_key":"","other":"","token":""}`},
+	} {
+		got, err := ClearingSecrets(tc.in, secrets)
+		if err != nil || got != tc.want {
+			t.Errorf("ClearingSecrets(%s) = %s, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+	if _, err := ClearingSecrets(`[1]`, secrets); err == nil {
+		t.Error("a list was taken for secret settings")
 	}
 }
