@@ -238,6 +238,7 @@ func (e *Env) judge(ctx context.Context, c *Config) (bool, string, json.RawMessa
 	var apiErr *client.APIError
 	switch {
 	case err == nil:
+		e.learnSchema(rec)
 		del := client.RecordInput{Deleted: client.Some(true)}
 		if _, err := e.API.Update(ctx, project, Collection(c.Kind), rec.ID, del); err != nil {
 			return true, "", nil, fmt.Errorf("removing the oracle's config %d: %w", rec.ID, err)
@@ -249,6 +250,27 @@ func (e *Env) judge(ctx context.Context, c *Config) (bool, string, json.RawMessa
 		return false, apiErr.Error(), nil, nil
 	}
 	return false, "", nil, err
+}
+
+// learnSchema takes a live plugin's config_schema from a record's
+// plugin_info into the catalog, which against a live instance holds
+// plugins by id only: the scenario needs their secret keys to tell what
+// an apply changed.
+func (e *Env) learnSchema(rec *client.Record) {
+	if e.Local != nil {
+		return
+	}
+	var info struct {
+		ConfigSchema *localapi.ConfigSchema `json:"config_schema"`
+	}
+	if json.Unmarshal(rec.PluginInfo, &info) != nil || info.ConfigSchema == nil {
+		return
+	}
+	for i := range e.Catalog.Plugins {
+		if e.Catalog.Plugins[i].ID == rec.Plugin {
+			e.Catalog.Plugins[i].ConfigSchema = *info.ConfigSchema
+		}
+	}
 }
 
 // ActiveIDs lists the ids of every config the service lists (lists leave

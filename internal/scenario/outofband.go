@@ -55,6 +55,7 @@ func (m *Machine) ChangeOutOfBand(t *rapid.T) {
 		_, err = m.env.API.Update(ctx, project, coll, id, client.RecordInput{Config: client.Some(form.config)})
 	default:
 		in := outOfBandGen(m.env.Catalog, change, h.s.config).Draw(t, change)
+		what = describeInput(in)
 		_, err = m.env.API.Update(ctx, project, coll, id, in)
 	}
 	m.step("change %s on the service: %s (%v)", h, what, err)
@@ -131,6 +132,18 @@ func formChangeGen(cat *Catalog, plugin int64, stored map[string]json.RawMessage
 		}
 		return formEdit{config: b, what: what}
 	})
+}
+
+// describeInput renders the fields of a PATCH, for the steps.
+func describeInput(in client.RecordInput) string {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return err.Error()
+	}
+	if cfg, ok := in.Config.Get(); ok {
+		return string(b) + " config " + string(cfg)
+	}
+	return string(b)
 }
 
 // outOfBandGen is a PATCH made on the service behind Terraform's back:

@@ -33,12 +33,12 @@ func (m *Machine) KilledApply(t *rapid.T) {
 		who = "terraform and its provider"
 	}
 	m.step("apply %s %s, %s killed with request %d (state saved: %v)", ws.Name, flags, who, kill.After, kill.Saved)
-	out := m.run(t, ws, flags, "", &kill)
+	out := m.run(t, ws, flags, &kill)
 	if !out.killed {
 		return // refused, or done before the kill
 	}
 	stats.Kills.Add(1)
-	m.apply(t, ws, flags, "")
+	m.apply(t, ws, flags)
 	for _, id := range slices.Sorted(maps.Keys(ws.orphans)) {
 		m.fail(t, "config %d, which the killed apply of %s created, was not adopted by the next apply", id, ws.Name)
 	}

@@ -24,7 +24,7 @@ func (m *Machine) Apply(t *rapid.T) {
 		t.Skip("the scenario made its creates")
 	}
 	m.configure(t, ws, s)
-	m.apply(t, ws, flagsGen(ws).Draw(t, "flags"), "")
+	m.apply(t, ws, flagsGen(ws).Draw(t, "flags"))
 }
 
 // configure draws a new configuration of s: a change of its own, or one
@@ -58,7 +58,7 @@ func (m *Machine) Destroy(t *rapid.T) {
 	}
 	s.config, s.converged = nil, false
 	m.step("remove %s from the configuration", ws.address(s))
-	m.apply(t, ws, flagsGen(ws).Draw(t, "flags"), "")
+	m.apply(t, ws, flagsGen(ws).Draw(t, "flags"))
 }
 
 // Plan plans a workspace without applying (`terraform plan`, whose
@@ -131,5 +131,5 @@ func (m *Machine) Import(t *rapid.T) {
 	s.inst, s.converged = inst, false
 	stats.Imports.Add(1)
 	m.step("import %s by %s", ws.address(s), how)
-	m.apply(t, ws, Full, s.name)
+	m.apply(t, ws, Full)
 }

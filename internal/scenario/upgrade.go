@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
@@ -20,6 +21,7 @@ import (
 // puts on the other side (secret or not) are refused.
 func (m *Machine) Upgrade(t *rapid.T) {
 	p := rapid.SampledFrom(m.env.Catalog.Plugins).Draw(t, "plugin")
+	wasSecret := m.env.Catalog.SecretKeys(p.ID)
 	next := upgradeGen(p).Draw(t, "upgrade")
 	if err := m.env.Local.SetPlugin(next); err != nil {
 		m.fail(t, "upgrading plugin %d: %v", p.ID, err)
@@ -39,7 +41,7 @@ func (m *Machine) Upgrade(t *rapid.T) {
 				s.converged = false
 				continue
 			}
-			if pl.Action() == "update" && ownTextRevealed(pl, s.config, p) {
+			if pl.Action() == "update" && (ownTextRevealed(pl, s.config, p) || secretsRevealed(pl, wasSecret, m.env.Catalog.SecretKeys(p.ID))) {
 				s.converged = false
 				continue
 			}
@@ -54,6 +56,33 @@ func (m *Machine) Upgrade(t *rapid.T) {
 			}
 		}
 	}
+}
+
+// secretsRevealed reports whether a plan after an upgrade only changes
+// settings that were secret before it and are not now: the service shows
+// their values from then on, and the plan removes (or keeps) them as it
+// does any setting set outside the configuration.
+func secretsRevealed(pl *acctest.Plan, was, now []string) bool {
+	sh := ShownOf("", pl)
+	for attr := range sh.After {
+		if attr != "config" && attr != "updated_at" && !sh.Same(attr) {
+			return false
+		}
+	}
+	before, after := Settings(sh.Before, "config"), Settings(sh.After, "config")
+	changed := false
+	for k := range union(before, after) {
+		b, inB := before[k]
+		a, inA := after[k]
+		if inB == inA && (!inB || jsonvalue.Equal(a, b)) {
+			continue
+		}
+		if !slices.Contains(was, k) || slices.Contains(now, k) {
+			return false
+		}
+		changed = true
+	}
+	return changed
 }
 
 // planDiff renders the attributes a plan changes, prior and planned.

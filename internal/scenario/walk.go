@@ -67,11 +67,11 @@ func (m *Machine) plan(t *rapid.T, ws *Workspace, flags Flags) planned {
 
 // apply runs `terraform apply` of ws with flags and checks it: an apply
 // succeeds exactly when the service accepts the values, changes the
-// service only as its plan says, and the next plan is empty. imported
-// names a resource just imported, which must not be replaced.
-func (m *Machine) apply(t *rapid.T, ws *Workspace, flags Flags, imported string) *applied {
+// service only as its plan says, and the next plan is empty. Nothing is
+// replaced but for another plugin or project (an import included).
+func (m *Machine) apply(t *rapid.T, ws *Workspace, flags Flags) *applied {
 	m.step("apply %s %s", ws.Name, flags)
-	return m.run(t, ws, flags, imported, nil)
+	return m.run(t, ws, flags, nil)
 }
 
 // applied is what an apply walk did.
@@ -85,7 +85,7 @@ type applied struct {
 }
 
 // run is apply, killed as kill says (nil: not at all).
-func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, imported string, kill *Kill) *applied {
+func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, kill *Kill) *applied {
 	ctx := context.Background()
 	w := m.plan(t, ws, flags)
 	if w.refused {
@@ -102,7 +102,7 @@ func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, imported string, k
 		m.step("not applied: the scenario made its creates")
 		return &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots))}
 	}
-	verdicts := m.judgePlans(t, ws, w, imported)
+	verdicts := m.judgePlans(t, ws, w)
 
 	prior := make([]acctest.Instance, len(ws.slots))
 	for i, s := range ws.slots {
@@ -169,7 +169,7 @@ func createsAny(w planned) bool {
 
 // judgePlans asks the service about every configuration the apply will
 // write, and checks that nothing is replaced without cause.
-func (m *Machine) judgePlans(t *rapid.T, ws *Workspace, w planned, imported string) []verdict {
+func (m *Machine) judgePlans(t *rapid.T, ws *Workspace, w planned) []verdict {
 	ctx := context.Background()
 	out := make([]verdict, len(ws.slots))
 	for i, p := range w.plans {
@@ -188,7 +188,7 @@ func (m *Machine) judgePlans(t *rapid.T, ws *Workspace, w planned, imported stri
 				m.env.Creates++
 			}
 		}
-		if p.Action() == "replace" && (s.name == imported || !m.replaceable(s)) {
+		if p.Action() == "replace" && !m.replaceable(s) {
 			m.fail(t, "%s is planned for replacement, but neither its plugin nor its project changed", ws.address(s))
 		}
 	}
@@ -287,7 +287,7 @@ func (m *Machine) judgeOutcome(t *rapid.T, ws *Workspace, w planned, verdicts []
 		if action != "delete" {
 			m.checkSecretsHeld(t, ws, s, p, after)
 		}
-		m.step("applied %s (%s)", ws.address(s), action)
+		m.step("applied %s (%s)%s", ws.address(s), action, planDiff(p))
 	}
 	if !failed {
 		m.checkApplyBudget(t, ws, creates, updates, deletes, adoptedCount(out))
@@ -296,19 +296,21 @@ func (m *Machine) judgeOutcome(t *rapid.T, ws *Workspace, w planned, verdicts []
 }
 
 // checkConverged plans again with the same flags: the apply's resources
-// plan nothing. They are converged unless the service changed behind a
-// state that the apply did not refresh.
+// plan nothing, and are converged. A resource whose config the service
+// changed behind a state that the apply did not refresh is not: what the
+// apply read may plan more.
 func (m *Machine) checkConverged(t *rapid.T, ws *Workspace, flags Flags) {
 	again := m.plan(t, ws, flags)
 	for i, p := range again.plans {
-		if p == nil {
+		s := ws.slots[i]
+		if p == nil || s.drift {
 			continue
 		}
 		if again.refused || p.Action() != "noop" {
 			m.fail(t, "after a successful apply, the next plan of %s is %s%s%s",
-				ws.address(ws.slots[i]), p.Action(), acctest.DiagnosticsText(p.Diagnostics), planDiff(p))
+				ws.address(s), p.Action(), acctest.DiagnosticsText(p.Diagnostics), planDiff(p))
 		}
-		ws.slots[i].converged = !ws.slots[i].drift
+		s.converged = true
 	}
 }
 
