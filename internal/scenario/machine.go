@@ -30,7 +30,7 @@ type Machine struct {
 // Stats counts what the scenarios did, so that a run can tell how much of
 // it converged rather than stopped at a refusal.
 type Stats struct {
-	Applies, Refused, Imports, Upgrades, Changes, Kills, Adopted, Generations atomic.Int64
+	Applies, Refused, Imports, Upgrades, Changes, Kills, Adopted, Leftovers, Generations atomic.Int64
 }
 
 // stats are the counts of the scenarios of this process.

@@ -38,9 +38,9 @@ func TestScenarios(t *testing.T) {
 		rt.Repeat(m.Actions())
 	})
 	t.Logf("applies that converged: %d, refused: %d; imports: %d, plugin upgrades: %d, changes on the service: %d, "+
-		"killed applies: %d (configs adopted after them: %d), moves to generation 2: %d",
+		"killed applies: %d (configs adopted after them: %d, left over and named: %d), moves to generation 2: %d",
 		stats.Applies.Load(), stats.Refused.Load(), stats.Imports.Load(), stats.Upgrades.Load(), stats.Changes.Load(),
-		stats.Kills.Load(), stats.Adopted.Load(), stats.Generations.Load())
+		stats.Kills.Load(), stats.Adopted.Load(), stats.Leftovers.Load(), stats.Generations.Load())
 }
 
 // journals returns a maker of create journal directories, one per

@@ -135,6 +135,7 @@ func (m *Machine) noteLeftovers(ws *Workspace, out *applied) {
 	for _, diags := range out.diags {
 		for _, id := range warned(diags, leftoverWarning) {
 			if ws.unanswered[id] {
+				stats.Leftovers.Add(1)
 				m.leftovers[id] = true
 				delete(ws.unanswered, id)
 			}
