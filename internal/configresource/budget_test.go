@@ -155,13 +155,6 @@ func (c requestCount) onlyAndLooks(method string, kinds []acctest.KindCase) erro
 	return nil
 }
 
-func (c requestCount) none() error {
-	if len(c.all) != 0 {
-		return fmt.Errorf("requests %q, want none", c.all)
-	}
-	return nil
-}
-
 // requestsCheck is a plan check that judges, with check, the requests
 // logged since the previous check: plan checks run between the terraform
 // commands of a step, so each judges the commands before it.
