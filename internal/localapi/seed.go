@@ -9,15 +9,21 @@ const (
 	KeyWrite = "phx_local_write"
 	KeyRead  = "phx_local_read"
 	KeyStar  = "phx_local_star"
+	KeyOrg   = "phx_local_org"
 )
 
-// DefaultKeys returns the seeded personal API keys.
+// DefaultKeys returns the seeded personal API keys. KeyWrite and KeyRead
+// are limited to project 1 (PostHog's scoped_teams), so the organization's
+// plugin listings refuse them; the others reach every project of the
+// organization, as their owner does, and may read those listings (KeyOrg
+// is the scoped key for that).
 func DefaultKeys() []APIKey {
 	return []APIKey{
 		{Key: KeyFull, Projects: []int64{1, 2}},
-		{Key: KeyWrite, Scopes: []string{"plugin:read", "plugin:write"}, Projects: []int64{1}},
-		{Key: KeyRead, Scopes: []string{"plugin:read"}, Projects: []int64{1}},
+		{Key: KeyWrite, Scopes: []string{"plugin:read", "plugin:write"}, Projects: []int64{1}, LimitedToProjects: true},
+		{Key: KeyRead, Scopes: []string{"plugin:read"}, Projects: []int64{1}, LimitedToProjects: true},
 		{Key: KeyStar, Scopes: []string{"*"}, Projects: []int64{1, 2}},
+		{Key: KeyOrg, Scopes: []string{"plugin:read", "plugin:write"}, Projects: []int64{1, 2}},
 	}
 }
 
