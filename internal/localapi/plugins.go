@@ -20,11 +20,15 @@ type Plugin struct {
 	// as on the service, where plugins written in the browser or installed
 	// without a description are common. Answers show them for a config
 	// whose own are empty.
-	Name         *string            `json:"name"`
-	Description  *string            `json:"description"`
-	URL          string             `json:"url,omitempty"`
-	PluginType   string             `json:"plugin_type,omitempty"`
-	Tag          string             `json:"tag,omitempty"`
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+	URL         string  `json:"url,omitempty"`
+	PluginType  string  `json:"plugin_type,omitempty"`
+	Tag         string  `json:"tag,omitempty"`
+	// LatestTag is the newest tag the service found for the plugin (an
+	// upgrade is available when it is not Tag); Icon the URL of its logo.
+	LatestTag    string             `json:"latest_tag,omitempty"`
+	Icon         string             `json:"icon,omitempty"`
 	Capabilities Capabilities       `json:"capabilities"`
 	ConfigSchema ConfigSchema       `json:"config_schema"`
 	PublicJobs   map[string]JobSpec `json:"public_jobs"`
@@ -166,11 +170,13 @@ func (p *Plugin) pluginInfo() json.RawMessage {
 		Name:             p.Name,
 		Description:      p.Description,
 		URL:              nonEmpty(p.URL),
+		Icon:             nonEmpty(p.Icon),
 		ConfigSchema:     p.ConfigSchema,
 		Tag:              nonEmpty(p.Tag),
+		LatestTag:        nonEmpty(p.LatestTag),
 		IsGlobal:         true,
-		OrganizationID:   localOrganizationID,
-		OrganizationName: "Local",
+		OrganizationID:   OrganizationID,
+		OrganizationName: OrganizationName,
 		Capabilities:     p.Capabilities,
 	}
 	if v.PluginType == "" {
@@ -190,9 +196,6 @@ func (p *Plugin) pluginInfo() json.RawMessage {
 	}
 	return out
 }
-
-// localOrganizationID is the one organization every seeded project is in.
-const localOrganizationID = "01890000-0000-7000-8000-000000000001"
 
 func nonEmpty(s string) *string {
 	if s == "" {
