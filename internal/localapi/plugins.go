@@ -146,7 +146,16 @@ func (p *Plugin) isImportApp() bool {
 }
 
 // pluginInfo renders the plugin as the live plugin_info object.
-func (p *Plugin) pluginInfo() json.RawMessage {
+func (p *Plugin) pluginInfo() json.RawMessage { return p.serialize(false) }
+
+// listingEntry renders the plugin as the organization's plugin listings answer
+// it: plugin_info's fields and hog_function_migration_available, which
+// plugin_info leaves out (*choice*: the notes name it for the listings).
+func (p *Plugin) listingEntry() json.RawMessage { return p.serialize(true) }
+
+// serialize renders the plugin as PostHog's plugin serializer does, its
+// fields in the live order.
+func (p *Plugin) serialize(listed bool) json.RawMessage {
 	type info struct {
 		ID               int64              `json:"id"`
 		PluginType       string             `json:"plugin_type"`
@@ -163,6 +172,8 @@ func (p *Plugin) pluginInfo() json.RawMessage {
 		Capabilities     Capabilities       `json:"capabilities"`
 		Metrics          struct{}           `json:"metrics"`
 		PublicJobs       map[string]JobSpec `json:"public_jobs"`
+		// MigrationAvailable is left out of plugin_info.
+		MigrationAvailable *bool `json:"hog_function_migration_available,omitempty"`
 	}
 	v := info{
 		ID:               p.ID,
@@ -181,6 +192,10 @@ func (p *Plugin) pluginInfo() json.RawMessage {
 	}
 	if v.PluginType == "" {
 		v.PluginType = "custom"
+	}
+	if listed {
+		// The catalog's migrator is PostHog's template for the plugin.
+		v.MigrationAvailable = &p.HasMigrator
 	}
 	// Live shapes: {} rather than null for no jobs and for no payload.
 	v.PublicJobs = make(map[string]JobSpec, len(p.PublicJobs))
