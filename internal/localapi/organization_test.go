@@ -123,10 +123,13 @@ func TestPluginListings(t *testing.T) {
 		}
 	}
 	r := a.do(http.MethodGet, orgPath(localapi.OrganizationID, "plugins", 1), localapi.KeyOrg, nil).want(t, 200)
-	for i, f := range fields {
-		if at := strings.Index(string(r.body), `"`+f+`":`); at < 0 || (i > 0 && at < strings.Index(string(r.body), `"`+fields[i-1]+`":`)) {
+	last := -1
+	for _, f := range fields {
+		at := strings.Index(string(r.body), `"`+f+`":`)
+		if at <= last {
 			t.Errorf("field %s missing or out of order: %s", f, r.body)
 		}
+		last = at
 	}
 	geoip := r.object(t)
 	if len(geoip) != len(fields) {
