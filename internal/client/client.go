@@ -15,7 +15,8 @@
 // each HTTP attempt through tflog without the API key. It tells the answers
 // of later service generations apart (generations.go, collections.go): a
 // create that saved nothing, an API that is gone, an action that is gone,
-// records without filters.
+// records without filters. It also reads the organization's plugin
+// listings (plugins.go), which the provider needs to find a plugin.
 package client
 
 import (

@@ -31,6 +31,12 @@ type collections struct {
 	// noFilters holds the collections whose records came without a
 	// filters field.
 	noFilters map[Collection]bool
+	// withFilters: records came with a filters field (a service that
+	// stores configs); noCreates: a create stored nothing.
+	withFilters, noCreates bool
+	// storesProbes: the one look per collection of a project that
+	// LearnStoresConfigs takes.
+	storesProbes map[collKey]*sync.Once
 	// missingActions holds, per action the service answered 404 for
 	// although the record existed, the id of that record.
 	missingActions map[actionKey]int64
@@ -48,6 +54,7 @@ func (s *collections) init() {
 	s.probes = map[collKey]*probe{}
 	s.noFilters = map[Collection]bool{}
 	s.missingActions = map[actionKey]int64{}
+	s.storesProbes = map[collKey]*sync.Once{}
 }
 
 // target names what a request is about: collection coll of project, record
@@ -176,14 +183,57 @@ func (c *Client) rememberListed(project string, coll Collection, gone bool) {
 // when one of recs does, and what "@current" stands for (projects.go).
 func (c *Client) noteRecords(project string, coll Collection, recs ...Record) {
 	c.noteCurrentProject(project, recs)
+	c.colls.mu.Lock()
+	defer c.colls.mu.Unlock()
 	for i := range recs {
 		if recs[i].FiltersOmitted() {
-			c.colls.mu.Lock()
 			c.colls.noFilters[coll] = true
-			c.colls.mu.Unlock()
-			return
+		} else if recs[i].ID != 0 {
+			c.colls.withFilters = true
 		}
 	}
+}
+
+// StoresConfigs reports what this client saw of whether the service stores
+// the configs it is sent: records with a filters field say it does
+// (generation 1); records without one, or a create that stored nothing,
+// say it does not (generation 2). known is false before either.
+func (c *Client) StoresConfigs() (stores, known bool) {
+	c.colls.mu.Lock()
+	defer c.colls.mu.Unlock()
+	switch {
+	case c.colls.noCreates || len(c.colls.noFilters) > 0:
+		return false, true
+	case c.colls.withFilters:
+		return true, true
+	}
+	return false, false
+}
+
+// LearnStoresConfigs tells StoresConfigs, looking at one page of one record
+// of collection coll of project when nothing told yet: once per collection
+// and project for the client's life (a project without configs tells
+// nothing).
+func (c *Client) LearnStoresConfigs(ctx context.Context, project string, coll Collection) (stores, known bool) {
+	if stores, known := c.StoresConfigs(); known {
+		return stores, known
+	}
+	c.colls.mu.Lock()
+	once := c.colls.storesProbes[collKey{project, coll}]
+	if once == nil {
+		once = new(sync.Once)
+		c.colls.storesProbes[collKey{project, coll}] = once
+	}
+	c.colls.mu.Unlock()
+	once.Do(func() { _, _ = c.List(ctx, project, coll, 1, 0) })
+	return c.StoresConfigs()
+}
+
+// noteNoCreates records a create that stored nothing.
+func (c *Client) noteNoCreates() {
+	c.colls.mu.Lock()
+	c.colls.noCreates = true
+	c.colls.mu.Unlock()
 }
 
 // DropsFilters reports whether the service answered, during this client's

@@ -179,6 +179,25 @@ func IsKeyRefused(err error) bool {
 		strings.Contains(strings.ToLower(apiErr.Detail), "personal api key access")
 }
 
+// IsProjectScopedKey reports whether err is the service refusing a key
+// limited to particular projects (PostHog's scoped_teams) on a route that
+// is not a project's, such as the organization's plugin listings: 403 "API
+// keys with scoped projects are only supported on project-based
+// endpoints." A key of the same scopes that is not limited to projects may
+// call them.
+func IsProjectScopedKey(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden &&
+		strings.Contains(strings.ToLower(apiErr.Detail), "scoped projects")
+}
+
+// IsOrganizationNotFound reports whether err is the service's 404 for an
+// organization it does not know, or an id that is not one.
+func IsOrganizationNotFound(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && isOrganizationNotFound(apiErr)
+}
+
 // IsUnauthorized reports whether err is a 401 answer (missing or bad key).
 func IsUnauthorized(err error) bool { return StatusOf(err) == http.StatusUnauthorized }
 

@@ -38,12 +38,16 @@ func (e *UnsavedError) Error() string {
 
 // ServiceGoneError is a 404 of a route of a collection whose own route
 // answers 404 as well, for a project the service knows: the service no
-// longer offers the collection's API (generation 3). It is not IsNotFound:
-// a record is not gone because the API is.
+// longer offers the collection's API (generation 3). Likewise a 404 of an
+// organization's plugin listing, for an organization the service knows;
+// Collection then names the listing. It is not IsNotFound: a record is
+// not gone because the API is.
 type ServiceGoneError struct {
 	Method string
 	// Path is the request's path; Collection's own path is CollectionPath.
-	Path           string
+	Path string
+	// Collection is the config collection, or the plugin listing (its
+	// PluginListing as a Collection), whose API is gone.
 	Collection     Collection
 	CollectionPath string
 	// Err is the 404 answer.
@@ -128,6 +132,12 @@ func badRequestSaying(err error, detail string) bool {
 // the collection.
 func isProjectNotFound(apiErr *APIError) bool {
 	return strings.Contains(strings.ToLower(apiErr.Detail), "project not found")
+}
+
+// isOrganizationNotFound reports whether a 404 is the service's answer for
+// an organization it does not know ("Organization not found.").
+func isOrganizationNotFound(apiErr *APIError) bool {
+	return strings.Contains(strings.ToLower(apiErr.Detail), "organization not found")
 }
 
 // notFound404 returns the 404 answer in err that may mean more than a

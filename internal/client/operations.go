@@ -37,10 +37,14 @@ func (c *Client) Create(ctx context.Context, project string, coll Collection, in
 		return nil, fmt.Errorf("create in %s: %w", coll, err)
 	}
 	rec, status, err := c.recordCall(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: ctype, target: target{project, coll, 0, ""}})
+	if IsCreationDisabled(err) {
+		c.noteNoCreates()
+	}
 	if err != nil {
 		return nil, err
 	}
 	if rec.ID == 0 {
+		c.noteNoCreates()
 		return nil, &UnsavedError{Method: http.MethodPost, Path: p, Status: status, Record: rec}
 	}
 	return rec, nil

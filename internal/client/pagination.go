@@ -52,26 +52,44 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 // decodePage reads a page, leniently: count may be a numeric string, and a
 // bare array of records (pagination switched off) is a page of them all.
 func decodePage(body []byte) (*Page, error) {
+	p, err := decodePageOf[Record](body)
+	if err != nil {
+		return nil, err
+	}
+	return &Page{Count: p.count, Next: p.next, Previous: p.previous, Results: p.results}, nil
+}
+
+// pageOf is one page of any listing, as the walk (listAll) reads it.
+type pageOf[T any] struct {
+	count          int64
+	next, previous *string
+	results        []T
+	// size is the answer's length in bytes, for the listing's budget.
+	size int
+}
+
+// decodePageOf reads a page of T as decodePage reads one of records.
+func decodePageOf[T any](body []byte) (*pageOf[T], error) {
 	if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '[' {
-		var recs []Record
-		if err := json.Unmarshal(b, &recs); err != nil {
+		var results []T
+		if err := json.Unmarshal(b, &results); err != nil {
 			return nil, err
 		}
-		return &Page{Count: int64(len(recs)), Results: recs}, nil
+		return &pageOf[T]{count: int64(len(results)), results: results, size: len(body)}, nil
 	}
 	var w struct {
 		Count    jsonvalue.FlexInt `json:"count"`
 		Next     *string           `json:"next"`
 		Previous *string           `json:"previous"`
-		Results  []Record          `json:"results"`
+		Results  []T               `json:"results"`
 	}
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, err
 	}
-	return &Page{Count: int64(w.Count), Next: w.Next, Previous: w.Previous, Results: w.Results}, nil
+	return &pageOf[T]{count: int64(w.Count), next: w.Next, previous: w.Previous, results: w.Results, size: len(body)}, nil
 }
 
-// The budget of one listing (ListAll). A project holds at most a few
+// The budget of one listing (listAll). A project holds at most a few
 // thousand configs, which the service pages 100 at a time, a few KB each
 // (pages leave plugin_info out). 200 pages are 20,000 configs at 100 a page
 // and 64 MiB of answers 20,000 records of 3 KB, both several times the
@@ -84,64 +102,79 @@ const (
 	maxListBytes = 64 << 20
 )
 
-// ListAll returns every record of a collection, across all pages.
-//
-// It walks pages of Config.PageSize by offset arithmetic (offset +=
-// len(results)) and never follows next: behind a proxy its scheme or host
-// can be wrong. It stops at an empty page or once offset reaches the
-// latest count (which may change during the walk). A record seen twice
-// (records shifting between pages) is kept once. A page that brings
-// nothing new while count says more remain means the server ignores
-// offset: that is an error, not an endless loop nor a silently short list.
-// So are a next link that does not move forward, a count past the budget
-// above, and pages that go on past it; ctx's deadline ends the walk too.
+// ListAll returns every record of a collection, across all pages, as
+// listAll walks them.
 func (c *Client) ListAll(ctx context.Context, project string, coll Collection) ([]Record, error) {
-	var out []Record
+	what := fmt.Sprintf("%s of project %s", coll, project)
+	return listAll(ctx, what, c.pageSize, func(offset int) (*pageOf[Record], error) {
+		page, err := c.List(ctx, project, coll, c.pageSize, offset)
+		if err != nil {
+			return nil, err
+		}
+		return &pageOf[Record]{count: page.Count, next: page.Next, results: page.Results, size: page.size}, nil
+	}, func(rec *Record) int64 { return rec.ID })
+}
+
+// listAll is the one walk of a listing's pages (what names it in errors),
+// for every listing of the client: fetch reads the page at offset, of
+// pageSize entries, and id tells an entry.
+//
+// It walks pages by offset arithmetic (offset += len(results)) and never
+// follows next: behind a proxy its scheme or host can be wrong. It stops at
+// an empty page or once offset reaches the latest count (which may change
+// during the walk). An entry seen twice (entries shifting between pages)
+// is kept once. A page that brings nothing new while count says more
+// remain means the server ignores offset: that is an error, not an endless
+// loop nor a silently short list. So are a next link that does not move
+// forward, a count past the budget above, and pages that go on past it;
+// ctx's deadline ends the walk too.
+func listAll[T any](ctx context.Context, what string, pageSize int, fetch func(offset int) (*pageOf[T], error), id func(*T) int64) ([]T, error) {
+	var out []T
 	seen := make(map[int64]bool)
 	offset, pages, size := 0, 0, 0
 	for {
-		page, err := c.List(ctx, project, coll, c.pageSize, offset)
+		page, err := fetch(offset)
 		if err != nil {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return nil, fmt.Errorf("listing %s of project %s: stopped at the operation's time limit after %d pages (%d records): %w",
-					coll, project, pages, len(out), err)
+				return nil, fmt.Errorf("listing %s: stopped at the operation's time limit after %d pages (%d records): %w",
+					what, pages, len(out), err)
 			}
 			return nil, err
 		}
 		pages++
 		size += page.size
-		if len(page.Results) == 0 {
+		if len(page.results) == 0 {
 			return out, nil
 		}
 		fresh := 0
-		for _, rec := range page.Results {
-			if seen[rec.ID] {
+		for i := range page.results {
+			if seen[id(&page.results[i])] {
 				continue
 			}
-			seen[rec.ID] = true
-			out = append(out, rec)
+			seen[id(&page.results[i])] = true
+			out = append(out, page.results[i])
 			fresh++
 		}
 		at := offset
-		offset += len(page.Results)
+		offset += len(page.results)
 		switch {
-		case page.Count > 0 && int64(offset) >= page.Count:
+		case page.count > 0 && int64(offset) >= page.count:
 			return out, nil
-		case page.Count <= 0 && len(page.Results) < c.pageSize:
+		case page.count <= 0 && len(page.results) < pageSize:
 			return out, nil // no count: a short page is the last
 		case fresh == 0:
-			return nil, fmt.Errorf("listing %s of project %s: the page at offset %d repeats records already listed while count is %d; the service seems to ignore offset",
-				coll, project, at, page.Count)
+			return nil, fmt.Errorf("listing %s: the page at offset %d repeats records already listed while count is %d; the service seems to ignore offset",
+				what, at, page.count)
 		case pages >= MaxListPages || size >= maxListBytes:
-			return nil, fmt.Errorf("listing %s of project %s: stopped at the budget of one listing (%d pages or %d MiB) after %d pages, %.1f MiB and %d records, with more to come (count %d): the service's pages do not seem to end",
-				coll, project, MaxListPages, maxListBytes>>20, pages, float64(size)/(1<<20), len(out), page.Count)
-		case page.Count > int64(MaxListPages*c.pageSize):
-			return nil, fmt.Errorf("listing %s of project %s: the service counts %d records, past the budget of one listing (%d pages of %d records, several times the largest project)",
-				coll, project, page.Count, MaxListPages, c.pageSize)
+			return nil, fmt.Errorf("listing %s: stopped at the budget of one listing (%d pages or %d MiB) after %d pages, %.1f MiB and %d records, with more to come (count %d): the service's pages do not seem to end",
+				what, MaxListPages, maxListBytes>>20, pages, float64(size)/(1<<20), len(out), page.count)
+		case page.count > int64(MaxListPages*pageSize):
+			return nil, fmt.Errorf("listing %s: the service counts %d records, past the budget of one listing (%d pages of %d records, several times the largest listing)",
+				what, page.count, MaxListPages, pageSize)
 		}
-		if next := nextOffset(page.Next); next >= 0 && next <= at {
-			return nil, fmt.Errorf("listing %s of project %s: the page at offset %d links to offset %d as the next page; the service's pages do not move forward",
-				coll, project, at, next)
+		if next := nextOffset(page.next); next >= 0 && next <= at {
+			return nil, fmt.Errorf("listing %s: the page at offset %d links to offset %d as the next page; the service's pages do not move forward",
+				what, at, next)
 		}
 	}
 }

@@ -15,6 +15,8 @@ import (
 //	/api/projects/{project}/{collection}/{id}/job/      (generation 1)
 //	/api/projects/{project}/{collection}/{id}/migrate/  (generation 2)
 //	/api/projects/{project}/{collection}/rearrange/
+//	/api/organizations/{organization}/{plugin listing}/
+//	/api/organizations/{organization}/plugins/{id}/
 
 // collectionPath returns the collection's path. project is escaped as one
 // path segment; "@current" stays as it is.
@@ -40,4 +42,16 @@ func recordPath(project string, coll Collection, id int64, action string) (strin
 		p += action + "/"
 	}
 	return p, nil
+}
+
+// organizationPath returns the path of an organization's plugin listing.
+// org is escaped as one path segment; "@current" stays as it is.
+func organizationPath(org string, listing PluginListing) (string, error) {
+	if strings.TrimSpace(org) == "" {
+		return "", errors.New("organization id must not be empty")
+	}
+	if strings.TrimSpace(string(listing)) == "" {
+		return "", errors.New("plugin listing must not be empty")
+	}
+	return "/api/organizations/" + url.PathEscape(org) + "/" + url.PathEscape(string(listing)) + "/", nil
 }

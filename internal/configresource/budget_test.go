@@ -20,7 +20,9 @@ const budgetRecords = 120
 
 // TestAccRecordResource_requestBudget counts, through the real terraform,
 // the requests of each phase of managing budgetRecords records of each kind:
-// an apply is exactly one POST per record (no read after write), an update
+// a plan of new records at most one list of each collection (whether the
+// service stores configs), an apply exactly one POST per record (no read
+// after write), an update
 // of every record exactly one PATCH each, a destroy one PATCH each, and
 // every refresh of all of them reads each collection's two pages plus at
 // most one GET per collection, the first read, made before the provider
@@ -52,6 +54,10 @@ func TestAccRecordResource_requestBudget(t *testing.T) {
 			if got, want := c.byMethod[method], 2*budgetRecords; got != want {
 				return fmt.Errorf("%d %s requests, want %d", got, method, want)
 			}
+			if method == http.MethodPost {
+				// The apply's own plan looked at each collection once.
+				return c.onlyAndLooks(method, kinds)
+			}
 			return c.only(method)
 		})
 	}
@@ -62,7 +68,7 @@ func TestAccRecordResource_requestBudget(t *testing.T) {
 			{
 				Config: config("first"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{requestsCheck(t, &log, "plan of new records", requestCount.none)},
+					PreApply:             []plancheck.PlanCheck{requestsCheck(t, &log, "plan of new records", oneLookEach(kinds))},
 					PostApplyPreRefresh:  []plancheck.PlanCheck{writes(http.MethodPost)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{refresh, plancheck.ExpectEmptyPlan()},
 				},
@@ -84,6 +90,12 @@ func TestAccRecordResource_requestBudget(t *testing.T) {
 			return c.only(http.MethodPatch)
 		},
 	})
+}
+
+// oneLookEach allows a plan of creates in an empty project one list of
+// each collection: the look that tells whether the service stores configs.
+func oneLookEach(kinds []acctest.KindCase) func(requestCount) error {
+	return func(c requestCount) error { return c.onlyAndLooks(http.MethodGet, kinds) }
 }
 
 // requestCount sorts a request log by method, and the GETs of each
@@ -122,9 +134,23 @@ func (c requestCount) only(method string) error {
 	return nil
 }
 
-func (c requestCount) none() error {
-	if len(c.all) != 0 {
-		return fmt.Errorf("requests %q, want none", c.all)
+// onlyAndLooks fails when a request other than of method (a GET: a list),
+// or more than one list of a collection, was made.
+func (c requestCount) onlyAndLooks(method string, kinds []acctest.KindCase) error {
+	lists := 0
+	for _, tc := range kinds {
+		n := c.lists[string(tc.Kind.Collection)]
+		if n > 1 {
+			return fmt.Errorf("%d lists of %s, want at most one", n, tc.Kind.Collection)
+		}
+		lists += n
+	}
+	other := len(c.all) - lists
+	if method != http.MethodGet {
+		other -= c.byMethod[method]
+	}
+	if n := other; n != 0 {
+		return fmt.Errorf("%d requests besides %s ones and one list per collection: %q", n, method, c.all)
 	}
 	return nil
 }

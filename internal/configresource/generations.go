@@ -7,7 +7,9 @@ import (
 	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
@@ -52,6 +54,31 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 	default:
 		r.addError(diags, "create", 0, err)
 	}
+}
+
+// refuseCreateIfNotStored refuses, at plan time, a create that the service
+// would not store: once a read (the refresh's, or one page of one record,
+// once per run and only while no answer told) showed records without a
+// filters field, or a create stored nothing. Nothing is sent that writes.
+func (r *configResource) refuseCreateIfNotStored(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	meta := r.Meta()
+	if meta == nil || req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
+		return
+	}
+	var project types.String
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("project_id"), &project)...)
+	if !framework.IsSet(project) {
+		return // known at apply: the create itself will tell
+	}
+	stores, known := meta.Client.LearnStoresConfigs(ctx, project.ValueString(), r.kind.Collection)
+	if !known || stores {
+		return // the apply finds out without making anything (Create)
+	}
+	resp.Diagnostics.AddError(fmt.Sprintf("The service no longer creates %ss", r.kind.Noun), fmt.Sprintf(
+		"The service no longer stores new plugin configs (%s): a create would at best make a hog function instead, "+
+			"so nothing was sent. Remove this resource from the configuration. To keep working with a config that "+
+			"exists, import it (an import block with its id); to build a new pipeline, use the official PostHog "+
+			"provider's posthog_hog_function. See %s.", framework.Generation2Since, framework.MovingGuide))
 }
 
 // describePlugin names a plugin by id, and by the name the unsaved config's

@@ -42,6 +42,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		if cfg.filters.IsNull() {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, filtersPath, record.NewFiltersNull())...)
 		}
+		r.refuseCreateIfNotStored(ctx, req, resp)
 		return
 	}
 	if r.refuseUnread(ctx, req.State.Raw, req.Private, &resp.Diagnostics) {

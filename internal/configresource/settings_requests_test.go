@@ -167,11 +167,27 @@ func TestRecordResource_settingsRequests(t *testing.T) {
 		created := srv.Apply(t, tc.TypeName, nil, nil, settings)
 		acctest.FailOnDiagnostics(t, "create", created.Diagnostics)
 		id := stateID(t, srv, tc.TypeName, created.NewState)
-		log.expectForm(t, "create", http.MethodPost, map[string]string{
-			"config": obj(sc.plain, "a", sc.secretKey, "s1"), "plugin": strconv.FormatInt(sc.plugin, 10), "order": "0",
+		// With secrets, the POST is JSON and the settings follow once the
+		// answer has shown which settings the plugin marks secret.
+		if reqs := log.take(); len(reqs) != 2 || reqs[0].mediaType != "application/json" ||
+			reqs[0].json != `{"plugin":`+strconv.FormatInt(sc.plugin, 10)+`,"enabled":true,"order":0,"name":"Settings test"}` ||
+			reqs[1].method != http.MethodPatch || reqs[1].mediaType != "multipart/form-data" ||
+			!jsonvalue.Equal(json.RawMessage(reqs[1].form["config"]), json.RawMessage(obj(sc.plain, "a", sc.secretKey, "s1"))) {
+			t.Fatalf("create: writes %+v, want a JSON POST and the settings in a multipart PATCH", reqs)
+		}
+		stored("create", id, obj(sc.plain, "a", sc.secretKey, "s1"))
+
+		// Without secrets, once the service has shown that it stores
+		// configs: one multipart POST, the other fields as form values.
+		plainOnly := maps.Clone(settings)
+		delete(plainOnly, "secret_config_wo")
+		delete(plainOnly, "secret_config_wo_version")
+		second := srv.Apply(t, tc.TypeName, nil, nil, plainOnly)
+		acctest.FailOnDiagnostics(t, "second create", second.Diagnostics)
+		log.expectForm(t, "second create", http.MethodPost, map[string]string{
+			"config": obj(sc.plain, "a"), "plugin": strconv.FormatInt(sc.plugin, 10), "order": "0",
 			"enabled": "true", "name": "Settings test",
 		})
-		stored("create", id, obj(sc.plain, "a", sc.secretKey, "s1"))
 		attrs := acctest.Attributes(t, created.NewState, srv.ResourceType(t, tc.TypeName))
 		if !attrs["secret_config_wo"].IsNull() || !attrs["config"].Equal(str(obj(sc.plain, "a"))) {
 			t.Errorf("state after create: secret_config_wo %v, config %v", attrs["secret_config_wo"], attrs["config"])
@@ -205,7 +221,7 @@ func TestRecordResource_settingsRequests(t *testing.T) {
 		acctest.FailOnDiagnostics(t, "destroy", destroyed.Diagnostics)
 		log.expectJSON(t, "destroy", http.MethodPatch, `{"deleted":true}`)
 
-		// config left out: only the secrets are sent on create; a rotation
+		// config left out: only the secrets are sent after the create; a rotation
 		// sends them with the plain settings the service holds now, also
 		// those set elsewhere since (one GET, then the PATCH).
 		secretOnly := map[string]tftypes.Value{
@@ -214,9 +230,10 @@ func TestRecordResource_settingsRequests(t *testing.T) {
 		created = srv.Apply(t, tc.TypeName, nil, nil, secretOnly)
 		acctest.FailOnDiagnostics(t, "create with secrets only", created.Diagnostics)
 		id = stateID(t, srv, tc.TypeName, created.NewState)
-		log.expectForm(t, "create with secrets only", http.MethodPost, map[string]string{
-			"config": obj(sc.secretKey, "s1"), "plugin": strconv.FormatInt(sc.plugin, 10), "order": "0", "enabled": "false",
-		})
+		if reqs := log.take(); len(reqs) != 2 || reqs[0].mediaType != "application/json" || reqs[1].method != http.MethodPatch ||
+			!jsonvalue.Equal(json.RawMessage(reqs[1].form["config"]), json.RawMessage(obj(sc.secretKey, "s1"))) {
+			t.Fatalf("create with secrets only: writes %+v, want a JSON POST and the secrets in a multipart PATCH", reqs)
+		}
 		c := acctest.ClientFor(t, host, acctest.KeyFull)
 		if _, err := c.Update(context.Background(), "1", tc.Kind.Collection, id,
 			client.RecordInput{Config: client.Some(json.RawMessage(obj(sc.plain, "elsewhere")))}); err != nil {

@@ -71,20 +71,23 @@ func Drain(timeout time.Duration) {
 	}
 }
 
-// Request is a create: the POST's fields and settings (Input), and the
-// keys of Input.Config that are secret, whose values the journal never
-// keeps.
+// Request is a create: what the POST sends (Input), the plugin settings
+// the config is to hold (Settings: Input.Config, or sent by the caller once
+// the config exists), and the keys of Settings that are secret, whose
+// values the journal never keeps.
 type Request struct {
 	Input      client.RecordInput
+	Settings   client.Opt[json.RawMessage]
 	SecretKeys []string
 }
 
-// fingerprint identifies what r sends, secret values aside.
+// fingerprint identifies what r makes, secret values aside.
 func (r Request) fingerprint(host, project string, coll client.Collection) string {
 	in := r.Input
-	body, _ := json.Marshal(in) // Config is not part of the JSON form
+	in.Config = client.Opt[json.RawMessage]{}
+	body, _ := json.Marshal(in)
 	var settings []byte
-	if cfg, ok := in.Config.Get(); ok {
+	if cfg, ok := r.Settings.Get(); ok {
 		var m map[string]any
 		if json.Unmarshal(cfg, &m) == nil {
 			for _, k := range r.SecretKeys {

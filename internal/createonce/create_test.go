@@ -242,6 +242,7 @@ func TestJournal_killedRunAdopted(t *testing.T) {
 	dir := t.TempDir()
 	req := geoIP("orphan")
 	req.Input.Config = client.Some(json.RawMessage(`{"locale":"en"}`))
+	req.Settings = req.Input.Config
 	first, _ := create(t, a.run(dir), req)
 	Release(dir, false) // killed
 	again, diags := create(t, a.run(dir), req)
@@ -265,6 +266,7 @@ func TestJournal_neverTakesAnothers(t *testing.T) {
 	t.Parallel()
 	req := geoIP("alike")
 	req.Input.Config = client.Some(json.RawMessage(`{"locale":"en","api_key":"s1"}`))
+	req.Settings = req.Input.Config
 	req.SecretKeys = []string{"api_key"}
 	for _, tc := range []struct {
 		name  string
@@ -279,6 +281,7 @@ func TestJournal_neverTakesAnothers(t *testing.T) {
 		{"other settings", func(_ *testing.T, _ *recoveryAPI, dir string, _ int64) { Release(dir, false) }, func() Request {
 			r := req
 			r.Input.Config = client.Some(json.RawMessage(`{"locale":"de","api_key":"s1"}`))
+			r.Settings = r.Input.Config
 			return r
 		}()},
 		{"changed on the service", func(t *testing.T, a *recoveryAPI, dir string, id int64) {
@@ -315,6 +318,7 @@ func TestJournal_secretValuesNotKept(t *testing.T) {
 	dir := t.TempDir()
 	req := geoIP("secret")
 	req.Input.Config = client.Some(json.RawMessage(`{"api_key":"hunter2-hunter2"}`))
+	req.Settings = req.Input.Config
 	req.SecretKeys = []string{"api_key"}
 	create(t, a.run(dir), req)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
@@ -328,6 +332,7 @@ func TestJournal_secretValuesNotKept(t *testing.T) {
 	Release(dir, false)
 	other := req
 	other.Input.Config = client.Some(json.RawMessage(`{"api_key":"other"}`))
+	other.Settings = other.Input.Config
 	if _, diags := create(t, a.run(dir), other); !adopted(diags) {
 		t.Error("a request differing in a secret value only was not adopted")
 	}

@@ -155,8 +155,7 @@ func (s *Server) activity(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	q := req.r.URL.Query()
-	limit, offset := pageLimit(lastValue(q, "limit")), pageOffset(lastValue(q, "offset"))
+	limit, offset := pageWindow(req.r)
 	entries, count, err := s.store.activityPage(req.ctx, req.project, rec.ID, limit, offset)
 	if err != nil {
 		return s.internal(req, err)

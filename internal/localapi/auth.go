@@ -84,15 +84,32 @@ func (s *Server) resolveProject(k *key, raw string) (int64, *apiError) {
 	return id, nil
 }
 
-// authorize checks the key may run op in project. As on the live service a
-// key with scopes, "*" included, may not call the custom actions (or an
-// unsupported method): that check comes before its project and scopes.
-func authorize(k *key, project int64, op string, allowed bool) *apiError {
+// resolveTarget reads what the route addresses: a project, or for the
+// organization's routes the one organization (project 0).
+func (s *Server) resolveTarget(k *key, rt route) (int64, *apiError) {
+	if rt.organization() {
+		return 0, resolveOrganization(rt.org)
+	}
+	return s.resolveProject(k, rt.project)
+}
+
+// authorize checks the key may run op on the route, in project. As on the
+// live service a key with scopes, "*" included, may not call the custom
+// actions (or an unsupported method): that check comes before its project
+// and scopes. A key limited to its projects may not call the
+// organization's routes; PostHog looks at that limit (scoped_teams) only
+// for keys with scopes, as here.
+func authorize(k *key, rt route, project int64, op string, allowed bool) *apiError {
 	scope := requiredScope(op)
 	if k.scoped && (!allowed || scope == "") {
 		return errPermission("This action does not support Personal API Key access")
 	}
-	if !k.allowsProject(project) {
+	switch {
+	case rt.organization():
+		if k.scoped && k.LimitedToProjects {
+			return errPermission("API keys with scoped projects are only supported on project-based endpoints.")
+		}
+	case !k.allowsProject(project):
 		return errPermission(fmt.Sprintf("API key does not have access to the requested project: ID %d.", project))
 	}
 	if k.scoped && !k.hasScope(scope) {

@@ -12,6 +12,7 @@ import (
 type catalog struct {
 	plugins []Plugin // in the order given
 	byID    map[int64]*catalogEntry
+	ids     []int64 // sorted
 	// collections are the two collections by name.
 	collections map[string]*collection
 }
@@ -19,6 +20,7 @@ type catalog struct {
 type catalogEntry struct {
 	Plugin
 	info    json.RawMessage
+	listed  json.RawMessage
 	secrets []string
 }
 
@@ -50,9 +52,11 @@ func newCatalog(plugins []Plugin) (*catalog, error) {
 	}
 	for _, p := range plugins {
 		e := &catalogEntry{Plugin: p, secrets: p.ConfigSchema.secretKeys()}
-		e.info = e.pluginInfo()
+		e.info, e.listed = e.pluginInfo(), e.listingEntry()
 		c.byID[p.ID] = e
+		c.ids = append(c.ids, p.ID)
 	}
+	slices.Sort(c.ids)
 	for name, keep := range collectionKinds {
 		coll := &collection{name: name, plugins: map[int64]bool{}, ids: []int64{}}
 		for id, e := range c.byID {

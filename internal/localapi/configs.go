@@ -12,8 +12,7 @@ import (
 // only decides which records are visible.
 
 func (s *Server) list(req *request) *apiError {
-	q := req.r.URL.Query()
-	limit, offset := pageLimit(lastValue(q, "limit")), pageOffset(lastValue(q, "offset"))
+	limit, offset := pageWindow(req.r)
 	// Every generation leaves deleted configs out of lists (and count).
 	recs, count, err := s.store.list(req.ctx, req.route.coll.ids, req.project, limit, offset)
 	if err != nil {
@@ -23,16 +22,11 @@ func (s *Server) list(req *request) *apiError {
 	if faults.EndlessPages {
 		recs, count = endlessPage(req.route.coll, req.project, limit, offset)
 	}
-	page := struct {
-		Count    int64         `json:"count"`
-		Next     *string       `json:"next"`
-		Previous *string       `json:"previous"`
-		Results  []*recordView `json:"results"`
-	}{Count: count, Results: make([]*recordView, len(recs))}
-	page.Next, page.Previous = pageLinks(req.r, count, limit, offset)
+	views := make([]*recordView, len(recs))
 	for i, rec := range recs {
-		page.Results[i] = rec.view(req.cat, false, req.gen)
+		views[i] = rec.view(req.cat, false, req.gen)
 	}
+	page := newPage(req.r, count, limit, offset, views)
 	if faults.PagePadding > 0 {
 		writePadded(req.w, page, faults.PagePadding)
 		return nil

@@ -3,7 +3,8 @@ package localapi
 import "sync/atomic"
 
 // Counter names besides the operations (list, create, retrieve, update,
-// delete, frontend, job, rearrange, migrate, activity, other).
+// delete, frontend, job, rearrange, migrate, activity, plugin_list,
+// plugin_retrieve, other).
 const (
 	counterTotal      = "total"
 	counterThrottled  = "throttled"
@@ -17,7 +18,8 @@ const (
 // operationNames are the operations, each counted on its own and per
 // collection.
 var operationNames = []string{
-	opList, opCreate, opRetrieve, opUpdate, opDelete, opFrontend, opJob, opRearrange, opMigrate, opActivity, opOther,
+	opList, opCreate, opRetrieve, opUpdate, opDelete, opFrontend, opJob, opRearrange, opMigrate, opActivity,
+	opPluginList, opPluginRetrieve, opOther,
 }
 
 var counterNames = append(operationNames[:len(operationNames):len(operationNames)],
@@ -69,6 +71,7 @@ func (c *counters) add(name string) { c.vals[name].Add(1) }
 
 // Counters returns the request counts: one per operation (list, create,
 // retrieve, update, delete, frontend, job, rearrange, migrate, activity,
+// plugin_list and plugin_retrieve of the organization's plugin listings,
 // and other for unknown paths and methods), the same per collection as
 // "create:pipeline_transformation_configs" and so on, total, throttled
 // (rate limit answers), faulted (every injected fault) and fault_429,

@@ -141,6 +141,25 @@ func TestHogFunctionTypes(t *testing.T) {
 	}
 }
 
+// TestHogFunctionTemplates: a template is named by the plugin's url as the
+// notes' "What a migration makes" says.
+func TestHogFunctionTemplates(t *testing.T) {
+	urls := map[string]string{
+		"https://github.com/PostHog/posthog-plugin-geoip": "plugin-posthog-plugin-geoip",
+		"inline://semver-flattener":                       "plugin-semver-flattener-plugin",
+		"inline://user-agent":                             "plugin-user-agent-plugin",
+		"inline://event-sequence-timer":                   "plugin-event-sequence-timer",
+	}
+	for url, want := range urls {
+		p := localapi.Plugin{ID: 1, URL: url, HasMigrator: true, Capabilities: localapi.Capabilities{Methods: []string{"processEvent"}}}
+		a := newAPI(t, localapi.Options{Generation: 2, Plugins: []localapi.Plugin{p}})
+		a.create(1, tr, full, map[string]any{"plugin": 1, "order": 1})
+		if hfs := a.srv.HogFunctions(); len(hfs) != 1 || hfs[0].TemplateID != want {
+			t.Errorf("%s: hog functions %+v, want template %s", url, hfs, want)
+		}
+	}
+}
+
 // TestGeneration2Records: configs made at generation 1 are read, listed,
 // updated, ordered, deleted and shown as generation 1 did, except that
 // filters are gone and job is 404; lists hide deleted configs, as at

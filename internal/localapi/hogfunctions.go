@@ -36,8 +36,9 @@ type HogFunction struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Enabled     bool   `json:"enabled"`
-	// TemplateID is "plugin-" and the last segment of the plugin's URL (its
-	// ID without one), as PostHog's legacy plugin templates are named.
+	// TemplateID is "plugin-" and the plugin's URL without its
+	// https://github.com/PostHog/ or inline:// prefix (its ID without one),
+	// as PostHog's legacy plugin templates are named.
 	TemplateID string `json:"template_id"`
 	// SourceConfigID is the config migrate made it of; nil for a create.
 	SourceConfigID *int64 `json:"source_config_id"`
@@ -93,10 +94,17 @@ func (p *Plugin) hogFunctionType() string {
 	return "destination"
 }
 
+// templateID follows hog_function_from_plugin_config (the notes' "What a
+// migration makes"): the plugin's url without https://github.com/PostHog/
+// or inline://, with -plugin after the two inline plugins whose templates
+// are so named; the plugin's ID without a url (*choice*).
 func (p *Plugin) templateID() string {
-	slug := strconv.FormatInt(p.ID, 10)
-	if u := strings.TrimRight(p.URL, "/"); u != "" {
-		slug = u[strings.LastIndexByte(u, '/')+1:]
+	if p.URL == "" {
+		return "plugin-" + strconv.FormatInt(p.ID, 10)
+	}
+	slug := strings.TrimPrefix(strings.TrimPrefix(p.URL, "https://github.com/PostHog/"), "inline://")
+	if slug == "semver-flattener" || slug == "user-agent" {
+		slug += "-plugin"
 	}
 	return "plugin-" + slug
 }

@@ -76,4 +76,9 @@ type APIKey struct {
 	// Projects the key may use; the first is its current project
 	// (@current). Empty allows every project.
 	Projects []int64 `json:"projects"`
+	// LimitedToProjects says Projects are the key's own limit (PostHog's
+	// scoped_teams), not merely the projects its owner belongs to: such a
+	// key with scopes may call only project-based endpoints, and the
+	// organization's plugin listings answer it 403.
+	LimitedToProjects bool `json:"limited_to_projects,omitempty"`
 }

@@ -13,6 +13,27 @@ import (
 // defaultPageSize is the live default; there is no maximum.
 const defaultPageSize = 100
 
+// listPage is one page of a list answer, as the live paginator writes it.
+type listPage[T any] struct {
+	Count    int64   `json:"count"`
+	Next     *string `json:"next"`
+	Previous *string `json:"previous"`
+	Results  []T     `json:"results"`
+}
+
+// newPage is the page of results at offset, of count in all, with its links.
+func newPage[T any](r *http.Request, count, limit, offset int64, results []T) *listPage[T] {
+	p := &listPage[T]{Count: count, Results: results}
+	p.Next, p.Previous = pageLinks(r, count, limit, offset)
+	return p
+}
+
+// pageWindow reads the request's limit and offset.
+func pageWindow(r *http.Request) (limit, offset int64) {
+	q := r.URL.Query()
+	return pageLimit(lastValue(q, "limit")), pageOffset(lastValue(q, "offset"))
+}
+
 // pageLimit reads limit: a positive integer, anything else is the default.
 func pageLimit(raw string) int64 {
 	n, ok := pyPositiveInt(raw)

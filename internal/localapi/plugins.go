@@ -20,11 +20,15 @@ type Plugin struct {
 	// as on the service, where plugins written in the browser or installed
 	// without a description are common. Answers show them for a config
 	// whose own are empty.
-	Name         *string            `json:"name"`
-	Description  *string            `json:"description"`
-	URL          string             `json:"url,omitempty"`
-	PluginType   string             `json:"plugin_type,omitempty"`
-	Tag          string             `json:"tag,omitempty"`
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+	URL         string  `json:"url,omitempty"`
+	PluginType  string  `json:"plugin_type,omitempty"`
+	Tag         string  `json:"tag,omitempty"`
+	// LatestTag is the newest tag the service found for the plugin (an
+	// upgrade is available when it is not Tag); Icon the URL of its logo.
+	LatestTag    string             `json:"latest_tag,omitempty"`
+	Icon         string             `json:"icon,omitempty"`
 	Capabilities Capabilities       `json:"capabilities"`
 	ConfigSchema ConfigSchema       `json:"config_schema"`
 	PublicJobs   map[string]JobSpec `json:"public_jobs"`
@@ -142,7 +146,16 @@ func (p *Plugin) isImportApp() bool {
 }
 
 // pluginInfo renders the plugin as the live plugin_info object.
-func (p *Plugin) pluginInfo() json.RawMessage {
+func (p *Plugin) pluginInfo() json.RawMessage { return p.serialize(false) }
+
+// listingEntry renders the plugin as the organization's plugin listings answer
+// it: plugin_info's fields and hog_function_migration_available, which
+// plugin_info leaves out (*choice*: the notes name it for the listings).
+func (p *Plugin) listingEntry() json.RawMessage { return p.serialize(true) }
+
+// serialize renders the plugin as PostHog's plugin serializer does, its
+// fields in the live order.
+func (p *Plugin) serialize(listed bool) json.RawMessage {
 	type info struct {
 		ID               int64              `json:"id"`
 		PluginType       string             `json:"plugin_type"`
@@ -159,6 +172,8 @@ func (p *Plugin) pluginInfo() json.RawMessage {
 		Capabilities     Capabilities       `json:"capabilities"`
 		Metrics          struct{}           `json:"metrics"`
 		PublicJobs       map[string]JobSpec `json:"public_jobs"`
+		// MigrationAvailable is left out of plugin_info.
+		MigrationAvailable *bool `json:"hog_function_migration_available,omitempty"`
 	}
 	v := info{
 		ID:               p.ID,
@@ -166,15 +181,21 @@ func (p *Plugin) pluginInfo() json.RawMessage {
 		Name:             p.Name,
 		Description:      p.Description,
 		URL:              nonEmpty(p.URL),
+		Icon:             nonEmpty(p.Icon),
 		ConfigSchema:     p.ConfigSchema,
 		Tag:              nonEmpty(p.Tag),
+		LatestTag:        nonEmpty(p.LatestTag),
 		IsGlobal:         true,
-		OrganizationID:   localOrganizationID,
-		OrganizationName: "Local",
+		OrganizationID:   OrganizationID,
+		OrganizationName: OrganizationName,
 		Capabilities:     p.Capabilities,
 	}
 	if v.PluginType == "" {
 		v.PluginType = "custom"
+	}
+	if listed {
+		// The catalog's migrator is PostHog's template for the plugin.
+		v.MigrationAvailable = &p.HasMigrator
 	}
 	// Live shapes: {} rather than null for no jobs and for no payload.
 	v.PublicJobs = make(map[string]JobSpec, len(p.PublicJobs))
@@ -190,9 +211,6 @@ func (p *Plugin) pluginInfo() json.RawMessage {
 	}
 	return out
 }
-
-// localOrganizationID is the one organization every seeded project is in.
-const localOrganizationID = "01890000-0000-7000-8000-000000000001"
 
 func nonEmpty(s string) *string {
 	if s == "" {

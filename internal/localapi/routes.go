@@ -17,6 +17,9 @@ const (
 	opRearrange = "rearrange"
 	opMigrate   = "migrate"
 	opActivity  = "activity"
+	// The organization's plugin listings: a page, and one plugin.
+	opPluginList     = "plugin_list"
+	opPluginRetrieve = "plugin_retrieve"
 	// opOther is a request no operation serves: an unknown path or a
 	// method the path does not allow.
 	opOther = "other"
@@ -33,22 +36,31 @@ const (
 	routeRearrange
 	routeMigrate
 	routeActivity
+	routePlugins // an organization's plugin listing
+	routePlugin  // one plugin of it
 )
 
 // route is a parsed request path:
 // /api/projects/:project_id/<collection>/[rearrange/ | :id/[frontend/ | job/
-// | migrate/ | activity/]] with the trailing slash optional, as on the live
-// service. Which of them a generation serves is servedIn's business.
+// | migrate/ | activity/]], or /api/organizations/:organization_id/<plugin
+// listing>/[:id/] (organization.go), with the trailing slash optional, as on
+// the live service. Which of them a generation serves is servedIn's
+// business.
 type route struct {
 	kind    routeKind
 	project string // raw path segment: an integer or @current
 	coll    *collection
 	id      string // raw path segment
+	org     string // raw path segment: a UUID or @current
+	listing string // a key of pluginListings
 }
 
 func parseRoute(cat *catalog, path string) route {
 	path = strings.TrimSuffix(path, "/")
 	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if len(parts) > 1 && parts[0] == "api" && parts[1] == "organizations" {
+		return parseOrganizationRoute(parts)
+	}
 	if len(parts) < 4 || len(parts) > 6 || parts[0] != "api" || parts[1] != "projects" || parts[2] == "" {
 		return route{}
 	}
@@ -105,6 +117,10 @@ func (rt route) operation(method string) (op string, allowed bool) {
 		return opMigrate, true
 	case rt.kind == routeActivity && get:
 		return opActivity, true
+	case rt.kind == routePlugins && get:
+		return opPluginList, true
+	case rt.kind == routePlugin && get:
+		return opPluginRetrieve, true
 	}
 	return opOther, false
 }
@@ -113,7 +129,7 @@ func (rt route) operation(method string) (op string, allowed bool) {
 // with scopes may not call it at all (the live custom actions).
 func requiredScope(op string) string {
 	switch op {
-	case opList, opRetrieve:
+	case opList, opRetrieve, opPluginList, opPluginRetrieve:
 		return "plugin:read"
 	case opCreate, opUpdate, opDelete:
 		return "plugin:write"

@@ -9,17 +9,29 @@ const (
 	KeyWrite = "phx_local_write"
 	KeyRead  = "phx_local_read"
 	KeyStar  = "phx_local_star"
+	KeyOrg   = "phx_local_org"
 )
 
-// DefaultKeys returns the seeded personal API keys.
+// DefaultKeys returns the seeded personal API keys. KeyWrite and KeyRead
+// are limited to project 1 (PostHog's scoped_teams), so the organization's
+// plugin listings refuse them; the others reach every project of the
+// organization, as their owner does, and may read those listings (KeyOrg
+// is the scoped key for that).
 func DefaultKeys() []APIKey {
 	return []APIKey{
 		{Key: KeyFull, Projects: []int64{1, 2}},
-		{Key: KeyWrite, Scopes: []string{"plugin:read", "plugin:write"}, Projects: []int64{1}},
-		{Key: KeyRead, Scopes: []string{"plugin:read"}, Projects: []int64{1}},
+		{Key: KeyWrite, Scopes: []string{"plugin:read", "plugin:write"}, Projects: []int64{1}, LimitedToProjects: true},
+		{Key: KeyRead, Scopes: []string{"plugin:read"}, Projects: []int64{1}, LimitedToProjects: true},
 		{Key: KeyStar, Scopes: []string{"*"}, Projects: []int64{1, 2}},
+		{Key: KeyOrg, Scopes: []string{"plugin:read", "plugin:write"}, Projects: []int64{1, 2}},
 	}
 }
+
+// The one organization, which holds every project and owns every plugin.
+const (
+	OrganizationID   = "01890000-0000-7000-8000-000000000001"
+	OrganizationName = "Local"
+)
 
 // DefaultProjects returns the seeded project IDs.
 func DefaultProjects() []int64 { return []int64{1, 2} }
@@ -32,7 +44,9 @@ func DefaultProjects() []int64 { return []int64{1, 2} }
 // Plugins 5 to 9 hold the other forms the service's plugins take, in both
 // collections: a description that is "" (5, 7) or null (6), a name that is
 // "" (6) or null (7), and a config_schema in the older object form, whose
-// apiKey the service does not treat as secret (8, 9).
+// apiKey the service does not treat as secret (8, 9). 6 and 7, written in
+// the browser, have no url; 10 and 11 are inline plugins (inline:// urls),
+// whose hog function templates add -plugin to the name.
 func DefaultPlugins() []Plugin {
 	return []Plugin{
 		{
@@ -40,8 +54,10 @@ func DefaultPlugins() []Plugin {
 			Name:         text("GeoIP"),
 			Description:  text("Enrich events with location data looked up from the client's IP address."),
 			URL:          "https://github.com/PostHog/posthog-plugin-geoip",
+			Icon:         "https://raw.githubusercontent.com/PostHog/posthog-plugin-geoip/main/logo.png",
 			PluginType:   "repository",
 			Tag:          "v1.4.0",
+			LatestTag:    "v1.5.0", // an upgrade is available
 			HasMigrator:  true,
 			Capabilities: Capabilities{Methods: []string{"processEvent"}},
 			ConfigSchema: ListSchema(
@@ -158,6 +174,31 @@ func DefaultPlugins() []Plugin {
 			ConfigSchema: ObjectSchema(
 				ConfigField{Key: "apiKey", Name: "Mailchimp API key", Type: "string", Secret: true},
 				ConfigField{Key: "listId", Name: "Audience ID", Type: "string"},
+			),
+		},
+		{
+			ID:           10,
+			Name:         text("Semver Flattener"),
+			Description:  text("Split semantic version properties into their major, minor and patch parts."),
+			URL:          "inline://semver-flattener",
+			PluginType:   "inline",
+			HasMigrator:  true,
+			Capabilities: Capabilities{Methods: []string{"processEvent"}},
+			ConfigSchema: ListSchema(
+				ConfigField{Key: "properties", Name: "Properties to flatten, comma-separated", Type: "string", Required: true},
+			),
+		},
+		{
+			ID:           11,
+			Name:         text("User Agent Populator"),
+			Description:  text("Add browser and operating system properties parsed from the user agent."),
+			URL:          "inline://user-agent",
+			PluginType:   "inline",
+			HasMigrator:  true,
+			Capabilities: Capabilities{Methods: []string{"processEvent"}},
+			ConfigSchema: ListSchema(
+				ConfigField{Key: "overrideUserAgentDetails", Name: "Override existing details", Type: "choice",
+					Choices: []string{"true", "false"}, Default: []byte(`"false"`)},
 			),
 		},
 	}

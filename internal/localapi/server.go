@@ -104,7 +104,7 @@ type request struct {
 	ctx     context.Context
 	route   route
 	key     *key
-	project int64
+	project int64 // 0 on the organization's routes
 	// cat is the plugin catalog the request is served with, read once
 	// when it arrived (an upgrade of a plugin does not change it midway).
 	cat *catalog
@@ -151,11 +151,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 	if e != nil {
 		return e
 	}
-	project, e := s.resolveProject(k, rt.project)
+	project, e := s.resolveTarget(k, rt)
 	if e != nil {
 		return e
 	}
-	if e := authorize(k, project, op, allowed); e != nil {
+	if e := authorize(k, rt, project, op, allowed); e != nil {
 		return e
 	}
 	// The live throttle runs before the method is looked at.
@@ -187,6 +187,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 		return s.migrate(req)
 	case opActivity:
 		return s.activity(req)
+	case opPluginList:
+		return s.listPlugins(req)
+	case opPluginRetrieve:
+		return s.retrievePlugin(req)
 	}
 	return errRecordNotFound()
 }

@@ -96,14 +96,16 @@ func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontyp
 	return jsontypes.NewNormalizedValue(got.text())
 }
 
-// holdsOnly reports whether every key of got is one of the object text.
+// holdsOnly reports whether every key of got is one of the object text,
+// or null: a setting the plugin holds as null is no setting (the service
+// stores a secret never set as null, which an upgrade may make plain).
 func holdsOnly(got Settings, text string) bool {
 	want, err := ParseSettings(text)
 	if err != nil {
 		return false
 	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
+	for k, v := range got {
+		if _, ok := want[k]; !ok && !jsonvalue.IsNull(v) {
 			return false
 		}
 	}

@@ -79,6 +79,10 @@ func TestConfigFromAPI(t *testing.T) {
 			raw: `{"locale": "en", "added": 1, "n": 1.0}`, secrets: secrets,
 			prior: val(`{"locale":"en","n":1}`), want: val(`{"added":1,"locale":"en","n":1.0}`),
 		},
+		"a null setting is none": {
+			raw: `{"locale": "en", "endpoint": null}`, secrets: map[string]bool{},
+			prior: val(`{"locale":"en"}`), want: val(`{"locale":"en"}`),
+		},
 		"a secret the plugin no longer marks shows": {
 			raw: `{"locale": "en", "api_key": "was secret"}`, secrets: map[string]bool{},
 			prior: val(`{"locale":"en"}`), want: val(`{"api_key":"was secret","locale":"en"}`),

@@ -111,9 +111,10 @@ func generation2Create(diags []*tfprotov6.Diagnostic) bool {
 
 // settingsPolicy reports whether every error is the provider's own rule on
 // plugin settings: secret keys belong in secret_config_wo, the others in
-// config, as the plugin's schema says (which an upgrade may change).
+// config, as the plugin's schema says (which an upgrade may change), and no
+// key in both.
 func settingsPolicy(diags []*tfprotov6.Diagnostic) bool {
-	policy := []string{"Secret setting in config", "Non-secret setting in secret_config_wo"}
+	policy := []string{"Secret setting in config", "Non-secret setting in secret_config_wo", "Setting in both config and secret_config_wo"}
 	for _, d := range diags {
 		if d.Severity == tfprotov6.DiagnosticSeverityError && !slices.Contains(policy, d.Summary) {
 			return false

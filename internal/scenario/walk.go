@@ -61,7 +61,7 @@ func (m *Machine) plan(t *rapid.T, ws *Workspace, flags Flags) planned {
 			w.refused = true
 		}
 	}
-	m.checkPlanBudget(t, refreshed, planned)
+	m.checkPlanBudget(t, refreshed, planned, createsAny(w))
 	return w
 }
 

@@ -140,7 +140,11 @@ func printSeed(w io.Writer, opts localapi.Options) {
 		if len(k.Scopes) > 0 {
 			scopes = "scopes " + strings.Join(k.Scopes, " ")
 		}
-		fmt.Fprintf(w, "  %-16s projects %v, %s\n", k.Key, k.Projects, scopes)
+		reach := "organization-wide"
+		if k.LimitedToProjects {
+			reach = "limited to them"
+		}
+		fmt.Fprintf(w, "  %-16s projects %v (%s), %s\n", k.Key, k.Projects, reach, scopes)
 	}
 	plugins := opts.Plugins
 	if plugins == nil {

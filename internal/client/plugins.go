@@ -1,0 +1,215 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+)
+
+// The plugins a project can use, from its organization's plugin listings
+// (the notes' "Finding a plugin"): every plugin, or those whose configs one
+// collection holds.
+
+// PluginListing names one of an organization's plugin listings.
+type PluginListing string
+
+const (
+	// AllPlugins lists every plugin the organization can use.
+	AllPlugins PluginListing = "plugins"
+	// TransformationPlugins lists the plugins whose configs Transformations holds.
+	TransformationPlugins PluginListing = "pipeline_transformations"
+	// ImportAppPlugins lists the plugins whose configs ImportApps holds.
+	ImportAppPlugins PluginListing = "pipeline_import_apps"
+)
+
+// PluginListing returns the listing of the plugins whose configs coll
+// holds; AllPlugins for a collection it does not know.
+func (coll Collection) PluginListing() PluginListing {
+	switch coll {
+	case Transformations:
+		return TransformationPlugins
+	case ImportApps:
+		return ImportAppPlugins
+	}
+	return AllPlugins
+}
+
+// CurrentOrganization is the address of the API key owner's current
+// organization.
+const CurrentOrganization = "@current"
+
+// Plugin is a plugin as the organization's plugin listings answer it: the
+// shape of a config's plugin_info, with hog_function_migration_available.
+//
+// It is decoded leniently, as records are: one odd field does not make a
+// plugin unreadable. Text that is null, absent or not a string is nil (or
+// ""); the fields whose shapes vary are kept as raw JSON, nil when absent:
+// config_schema is a list of fields, or the older object by key, or
+// anything else, and record.PluginOf reads it (with the name and
+// description) as it reads plugin_info, from JSON.
+type Plugin struct {
+	ID          int64
+	PluginType  string
+	Name        *string
+	Description *string
+	URL         *string
+	Icon        *string
+	// ConfigSchema is the plugin's settings, in whatever form it came.
+	ConfigSchema     json.RawMessage
+	Tag              *string
+	LatestTag        *string
+	IsGlobal         bool
+	OrganizationID   string
+	OrganizationName string
+	Capabilities     json.RawMessage
+	Metrics          json.RawMessage
+	PublicJobs       json.RawMessage
+	// MigrationAvailable is hog_function_migration_available: whether the
+	// service can turn the plugin's configs into hog functions. Nil when
+	// the answer does not say (a service older than the field).
+	MigrationAvailable *bool
+	// JSON is the whole plugin as answered, compact.
+	JSON json.RawMessage
+}
+
+// UnmarshalJSON decodes a plugin leniently; see Plugin. Only an answer that
+// is not an object, or an id that is not an integer, is an error.
+func (p *Plugin) UnmarshalJSON(data []byte) error {
+	f, ok := jsonvalue.Object(string(data))
+	if !ok {
+		return fmt.Errorf("decoding plugin: not a JSON object: %.40s", data)
+	}
+	var id jsonvalue.FlexInt
+	if raw, has := f["id"]; has {
+		if err := json.Unmarshal(raw, &id); err != nil {
+			return fmt.Errorf("decoding plugin: id: %w", err)
+		}
+	}
+	*p = Plugin{
+		ID:                 int64(id),
+		PluginType:         plainText(f["plugin_type"]),
+		Name:               optText(f["name"]),
+		Description:        optText(f["description"]),
+		URL:                optText(f["url"]),
+		Icon:               optText(f["icon"]),
+		ConfigSchema:       f["config_schema"],
+		Tag:                optText(f["tag"]),
+		LatestTag:          optText(f["latest_tag"]),
+		IsGlobal:           isTrue(flexBool(f["is_global"])),
+		OrganizationID:     plainText(f["organization_id"]),
+		OrganizationName:   plainText(f["organization_name"]),
+		Capabilities:       f["capabilities"],
+		Metrics:            f["metrics"],
+		PublicJobs:         f["public_jobs"],
+		MigrationAvailable: flexBool(f["hog_function_migration_available"]),
+		JSON:               json.RawMessage(jsonvalue.Compact(data)),
+	}
+	return nil
+}
+
+// optText is a string field's text; nil when null, absent or not a string.
+func optText(raw json.RawMessage) *string {
+	var s string
+	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	return &s
+}
+
+// plainText is a string field's text, a number's literal (an id sent as
+// one), or "".
+func plainText(raw json.RawMessage) string {
+	if s := optText(raw); s != nil {
+		return *s
+	}
+	var n json.Number
+	if !jsonvalue.IsNull(raw) && json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+// flexBool is a boolean field read as jsonvalue.FlexBool reads one; nil
+// when null, absent or not a boolean.
+func flexBool(raw json.RawMessage) *bool {
+	var b jsonvalue.FlexBool
+	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &b) != nil {
+		return nil
+	}
+	v := bool(b)
+	return &v
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// Plugin returns plugin id as the organization's plugin listing shows it
+// (org: an organization id or CurrentOrganization). A 404 is the plugin
+// missing (IsNotFound), or the organization (IsOrganizationNotFound), or,
+// when the listing answers 404 as well, a *ServiceGoneError. A key limited
+// to particular projects gets 403 (IsProjectScopedKey).
+func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, error) {
+	p, err := organizationPath(org, AllPlugins)
+	if err != nil {
+		return nil, err
+	}
+	r := apiRequest{method: http.MethodGet, path: p + FormatID(id) + "/"}
+	resp, err := c.do(ctx, r)
+	if apiErr := notFound404(err); apiErr != nil && !isOrganizationNotFound(apiErr) {
+		if _, listErr := c.pluginPage(ctx, org, AllPlugins, 1, 0); IsServiceGone(listErr) {
+			return nil, c.pluginsGone(r, org, AllPlugins, apiErr)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var plugin Plugin
+	if err := c.decodeJSON(r, resp, &plugin); err != nil {
+		return nil, err
+	}
+	return &plugin, nil
+}
+
+// ListPlugins returns every plugin of an organization's listing (org: an
+// organization id or CurrentOrganization), across all pages, within the
+// budget of one listing (listAll). Its errors are those of Plugin; a 404
+// of the listing itself, not the organization's, is a *ServiceGoneError.
+func (c *Client) ListPlugins(ctx context.Context, org string, listing PluginListing) ([]Plugin, error) {
+	what := fmt.Sprintf("%s of organization %s", listing, org)
+	return listAll(ctx, what, c.pageSize, func(offset int) (*pageOf[Plugin], error) {
+		return c.pluginPage(ctx, org, listing, c.pageSize, offset)
+	}, func(p *Plugin) int64 { return p.ID })
+}
+
+// pluginPage reads one page of a listing.
+func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListing, limit, offset int) (*pageOf[Plugin], error) {
+	p, err := organizationPath(org, listing)
+	if err != nil {
+		return nil, err
+	}
+	q := url.Values{"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(max(offset, 0))}}
+	r := apiRequest{method: http.MethodGet, path: p + "?" + q.Encode()}
+	resp, err := c.do(ctx, r)
+	if apiErr := notFound404(err); apiErr != nil && !isOrganizationNotFound(apiErr) {
+		return nil, c.pluginsGone(r, org, listing, apiErr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	page, err := decodePageOf[Plugin](resp.body)
+	if err != nil {
+		return nil, c.decodeError(r, resp, err)
+	}
+	return page, nil
+}
+
+// pluginsGone is the *ServiceGoneError of request r, whose listing answered
+// 404: a service without the plugin listings (generation 3).
+func (c *Client) pluginsGone(r apiRequest, org string, listing PluginListing, apiErr *APIError) error {
+	p, _ := organizationPath(org, listing)
+	return &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(listing), CollectionPath: p, Err: apiErr}
+}
