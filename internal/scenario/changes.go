@@ -18,11 +18,14 @@ import (
 // Applied is what one apply did: its plans (those of the resources it
 // planned), whether it refreshed, and the configs of killed runs of the
 // same workspace that its creates adopted (each config a create took
-// must be one of those).
+// must be one of those). Without a refresh, the plan knows a config's
+// secret keys as the state last read them (StaleSecrets, by config),
+// which an upgrade of the plugin may have changed since.
 type Applied struct {
-	Shown   []Shown
-	Refresh bool
-	Adopted map[int64]bool
+	Shown        []Shown
+	Refresh      bool
+	Adopted      map[int64]bool
+	StaleSecrets map[int64][]string
 }
 
 // ChangesAsPlanned lists where after differs from before other than as
@@ -44,7 +47,8 @@ type Applied struct {
 //     and a config that existed before became a create's only if it was a
 //     killed run's orphan the apply adopted.
 //
-// Secret keys are those of the plugin's schema in the catalog.
+// Secret keys are those of the plugin's schema in the catalog (and,
+// without a refresh, those the state last read).
 func ChangesAsPlanned(cat *Catalog, a Applied, before, after Snapshot) []string {
 	var problems []string
 	byID := map[int64]Shown{}
@@ -79,8 +83,12 @@ func ChangesAsPlanned(cat *Catalog, a Applied, before, after Snapshot) []string 
 			}
 			problems = append(problems, differences(id, "the plan deletes it", gone, now, nil)...)
 		default:
+			secret := cat.SecretKeys(was.Plugin)
+			if !a.Refresh {
+				secret = append(secret, a.StaleSecrets[id]...)
+			}
 			problems = append(problems, differences(id, "the plan of "+s.Name+" does not show it", was, now,
-				&planView{cat: cat, shown: s, refresh: a.Refresh})...)
+				&planView{secret: secret, shown: s, refresh: a.Refresh})...)
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(after)) {
@@ -97,9 +105,10 @@ func ChangesAsPlanned(cat *Catalog, a Applied, before, after Snapshot) []string 
 	return problems
 }
 
-// planView is what a plan shows of an updated config, for differences.
+// planView is what a plan shows of an updated config, for differences:
+// its secret keys, what it shows, and whether it refreshed.
 type planView struct {
-	cat     *Catalog
+	secret  []string
 	shown   Shown
 	refresh bool
 }
@@ -166,7 +175,7 @@ func settingsDifferences(id int64, why string, was, now localapi.StoredRecord, p
 	var shownBefore, shownAfter map[string]json.RawMessage
 	configKnown := false
 	if plan != nil {
-		secret = plan.cat.SecretKeys(was.Plugin)
+		secret = plan.secret
 		shownBefore, shownAfter = Settings(plan.shown.Before, "config"), Settings(plan.shown.After, "config")
 		_, unknown := plan.shown.After["config"].(Unknown)
 		configKnown = !unknown

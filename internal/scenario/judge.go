@@ -49,15 +49,15 @@ func filtersNothing(stored json.RawMessage) bool {
 	return jsonvalue.IsNull(stored) || jsonvalue.Equal(stored, json.RawMessage(`{}`))
 }
 
-// intended is the action an apply of s's configuration takes, for a plan
-// refused before it said.
-func (m *Machine) intended(s *slot) string {
+// intended is the action an apply of s's configuration takes from the
+// refreshed instance in, for a plan refused before it said.
+func (m *Machine) intended(s *slot, in acctest.Instance) string {
 	switch {
 	case s.config == nil:
 		return "delete"
-	case !s.inst.Exists():
+	case !in.Exists():
 		return "create"
-	case m.replaceable(s):
+	case m.replaceableFrom(s, in):
 		return "replace"
 	}
 	return "update"
@@ -126,8 +126,11 @@ func settingsPolicy(diags []*tfprotov6.Diagnostic) bool {
 // replaceable reports whether s's configuration may replace its config:
 // another plugin, or another project (the project's id and "@current" are
 // one project).
-func (m *Machine) replaceable(s *slot) bool {
-	attrs := s.inst.Attrs()
+func (m *Machine) replaceable(s *slot) bool { return m.replaceableFrom(s, s.inst) }
+
+// replaceableFrom is replaceable from the instance in.
+func (m *Machine) replaceableFrom(s *slot, in acctest.Instance) bool {
+	attrs := in.Attrs()
 	if s.config == nil || attrs == nil {
 		return true
 	}

@@ -129,6 +129,7 @@ func (m *Machine) Import(t *rapid.T) {
 		m.fail(t, "an import made %s", describeCounters(counts))
 	}
 	s.inst, s.converged = inst, false
+	s.read(m.env.Catalog)
 	stats.Imports.Add(1)
 	m.step("import %s by %s", ws.address(s), how)
 	m.apply(t, ws, Full)

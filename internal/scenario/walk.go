@@ -91,7 +91,7 @@ func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, kill *Kill) *appli
 	if w.refused {
 		for i, p := range w.plans {
 			if p != nil && acctest.HasError(p.Diagnostics) {
-				m.checkRefusal(t, ws, ws.slots[i], m.intended(ws.slots[i]), p.Diagnostics, "plan")
+				m.checkRefusal(t, ws, ws.slots[i], m.intended(ws.slots[i], w.refreshed[i]), p.Diagnostics, "plan")
 			}
 		}
 		m.step("plan of %s refused", ws.Name)
@@ -105,13 +105,15 @@ func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, kill *Kill) *appli
 	verdicts := m.judgePlans(t, ws, w)
 
 	prior := make([]acctest.Instance, len(ws.slots))
+	secretsRead := make([][]string, len(ws.slots))
 	for i, s := range ws.slots {
-		prior[i] = s.inst
+		prior[i], secretsRead[i] = s.inst, s.secretsRead
 		s.inst = w.refreshed[i] // an apply keeps its refresh
 		if w.plans[i] != nil {
 			s.converged = false
 			if flags.Refresh {
 				s.drift = false
+				s.read(m.env.Catalog)
 			}
 		}
 	}
@@ -125,13 +127,15 @@ func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, kill *Kill) *appli
 		m.fail(t, "reading the project: %v", err)
 	}
 	adopted := m.checkAdoptions(t, ws, w, out)
-	shown := make([]Shown, 0, len(w.plans))
+	a := Applied{Refresh: flags.Refresh, Adopted: adopted, StaleSecrets: map[int64][]string{}}
 	for i, p := range w.plans {
 		if p != nil {
-			shown = append(shown, ShownOf(ws.address(ws.slots[i]), p))
+			sh := ShownOf(ws.address(ws.slots[i]), p)
+			a.Shown = append(a.Shown, sh)
+			a.StaleSecrets[sh.ID] = secretsRead[i]
 		}
 	}
-	if problems := ChangesAsPlanned(m.env.Catalog, Applied{Shown: shown, Refresh: flags.Refresh, Adopted: adopted}, before, after); len(problems) > 0 {
+	if problems := ChangesAsPlanned(m.env.Catalog, a, before, after); len(problems) > 0 {
 		m.fail(t, "the apply of %s changed the service other than as its plan said:\n  %s", ws.Name, joinLines(problems))
 	}
 	if out.killed {
@@ -228,6 +232,7 @@ func (m *Machine) applyWalk(t *rapid.T, ws *Workspace, w planned, kill *Kill) *a
 			m.fail(t, "apply of %s (%s): %v", ws.address(s), p.Action(), err)
 		}
 		s.inst, out.diags[i] = next, diags
+		s.read(m.env.Catalog)
 		if acctest.HasError(diags) && settingsPolicy(diags) && m.writes() > writes {
 			m.fail(t, "the apply of %s (%s) was refused for its plugin settings only after it wrote to the service:%s",
 				ws.address(s), p.Action(), acctest.DiagnosticsText(diags))

@@ -42,6 +42,9 @@ type slot struct {
 	// drift: the service changed the config (or what the plan of it
 	// depends on) since the state last read it.
 	drift bool
+	// secretsRead are the secret keys of the config's plugin when the
+	// state last read it, which a plan without a refresh goes by.
+	secretsRead []string
 }
 
 // Flags are the options of a plan or apply: -target (nil: every
@@ -129,4 +132,12 @@ func pickSlot(t *rapid.T, ws *Workspace, label string) *slot {
 		names[i] = s.name
 	}
 	return ws.slots[slices.Index(names, rapid.SampledFrom(names).Draw(t, label))]
+}
+
+// read notes that the state of s was just read from the service: the
+// plugin's secret keys as they are now.
+func (s *slot) read(cat *Catalog) {
+	if plugin, ok := intAttr(s.inst.Attrs()["plugin"]); ok {
+		s.secretsRead = cat.SecretKeys(plugin)
+	}
 }
