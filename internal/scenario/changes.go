@@ -83,12 +83,11 @@ func ChangesAsPlanned(cat *Catalog, a Applied, before, after Snapshot) []string 
 			}
 			problems = append(problems, differences(id, "the plan deletes it", gone, now, nil)...)
 		default:
-			secret := cat.SecretKeys(was.Plugin)
+			view := &planView{secret: cat.SecretKeys(was.Plugin), shown: s, refresh: a.Refresh}
 			if !a.Refresh {
-				secret = append(secret, a.StaleSecrets[id]...)
+				view.stale = a.StaleSecrets[id]
 			}
-			problems = append(problems, differences(id, "the plan of "+s.Name+" does not show it", was, now,
-				&planView{secret: secret, shown: s, refresh: a.Refresh})...)
+			problems = append(problems, differences(id, "the plan of "+s.Name+" does not show it", was, now, view)...)
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(after)) {
@@ -106,11 +105,12 @@ func ChangesAsPlanned(cat *Catalog, a Applied, before, after Snapshot) []string 
 }
 
 // planView is what a plan shows of an updated config, for differences:
-// its secret keys, what it shows, and whether it refreshed.
+// its secret keys (and, without a refresh, those the state last read as
+// secret), what it shows, and whether it refreshed.
 type planView struct {
-	secret  []string
-	shown   Shown
-	refresh bool
+	secret, stale []string
+	shown         Shown
+	refresh       bool
 }
 
 // allows reports whether attribute attr may have changed from was to now:
@@ -171,40 +171,33 @@ func differences(id int64, why string, was, now localapi.StoredRecord, plan *pla
 func settingsDifferences(id int64, why string, was, now localapi.StoredRecord, plan *planView) []string {
 	var out []string
 	before, after := object(was.Config), object(now.Config)
-	var secret []string
-	var shownBefore, shownAfter map[string]json.RawMessage
-	configKnown := false
-	if plan != nil {
-		secret = plan.secret
-		shownBefore, shownAfter = Settings(plan.shown.Before, "config"), Settings(plan.shown.After, "config")
-		_, unknown := plan.shown.After["config"].(Unknown)
-		configKnown = !unknown
+	if plan == nil {
+		plan = &planView{}
 	}
+	shownBefore, shownAfter := Settings(plan.shown.Before, "config"), Settings(plan.shown.After, "config")
+	_, unknown := plan.shown.After["config"].(Unknown)
 	keys := slices.Sorted(maps.Keys(union(before, after)))
 	for _, k := range keys {
 		b, inB := before[k]
 		n, inN := after[k]
-		if slices.Contains(secret, k) {
-			// A secret set to null is none, as the service keeps it.
-			inB, inN = inB && !jsonvalue.IsNull(b), inN && !jsonvalue.IsNull(n)
-		}
+		secret, stale := slices.Contains(plan.secret, k), slices.Contains(plan.stale, k)
+		// A setting that is null is none: the service keeps a secret sent
+		// as null, and a plugin reads a null setting as one left out.
+		inB, inN = inB && !jsonvalue.IsNull(b), inN && !jsonvalue.IsNull(n)
 		if inB == inN && (!inB || jsonvalue.Equal(b, n)) {
 			continue
 		}
-		allowed := false
-		switch {
-		case plan == nil:
-		case slices.Contains(secret, k):
-			allowed = !plan.shown.Same("secret_config_wo_version")
-		case !configKnown:
-			allowed = true
-		default:
-			pb, inPB := shownBefore[k]
-			pa, inPA := shownAfter[k]
-			shownSame := inPB == inPA && (!inPB || jsonvalue.Equal(pb, pa))
-			asPlanned := inPA == inN && (!inPA || jsonvalue.Equal(pa, n))
-			allowed = !shownSame || !plan.refresh && asPlanned
-		}
+		pb, inPB := shownBefore[k]
+		pa, inPA := shownAfter[k]
+		inPB, inPA = inPB && !jsonvalue.IsNull(pb), inPA && !jsonvalue.IsNull(pa)
+		shownSame := inPB == inPA && (!inPB || jsonvalue.Equal(pb, pa))
+		asPlanned := inPA == inN && (!inPA || jsonvalue.Equal(pa, n))
+		// A secret changes with secret_config_wo_version; a setting as the
+		// plan shows (without a refresh, or to what it says). A key the
+		// stale state held secret may do either.
+		newSecrets := plan.shown.After != nil && !plan.shown.Same("secret_config_wo_version")
+		asSetting := plan.shown.After != nil && (unknown || !shownSame || !plan.refresh && asPlanned)
+		allowed := (secret || stale) && newSecrets || !secret && asSetting
 		if !allowed {
 			out = append(out, fmt.Sprintf("config %d: settings key %q changed from %s to %s, but %s", id, k,
 				presence(b, inB), presence(n, inN), why))

@@ -61,7 +61,7 @@ func (m *Machine) plan(t *rapid.T, ws *Workspace, flags Flags) planned {
 			w.refused = true
 		}
 	}
-	m.checkPlanBudget(t, refreshed, planned, createsAny(w))
+	m.checkPlanBudget(t, refreshed, planned, m.plansCreate(ws, w))
 	return w
 }
 
@@ -80,8 +80,10 @@ type applied struct {
 	// never got (nil: none).
 	killed bool
 	lost   *LostAnswer
-	// diags are each resource's apply diagnostics.
-	diags [][]*tfprotov6.Diagnostic
+	// diags are each resource's apply diagnostics, and writes how many
+	// writes its apply made.
+	diags  [][]*tfprotov6.Diagnostic
+	writes []int64
 }
 
 // run is apply, killed as kill says (nil: not at all).
@@ -171,6 +173,19 @@ func createsAny(w planned) bool {
 	return false
 }
 
+// plansCreate reports whether a plan walk plans (or meant to, before a
+// refusal) a create or replacement.
+func (m *Machine) plansCreate(ws *Workspace, w planned) bool {
+	for i, p := range w.plans {
+		if p != nil {
+			if a := m.intended(ws.slots[i], w.refreshed[i]); a == "create" || a == "replace" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // judgePlans asks the service about every configuration the apply will
 // write, and checks that nothing is replaced without cause.
 func (m *Machine) judgePlans(t *rapid.T, ws *Workspace, w planned) []verdict {
@@ -215,7 +230,7 @@ func (m *Machine) applyWalk(t *rapid.T, ws *Workspace, w planned, kill *Kill) *a
 	if kill != nil {
 		m.env.kills.arm(*kill, cancel, func() { createonce.Release(ws.journal, false) })
 	}
-	out := &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots))}
+	out := &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots)), writes: make([]int64, len(ws.slots))}
 	m.resetCounters()
 	for i, p := range w.plans {
 		if p == nil || p.Action() == "noop" {
@@ -231,7 +246,7 @@ func (m *Machine) applyWalk(t *rapid.T, ws *Workspace, w planned, kill *Kill) *a
 		if err != nil {
 			m.fail(t, "apply of %s (%s): %v", ws.address(s), p.Action(), err)
 		}
-		s.inst, out.diags[i] = next, diags
+		s.inst, out.diags[i], out.writes[i] = next, diags, m.writes()-writes
 		s.read(m.env.Catalog)
 		if acctest.HasError(diags) && settingsPolicy(diags) && m.writes() > writes {
 			m.fail(t, "the apply of %s (%s) was refused for its plugin settings only after it wrote to the service:%s",
@@ -283,8 +298,8 @@ func (m *Machine) judgeOutcome(t *rapid.T, ws *Workspace, w planned, verdicts []
 			m.step("apply of %s (%s) refused", ws.address(s), action)
 			continue
 		}
-		if action != "delete" && !verdicts[i].ok {
-			m.fail(t, "the provider applied %s (%s), which the service refuses: %s", ws.address(s), action, verdicts[i].why)
+		if action != "delete" && !verdicts[i].ok && (out.writes[i] > 0 || m.env.Local == nil) {
+			m.fail(t, "the provider applied %s (%s), which the service refuses: %s%s", ws.address(s), action, verdicts[i].why, planDiff(p))
 		}
 		if action == "delete" || action == "replace" {
 			m.checkDeleted(t, p.Prior, after)
