@@ -14,27 +14,27 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
-// verdict asks the service whether it takes what an apply of action
+// Verdict asks the service whether it takes what an apply of action
 // ("create", "update", "replace") sends for c, and why not. The service
 // judges the values itself (Env.Accepts). From generation 2 on it stores
 // no new config, so a create or replacement cannot succeed, and it has no
 // filters, so configured filters must filter nothing (what generation 1
 // stores as {}); the values are judged by a scratch create at generation
 // 1, as updates still check them the same way.
-func (m *Machine) verdict(ctx context.Context, c *Config, action string) (bool, string, error) {
-	if m.env.Local == nil || m.env.Local.Generation() < localapi.Generation2 {
-		ok, why, _, err := m.env.judge(ctx, c)
+func (e *Env) Verdict(ctx context.Context, c *Config, action string) (bool, string, error) {
+	if e.Local == nil || e.Local.Generation() < localapi.Generation2 {
+		ok, why, _, err := e.judge(ctx, c)
 		return ok, why, err
 	}
 	if action != "update" {
 		return false, "the service stores no new config from generation 2 on", nil
 	}
-	gen := m.env.Local.Generation()
-	if err := m.env.Local.SetGeneration(localapi.Generation1); err != nil {
+	gen := e.Local.Generation()
+	if err := e.Local.SetGeneration(localapi.Generation1); err != nil {
 		return false, "", err
 	}
-	ok, why, filters, err := m.env.judge(ctx, c)
-	if err := m.env.Local.SetGeneration(gen); err != nil {
+	ok, why, filters, err := e.judge(ctx, c)
+	if err := e.Local.SetGeneration(gen); err != nil {
 		return false, "", err
 	}
 	if ok && c.Filters != nil && !filtersNothing(filters) {
@@ -85,7 +85,7 @@ func (m *Machine) checkRefusal(t *rapid.T, ws *Workspace, s *slot, action string
 	if s.config == nil {
 		m.fail(t, "the %s of %s's removal was refused:%s", when, ws.address(s), acctest.DiagnosticsText(diags))
 	}
-	ok, _, err := m.verdict(context.Background(), s.config, action)
+	ok, _, err := m.env.Verdict(context.Background(), s.config, action)
 	if err != nil {
 		m.fail(t, "asking the service about %s: %v", ws.address(s), err)
 	}

@@ -198,7 +198,7 @@ func (m *Machine) judgePlans(t *rapid.T, ws *Workspace, w planned) []verdict {
 		s := ws.slots[i]
 		switch p.Action() {
 		case "create", "update", "replace":
-			ok, why, err := m.verdict(ctx, s.config, p.Action())
+			ok, why, err := m.env.Verdict(ctx, s.config, p.Action())
 			if err != nil {
 				m.fail(t, "asking the service about %s: %v", ws.address(s), err)
 			}
