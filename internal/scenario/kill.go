@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -14,11 +13,12 @@ import (
 // walk's requests.
 //
 //   - Terraform killed: the After-th request is served and its answer
-//     reaches the provider, whose operation context is cancelled before it
-//     can send another (a create's POST under way finishes, as stopGrace
-//     lets it, and its id reaches the create journal). What the operation
-//     in flight returns never reaches the state, and the walk stops. The
-//     provider then ends as a killed process: its journal stays.
+//     reaches the provider, whose operation context is cancelled as it
+//     arrives, so that it sends nothing more (a create's POST under way
+//     finishes, as stopGrace lets it, and its id reaches the create
+//     journal). What the operation in flight returns never reaches the
+//     state, and the walk stops. The provider then ends as a killed
+//     process: its journal stays.
 //   - The provider killed with it: the After-th request reaches the
 //     service, which acts on it, but its answer never comes back; the
 //     provider's journal ends there, and nothing it sends afterwards
@@ -64,33 +64,37 @@ func (l *LostAnswer) CreatedID() int64 {
 type killSwitch struct {
 	next http.Handler
 
-	mu      sync.Mutex
-	armed   *Kill
-	cancel  context.CancelFunc
-	release func()
-	seen    int
-	fired   bool
-	dead    bool
-	lost    *LostAnswer
+	mu    sync.Mutex
+	armed *Kill
+	kill  func()
+	seen  int
+	fired bool
+	dead  bool
+	lost  *LostAnswer
+	// serving is the After-th request under way.
+	serving sync.WaitGroup
 }
 
-// arm makes the next walk's requests count toward k: cancel ends the
-// walk's context, release ends the provider's journal as a killed
-// process's.
-func (ks *killSwitch) arm(k Kill, cancel context.CancelFunc, release func()) {
+// arm makes the next walk's requests count toward k; kill plays the kill
+// when the After-th request comes, before the service sees it: it ends the
+// walk's context (and the provider's journal, when the provider dies
+// too), or kills the terraform process (or its process group).
+func (ks *killSwitch) arm(k Kill, kill func()) {
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
-	ks.armed, ks.cancel, ks.release = &k, cancel, release
+	ks.armed, ks.kill = &k, kill
 	ks.seen, ks.fired, ks.dead, ks.lost = 0, false, false, nil
 }
 
 // disarm ends the walk and reports whether the kill came, and the answer
-// a killed provider lost (nil if none).
+// a killed provider lost (nil if none), once the service has acted on the
+// request the kill came with.
 func (ks *killSwitch) disarm() (bool, *LostAnswer) {
+	ks.serving.Wait()
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
 	fired, lost := ks.fired, ks.lost
-	ks.armed, ks.cancel, ks.release = nil, nil, nil
+	ks.armed, ks.kill = nil, nil
 	ks.dead = false
 	return fired, lost
 }
@@ -123,29 +127,24 @@ func (ks *killSwitch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ks.next.ServeHTTP(w, r)
 		return
 	}
-	ks.fired = true
-	ks.dead = k.Provider
-	cancel, release := ks.cancel, ks.release
+	ks.fired, ks.dead = true, k.Provider
+	ks.serving.Add(1)
+	defer ks.serving.Done()
+	kill := ks.kill
 	ks.mu.Unlock()
 
-	rec := httptest.NewRecorder()
-	ks.next.ServeHTTP(rec, r)
-	if k.Provider {
-		release()
-		cancel()
-		ks.mu.Lock()
-		ks.lost = &LostAnswer{Method: r.Method, Path: r.URL.Path, Status: rec.Code, Body: rec.Body.Bytes()}
-		ks.mu.Unlock()
-		hangUp(w)
+	kill()
+	if !k.Provider {
+		// The provider outlives Terraform: this answer reaches it.
+		ks.next.ServeHTTP(w, r)
 		return
 	}
-	// Terraform is gone once this answer is out.
-	cancel()
-	for key, v := range rec.Header() {
-		w.Header()[key] = v
-	}
-	w.WriteHeader(rec.Code)
-	_, _ = w.Write(rec.Body.Bytes())
+	rec := httptest.NewRecorder()
+	ks.next.ServeHTTP(rec, r)
+	ks.mu.Lock()
+	ks.lost = &LostAnswer{Method: r.Method, Path: r.URL.Path, Status: rec.Code, Body: rec.Body.Bytes()}
+	ks.mu.Unlock()
+	hangUp(w)
 }
 
 // hangUp closes the connection without an answer.

@@ -228,7 +228,12 @@ func (m *Machine) applyWalk(t *rapid.T, ws *Workspace, w planned, kill *Kill) *a
 	defer cancel()
 	srv := m.env.Server(ws.journal)
 	if kill != nil {
-		m.env.kills.arm(*kill, cancel, func() { createonce.Release(ws.journal, false) })
+		m.env.kills.arm(*kill, func() {
+			if kill.Provider {
+				createonce.Release(ws.journal, false) // nothing more reaches the journal
+			}
+			cancel()
+		})
 	}
 	out := &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots)), writes: make([]int64, len(ws.slots))}
 	m.resetCounters()
