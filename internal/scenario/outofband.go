@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -50,9 +51,10 @@ func (m *Machine) ChangeOutOfBand(t *rapid.T) {
 		if serr != nil {
 			m.fail(t, "reading config %d: %v", id, serr)
 		}
-		form := formChangeGen(m.env.Catalog, plugin, stored, change == "secret").Draw(t, change)
-		what = change + " " + form.what
-		_, err = m.env.API.Update(ctx, project, coll, id, client.RecordInput{Config: client.Some(form.config)})
+		edit := settingEditGen(m.env.Catalog, plugin, stored, change == "secret").Draw(t, change)
+		what = edit.String()
+		form := edit.Form(stored, m.env.Catalog.SecretKeys(plugin))
+		_, err = m.env.API.Update(ctx, project, coll, id, client.RecordInput{Config: client.Some(form)})
 	default:
 		in := outOfBandGen(m.env.Catalog, change, h.s.config).Draw(t, change)
 		what = describeInput(in)
@@ -85,52 +87,69 @@ func (m *Machine) storedSettings(ctx context.Context, project string, coll clien
 	return object(raw), nil
 }
 
-// formEdit is the settings a form of the service's UI sends, and what it
-// changes.
-type formEdit struct {
-	config json.RawMessage
-	what   string
+// SettingEdit is one setting changed as the service's UI changes it: Key
+// set to Value (nil: removed), as a secret or not.
+type SettingEdit struct {
+	Key    string
+	Value  json.RawMessage
+	Secret bool
 }
 
-// formChangeGen edits one setting of a config of plugin as the service's
-// UI does: it sends every non-secret setting again as stored, with one
-// key added, changed or removed; or one secret key set, changed or
-// cleared ("", which the service stores), leaving the other secret keys
-// out, which keeps them (the plugin must have one).
-func formChangeGen(cat *Catalog, plugin int64, stored map[string]json.RawMessage, secret bool) *rapid.Generator[formEdit] {
-	return rapid.Custom(func(t *rapid.T) formEdit {
-		secrets := cat.SecretKeys(plugin)
-		form := map[string]json.RawMessage{}
-		for k, v := range stored {
-			if !slices.Contains(secrets, k) && !record.IsMasked(v) {
-				form[k] = v
-			}
+func (e SettingEdit) String() string {
+	what := "setting"
+	if e.Secret {
+		what = "secret"
+	}
+	if e.Value == nil {
+		return fmt.Sprintf("%s %s removed", what, e.Key)
+	}
+	return fmt.Sprintf("%s %s = %s", what, e.Key, e.Value)
+}
+
+// Form returns the settings the UI sends for e, on a config whose settings
+// are stored as stored and whose plugin marks secrets secret: every
+// non-secret setting again as stored, with e's key set or removed; a
+// secret key set beside them (the other secret keys are left out, which
+// keeps them).
+func (e SettingEdit) Form(stored map[string]json.RawMessage, secrets []string) json.RawMessage {
+	form := map[string]json.RawMessage{}
+	for k, v := range stored {
+		if !slices.Contains(secrets, k) && !record.IsMasked(v) {
+			form[k] = v
 		}
-		var what string
+	}
+	if e.Value == nil {
+		delete(form, e.Key)
+	} else {
+		form[e.Key] = e.Value
+	}
+	b, err := json.Marshal(form)
+	if err != nil {
+		panic(err) // decoded JSON values encode again
+	}
+	return b
+}
+
+// settingEditGen draws an edit of one setting of a config of plugin whose
+// settings are stored (nil: not known): a non-secret key added, changed
+// or removed, or (secret) one of the plugin's secret keys, which it must
+// have, set, changed or cleared ("", which the service stores).
+func settingEditGen(cat *Catalog, plugin int64, stored map[string]json.RawMessage, secret bool) *rapid.Generator[SettingEdit] {
+	return rapid.Custom(func(t *rapid.T) SettingEdit {
+		secrets := cat.SecretKeys(plugin)
 		if secret {
 			k := rapid.SampledFrom(secrets).Draw(t, "secret key")
 			v := rapid.SampledFrom([]string{"rotated", "ünïcode rotated", ""}).Draw(t, "secret value")
-			form[k] = json.RawMessage(jsonText(v))
-			what = k + " = " + jsonText(v)
-		} else {
-			keys := append(slices.Sorted(maps.Keys(form)), settingKeys...)
-			keys = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(append(keys, "extra", "other")))),
-				func(k string) bool { return slices.Contains(secrets, k) })
-			k := rapid.SampledFrom(keys).Draw(t, "key")
-			if _, set := form[k]; set && rapid.Bool().Draw(t, "remove") {
-				delete(form, k)
-				what = "remove " + k
-			} else {
-				v := jsonText(jsonValueGen(1).Draw(t, "value"))
-				form[k] = json.RawMessage(v)
-				what = k + " = " + v
-			}
+			return SettingEdit{Key: k, Value: json.RawMessage(jsonText(v)), Secret: true}
 		}
-		b, err := json.Marshal(form)
-		if err != nil {
-			t.Fatal(err)
+		keys := append(slices.Sorted(maps.Keys(stored)), append(slices.Clone(settingKeys), "extra", "other")...)
+		keys = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(keys))),
+			func(k string) bool { return slices.Contains(secrets, k) })
+		k := rapid.SampledFrom(keys).Draw(t, "key")
+		if _, set := stored[k]; (set || stored == nil) && rapid.Bool().Draw(t, "remove") {
+			return SettingEdit{Key: k}
 		}
-		return formEdit{config: b, what: what}
+		return SettingEdit{Key: k, Value: json.RawMessage(jsonText(jsonValueGen(1).Draw(t, "value")))}
 	})
 }
 
