@@ -12,8 +12,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 )
 
-// KilledApply changes a resource's configuration (now and then), applies
-// its workspace and kills the apply at a request boundary, Terraform alone
+// KilledApply changes a resource's configuration, applies its workspace
+// and kills the apply at a request boundary, Terraform alone
 // or with its provider, then applies again at once with the same options,
 // as a user re-runs the command. The second apply adopts every config
 // the killed one created whose answer reached its provider (with a
@@ -21,12 +21,10 @@ import (
 // answer never came; nothing is made twice otherwise.
 func (m *Machine) KilledApply(t *rapid.T) {
 	ws := m.pick(t)
-	if rapid.Bool().Draw(t, "change a configuration first") {
-		m.configure(t, ws, pickSlot(t, ws, "resource"))
-	}
+	m.configure(t, ws, pickSlot(t, ws, "resource"))
 	flags := flagsGen(ws).Draw(t, "flags")
 	kill := Kill{
-		After:    rapid.IntRange(1, 6).Draw(t, "killed with request"),
+		After:    rapid.IntRange(1, 4).Draw(t, "killed with request"),
 		Provider: rapid.Bool().Draw(t, "the provider killed too"),
 		Saved:    rapid.Bool().Draw(t, "state saved before the kill"),
 	}
