@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -28,7 +29,7 @@ func (m *Machine) Upgrade(t *rapid.T) {
 	}
 	i := slices.IndexFunc(m.env.Catalog.Plugins, func(q localapi.Plugin) bool { return q.ID == p.ID })
 	m.env.Catalog.Plugins[i] = next
-	m.step("upgrade plugin %d", p.ID)
+	m.step("upgrade plugin %d from %s to %s", p.ID, pluginJSON(p), pluginJSON(next))
 	stats.Upgrades.Add(1)
 	for _, ws := range m.workspaces {
 		w := m.plan(t, ws, Full)
@@ -56,6 +57,20 @@ func (m *Machine) Upgrade(t *rapid.T) {
 			}
 		}
 	}
+}
+
+// pluginJSON renders a plugin's name, description and schema, for the
+// steps.
+func pluginJSON(p localapi.Plugin) string {
+	b, err := json.Marshal(struct {
+		Name         *string               `json:"name"`
+		Description  *string               `json:"description"`
+		ConfigSchema localapi.ConfigSchema `json:"config_schema"`
+	}{p.Name, p.Description, p.ConfigSchema})
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
 }
 
 // secretsRevealed reports whether a plan after an upgrade only changes
@@ -106,7 +121,8 @@ func planDiff(p *acctest.Plan) string {
 // plugin.name`, so until the plugin changes the provider cannot tell them
 // apart: own text equal to the plugin's, where the configuration leaves it
 // out or sets it blank, is handed back to the plugin; configured text equal
-// to the plugin's, which nothing sent since the service showed it, is sent.
+// to the plugin's once both are stripped (the service strips what it
+// stores), which nothing sent since the service showed it, is sent.
 // Either way the plan restores what the configuration says.
 func ownTextRevealed(pl *acctest.Plan, cfg *Config, p localapi.Plugin) bool {
 	prior := pl.Prior.Attrs()
@@ -122,10 +138,10 @@ func ownTextRevealed(pl *acctest.Plan, cfg *Config, p localapi.Plugin) bool {
 		_ = prior[name].As(&was)
 		switch {
 		case name == "name" && handsBack(cfg.Name, v) && p.Name != nil && was == *p.Name,
-			name == "name" && cfg.Name != nil && handsBack(cfg.Name, v) && p.Name != nil && python.Strip(*cfg.Name) == *p.Name:
+			name == "name" && cfg.Name != nil && handsBack(cfg.Name, v) && p.Name != nil && python.Strip(*cfg.Name) == python.Strip(*p.Name):
 		case name == "description" && handsBack(cfg.Description, v) && p.Description != nil && was == *p.Description,
 			name == "description" && cfg.Description != nil && handsBack(cfg.Description, v) && p.Description != nil &&
-				python.Strip(*cfg.Description) == *p.Description:
+				python.Strip(*cfg.Description) == python.Strip(*p.Description):
 		default:
 			return false
 		}
