@@ -234,13 +234,29 @@ func (c *Core) Plan(ctx context.Context, prior Instance, config tftypes.Value) (
 	return p, nil
 }
 
-// Apply applies a plan that Plan made: a replacement destroys and then
-// creates, as Terraform does by default. It returns the new instance, which
-// keeps the prior one where the apply failed before changing it.
+// Apply applies a plan that Plan made, as Terraform's apply walk does: a
+// create or update is planned again first (the provider of the apply walk
+// may know more than the plan's did), and that final plan must keep every
+// value the first one knew; a replacement destroys and then creates, as
+// Terraform does by default. It returns the new instance, which keeps the
+// prior one where the apply failed before changing it.
 func (c *Core) Apply(ctx context.Context, p *Plan) (Instance, []*tfprotov6.Diagnostic, error) {
 	switch p.Action() {
 	case "noop":
 		return p.Prior, nil, nil
+	case "create", "update":
+		final, err := c.Plan(ctx, p.Prior, p.Config)
+		if err != nil {
+			return p.Prior, nil, err
+		}
+		if HasError(final.Diagnostics) {
+			return p.Prior, final.Diagnostics, nil
+		}
+		if err := checkFinalPlan(p.Planned, final.Planned); err != nil {
+			return p.Prior, final.Diagnostics, fmt.Errorf("%s: %w", c.TypeName, err)
+		}
+		next, diags, err := c.apply(ctx, p.Prior, final.Planned, final.Config, final.Private, final.Identity)
+		return next, append(final.Diagnostics, diags...), err
 	case "replace":
 		gone, diags, err := c.apply(ctx, p.Prior, tftypes.NewValue(c.typ, nil), tftypes.NewValue(c.typ, nil), nil, nil)
 		if err != nil || HasError(diags) {
@@ -481,6 +497,29 @@ func (c *Core) checkApplyConsistent(planned, applied tftypes.Value) error {
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("provider produced an inconsistent result after apply for %s: %s", c.TypeName, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// checkFinalPlan is core's check of the apply walk's plan against the plan
+// walk's (objchange.AssertObjectCompatible): a value known then is the same
+// now.
+func checkFinalPlan(planned, final tftypes.Value) error {
+	var plan, got map[string]tftypes.Value
+	if err := planned.As(&plan); err != nil {
+		return err
+	}
+	if err := final.As(&got); err != nil {
+		return err
+	}
+	var problems []string
+	for name, pv := range plan {
+		if pv.IsFullyKnown() && !pv.Equal(got[name]) {
+			problems = append(problems, fmt.Sprintf("%s: planned %s, now %s", name, pv, got[name]))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("provider produced inconsistent final plan: %s", strings.Join(problems, "; "))
 	}
 	return nil
 }
