@@ -112,7 +112,7 @@ func TestAccJobResource(t *testing.T) {
 					Config: acctest.ProviderBlock(host, acctest.KeyWrite, "1") +
 						tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.Plugin)) +
 						fmt.Sprintf("\nresource %q \"scoped\" {\n  config_id = %s.test.id\n%s\n}\n", jobType, tc.TypeName, valid),
-					ExpectError: regexp.MustCompile(`(?s)403\s+Forbidden.*To\s+run\s+jobs,\s+configure\s+this\s+provider`),
+					ExpectError: regexp.MustCompile(`(?s)403\s+Forbidden.*Run\s+the\s+job\s+from\s+the\s+config's\s+page`),
 				},
 			},
 		})
