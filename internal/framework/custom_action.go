@@ -1,10 +1,12 @@
 package framework
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
@@ -39,6 +41,22 @@ func AddCustomActionError(diags *diag.Diagnostics, summary string, a CustomActio
 		"personal API key scopes (keys created without any got \"*\"): only a browser session in PostHog's UI "+
 		"may call it. %s",
 		apiErr.Method, apiErr.Path, apiErr.Detail, a, insteadOf(a)))
+}
+
+// RefuseKeyAtPlan refuses, at plan time, a custom action the service would
+// refuse this key: one look at the config's frontend per operation (it
+// writes nothing, and the service judges it by the same rule). It reports
+// whether it refused.
+func RefuseKeyAtPlan(ctx context.Context, meta *ProviderData, project string, coll client.Collection, id int64, a CustomAction,
+	attr path.Path, diags *diag.Diagnostics,
+) bool {
+	if may, known := meta.Client.KeyMayCallActions(ctx, project, coll, id); may || !known {
+		return false
+	}
+	diags.AddAttributeError(attr, fmt.Sprintf("This API key may not call %s", a), fmt.Sprintf(
+		"The service lets no personal API key with scopes call %s, and since March 2026 PostHog gives every personal "+
+			"API key scopes: only a browser session in PostHog's UI may. Nothing was sent. %s", a, insteadOf(a)))
+	return true
 }
 
 // insteadOf says what to do when the key may not call a custom action.
