@@ -42,11 +42,33 @@ type Plugin struct {
 	HasMigrator bool `json:"has_migrator,omitempty"`
 }
 
-// Capabilities decides which collection shows a plugin's configs.
+// Capabilities decides which collection shows a plugin's configs. A list
+// left out (nil) is not shown; one given, even empty, is: the service tells
+// a plugin whose methods are [] from one without methods (today's
+// import-apps rule, isImportAppToday).
 type Capabilities struct {
 	Methods        []string `json:"methods,omitempty"`
 	ScheduledTasks []string `json:"scheduled_tasks,omitempty"`
 	Jobs           []string `json:"jobs,omitempty"`
+}
+
+// MarshalJSON writes the lists that were given, an empty one as [].
+func (c Capabilities) MarshalJSON() ([]byte, error) {
+	type given struct {
+		Methods        *[]string `json:"methods,omitempty"`
+		ScheduledTasks *[]string `json:"scheduled_tasks,omitempty"`
+		Jobs           *[]string `json:"jobs,omitempty"`
+	}
+	var g given
+	for _, f := range []struct {
+		list []string
+		dst  **[]string
+	}{{c.Methods, &g.Methods}, {c.ScheduledTasks, &g.ScheduledTasks}, {c.Jobs, &g.Jobs}} {
+		if f.list != nil {
+			*f.dst = &f.list
+		}
+	}
+	return json.Marshal(g)
 }
 
 // ConfigField is one entry of a plugin's config_schema. Secret fields of
