@@ -24,7 +24,7 @@ func (s *Server) list(req *request) *apiError {
 	}
 	views := make([]*recordView, len(recs))
 	for i, rec := range recs {
-		views[i] = rec.view(req.cat, false, req.gen)
+		views[i] = rec.view(req.cat, false, req.svc)
 	}
 	page := newPage(req.r, count, limit, offset, views)
 	if faults.PagePadding > 0 {
@@ -88,7 +88,7 @@ func (s *Server) create(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	in, e := parseConfigInput(b, req.cat, false, req.gen < Generation2)
+	in, e := parseConfigInput(b, req.cat, false, req.svc.gen < Generation2)
 	if e != nil {
 		return e
 	}
@@ -96,7 +96,7 @@ func (s *Server) create(req *request) *apiError {
 	// collection is stored, and then invisible there, as on the live service.
 	rec := &record{Team: req.project, Plugin: *in.plugin, Order: *in.order, Config: json.RawMessage(`{}`)}
 	in.apply(rec, nil, false)
-	if req.gen >= Generation2 {
+	if req.svc.gen >= Generation2 {
 		return s.createHogFunction(req, rec, in.unstorable)
 	}
 	if in.unstorable {
@@ -105,7 +105,7 @@ func (s *Server) create(req *request) *apiError {
 	if err := s.store.create(req.ctx, rec, s.logAs(activityCreated)); err != nil {
 		return s.internal(req, err)
 	}
-	writeJSON(req.w, http.StatusCreated, rec.view(req.cat, true, req.gen))
+	writeJSON(req.w, http.StatusCreated, rec.view(req.cat, true, req.svc))
 	return nil
 }
 
@@ -114,7 +114,7 @@ func (s *Server) retrieve(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	writeJSON(req.w, http.StatusOK, rec.view(req.cat, true, req.gen))
+	writeJSON(req.w, http.StatusOK, rec.view(req.cat, true, req.svc))
 	return nil
 }
 
@@ -129,7 +129,7 @@ func (s *Server) update(req *request) *apiError {
 	b, bodyErr := readBody(req.w, req.r)
 	var in *configInput
 	if bodyErr == nil {
-		in, bodyErr = parseConfigInput(b, req.cat, req.r.Method == http.MethodPatch, req.gen < Generation2)
+		in, bodyErr = parseConfigInput(b, req.cat, req.r.Method == http.MethodPatch, req.svc.gen < Generation2)
 	}
 	if bodyErr == nil && in.unstorable {
 		bodyErr = errServer() // the save fails, after the record is found
@@ -150,7 +150,7 @@ func (s *Server) update(req *request) *apiError {
 	case rec == nil:
 		return errRecordNotFound()
 	}
-	writeJSON(req.w, http.StatusOK, rec.view(req.cat, true, req.gen))
+	writeJSON(req.w, http.StatusOK, rec.view(req.cat, true, req.svc))
 	return nil
 }
 

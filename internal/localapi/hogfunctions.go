@@ -128,7 +128,7 @@ func (s *Server) createHogFunction(req *request, rec *record, unstorable bool) *
 	if err != nil {
 		return s.internal(req, err)
 	}
-	writeJSON(req.w, http.StatusCreated, rec.view(req.cat, true, req.gen))
+	writeJSON(req.w, http.StatusCreated, rec.view(req.cat, true, req.svc))
 	return nil
 }
 

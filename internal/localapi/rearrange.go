@@ -48,7 +48,7 @@ func (s *Server) rearrange(req *request) *apiError {
 	}
 	views := make([]*recordView, len(recs))
 	for i, rec := range recs {
-		views[i] = rec.view(req.cat, false, req.gen)
+		views[i] = rec.view(req.cat, false, req.svc)
 	}
 	writeJSON(req.w, http.StatusOK, views)
 	return nil

@@ -44,6 +44,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		db          = fs.String("db", "", "SQLite `FILE` that keeps data across restarts (default: in memory)")
 		plugins     = fs.String("plugins", "", "JSON `FILE` replacing the seeded plugin catalog")
 		generation  = fs.Int("generation", localapi.Generation1, "service generation `N` to behave as: 1, 2 (creates make hog functions) or 3 (no collections)")
+		today       = fs.Bool("today", false, "serve generation 2 as the service is today: every key scoped, \"Endpoint not found.\" (implies -generation 2)")
 		rateLimit   = fs.Int("rate-limit", 0, "per-key requests per minute before 429 (0: off)")
 		rateHour    = fs.Int("rate-limit-hour", 0, "per-key requests per hour before 429 (0: off)")
 		f429        = fs.Float64("fault-429", 0, "share (0..1) of requests answered 429")
@@ -68,10 +69,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 		// Options read 0 as 1; a flag set to 0 is a mistake.
 		return errors.New("-generation 0: want 1, 2 or 3")
 	}
+	gen := *generation
+	if *today && !flagSet(fs, "generation") {
+		gen = localapi.Generation2 // today's service is generation 2
+	}
 	opts := localapi.Options{
 		Addr:               *addr,
 		DBPath:             *db,
-		Generation:         *generation,
+		Generation:         gen,
+		Today:              *today,
 		RateLimitPerMinute: *rateLimit,
 		RateLimitPerHour:   *rateHour,
 		Faults: localapi.Faults{Rate429: *f429, Rate502: *f502, Rate503: *f503, ResetRate: *fReset, Latency: *latency, Seed: *seed,
@@ -120,6 +126,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return errors.Join(err, out.Flush())
 }
 
+// flagSet reports whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // nameOf is a plugin's name as the seed lists it: a name that is "" or
 // null shows as such.
 func nameOf(p localapi.Plugin) string {
@@ -133,10 +146,20 @@ func nameOf(p localapi.Plugin) string {
 }
 
 func printSeed(w io.Writer, opts localapi.Options) {
-	fmt.Fprintf(w, "generation %d\n", opts.Generation)
+	switch {
+	case opts.Today && opts.Generation == localapi.Generation2:
+		fmt.Fprintf(w, "generation %d, as the service is today\n", opts.Generation)
+	case opts.Today:
+		fmt.Fprintf(w, "generation %d (today's service once moved to generation 2)\n", opts.Generation)
+	default:
+		fmt.Fprintf(w, "generation %d\n", opts.Generation)
+	}
 	fmt.Fprintln(w, "keys:")
 	for _, k := range localapi.DefaultKeys() {
 		scopes := "legacy, no scopes: every action"
+		if opts.Today {
+			scopes = "legacy, no scopes: every action, but \"*\" on today's service"
+		}
 		if len(k.Scopes) > 0 {
 			scopes = "scopes " + strings.Join(k.Scopes, " ")
 		}
@@ -153,6 +176,9 @@ func printSeed(w io.Writer, opts localapi.Options) {
 	fmt.Fprintln(w, "plugins:")
 	for _, p := range plugins {
 		kinds := p.Collections()
+		if opts.Today {
+			kinds = p.CollectionsToday()
+		}
 		if len(kinds) == 0 {
 			kinds = []string{"(in no collection)"}
 		}
