@@ -121,8 +121,8 @@ func TestAuthMatrix(t *testing.T) {
 
 // authMatrix checks one mode. Today's service (today at generation 2)
 // gives every key scopes, "*" to those that had none (PostHog PR #51237),
-// refuses them the custom actions in new words and answers an unknown path
-// "Endpoint not found.".
+// refuses them the custom actions in new words, answers an unknown path
+// "Endpoint not found." and a JSON create 400, making nothing.
 func authMatrix(t *testing.T, gen int, todayFlag bool) {
 	today := todayFlag && gen == 2
 	a := newAPI(t, localapi.Options{Keys: matrixKeys, Today: todayFlag, Generation: 1})
@@ -196,6 +196,8 @@ func authMatrix(t *testing.T, gen int, todayFlag bool) {
 						case !legacy && !hasScope(k.scopes, op.scope):
 							r.wantError(t, 403, "authentication_error", "permission_denied",
 								fmt.Sprintf("API key missing required scope '%s'", op.scope), "")
+						case today && op.name == "create":
+							r.wantError(t, 400, "validation_error", "invalid_input", localapi.DetailCreationDisabled, "")
 						default:
 							r.want(t, op.success)
 						}
@@ -203,6 +205,9 @@ func authMatrix(t *testing.T, gen int, todayFlag bool) {
 				}
 			}
 		}
+	}
+	if hfs := a.srv.HogFunctions(); today && len(hfs) != 0 {
+		t.Errorf("today's service made hog functions of JSON creates: %+v", hfs)
 	}
 }
 

@@ -97,7 +97,7 @@ func (s *Server) create(req *request) *apiError {
 	rec := &record{Team: req.project, Plugin: *in.plugin, Order: *in.order, Config: json.RawMessage(`{}`)}
 	in.apply(rec, nil, false)
 	if req.svc.gen >= Generation2 {
-		return s.createHogFunction(req, rec, in.unstorable)
+		return s.createHogFunction(req, rec, in)
 	}
 	if in.unstorable {
 		return errServer()

@@ -22,8 +22,8 @@ type Options struct {
 	// With Today, 0 is generation 2.
 	Generation int
 	// Today serves generation 2 as the service is today (the notes' "The
-	// service as it is in 2026"): every key has scopes, job and unknown
-	// paths answer
+	// service as it is in 2026"): every key has scopes, creates make
+	// nothing but from a form's config, job and unknown paths answer
 	// "Endpoint not found.", records have no delivery_rate_24h, and the
 	// import apps take a second rule. It implies generation 2 unless
 	// Generation says otherwise: at generation 1 or 3 the server behaves

@@ -3,6 +3,7 @@ package localapi_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"testing"
@@ -86,6 +87,75 @@ func TestTodaySwitch(t *testing.T) {
 	}
 	if g := get(); g["generation"] != float64(1) || g["today"] != true {
 		t.Errorf("a refused PUT changed the service: %v", g)
+	}
+}
+
+// TestTodayCreate: today's service makes a hog function only of a form's
+// config (enabled unless the request says otherwise, although the answer
+// shows enabled false); a JSON create, or a form without config, is 400
+// and makes nothing (notes' "The service as it is in 2026", Creates).
+func TestTodayCreate(t *testing.T) {
+	for _, m := range migrations {
+		t.Run(m.name, func(t *testing.T) {
+			a := newTodayAPI(t, nil)
+			// The body is validated first, as at generation 2.
+			a.do(http.MethodPost, path(1, m.name), write, map[string]any{"plugin": m.migrator}).
+				wantError(t, 400, "validation_error", "required", "This field is required.", "order")
+			for _, body := range []map[string]any{
+				{"plugin": m.migrator, "order": 1},
+				{"plugin": m.migrator, "order": 1, "enabled": true, "config": map[string]any{m.setting: "x"}},
+				{"plugin": m.none, "order": 1},
+			} {
+				a.do(http.MethodPost, path(1, m.name), write, body).
+					wantError(t, 400, "validation_error", "invalid_input", localapi.DetailCreationDisabled, "")
+			}
+			for _, fields := range []map[string]string{
+				{"plugin": fmt.Sprint(m.migrator), "order": "1"},                                 // no config
+				{"plugin": fmt.Sprint(m.migrator), "order": "1", "config": ""},                   // an empty one
+				{"plugin": fmt.Sprint(m.none), "order": "1", "config": `{"x": 1}`},               // no migrator
+				{"plugin": fmt.Sprint(m.migrator), "order": "1", "enabled": "true", "name": "n"}, // still no config
+			} {
+				a.form(http.MethodPost, path(1, m.name), write, fields).
+					wantError(t, 400, "validation_error", "invalid_input", localapi.DetailCreationDisabled, "")
+			}
+			if hfs := a.srv.HogFunctions(); len(hfs) != 0 {
+				t.Fatalf("refused creates made hog functions: %+v", hfs)
+			}
+
+			// A form with config: an enabled hog function, an answer that
+			// says enabled false.
+			rec := a.form(http.MethodPost, path(1, m.name), write, map[string]string{
+				"plugin": fmt.Sprint(m.migrator), "order": "3", "config": fmt.Sprintf(`{%q: "s3cr3t", %q: "x"}`, m.secret, m.setting),
+			}).want(t, 201).object(t)
+			if rec["id"] != nil || rec["created_at"] != nil || rec["enabled"] != false {
+				t.Errorf("answer %v, want the unsaved config, enabled false", rec)
+			}
+			if cfg := config(t, rec); cfg[m.secret] != mask || cfg[m.setting] != "x" {
+				t.Errorf("config %v", cfg)
+			}
+			// Said enabled or not: as said.
+			for _, enabled := range []string{"true", "false"} {
+				got := a.form(http.MethodPost, path(1, m.name), write, map[string]string{
+					"plugin": fmt.Sprint(m.migrator), "order": "4", "enabled": enabled, "config": "{}",
+				}).want(t, 201).object(t)
+				if got["enabled"] != (enabled == "true") {
+					t.Errorf("enabled %s: answer %v", enabled, got["enabled"])
+				}
+			}
+			hfs := a.srv.HogFunctions()
+			if len(hfs) != 3 || !hfs[0].Enabled || hfs[0].ExecutionOrder != 3 || !hfs[1].Enabled || hfs[2].Enabled {
+				t.Errorf("hog functions %+v, want enabled, enabled, disabled", hfs)
+			}
+			if n := num(a.do(http.MethodGet, path(1, m.name), write, nil).want(t, 200).object(t), "count"); n != 0 {
+				t.Errorf("today's create stored a config: count %d", n)
+			}
+		})
+	}
+	// 2025's generation 2 still makes one of a JSON body, as the request says.
+	a := newAPIAt(t, 2)
+	a.create(1, tr, write, map[string]any{"plugin": 1, "order": 1})
+	if hfs := a.srv.HogFunctions(); len(hfs) != 1 || hfs[0].Enabled {
+		t.Errorf("generation 2 create: %+v", hfs)
 	}
 }
 

@@ -44,7 +44,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		db          = fs.String("db", "", "SQLite `FILE` that keeps data across restarts (default: in memory)")
 		plugins     = fs.String("plugins", "", "JSON `FILE` replacing the seeded plugin catalog")
 		generation  = fs.Int("generation", localapi.Generation1, "service generation `N` to behave as: 1, 2 (creates make hog functions) or 3 (no collections)")
-		today       = fs.Bool("today", false, "serve generation 2 as the service is today: every key scoped, \"Endpoint not found.\" (implies -generation 2)")
+		today       = fs.Bool("today", false, "serve generation 2 as the service is today: every key scoped, JSON creates refused, \"Endpoint not found.\" (implies -generation 2)")
 		rateLimit   = fs.Int("rate-limit", 0, "per-key requests per minute before 429 (0: off)")
 		rateHour    = fs.Int("rate-limit-hour", 0, "per-key requests per hour before 429 (0: off)")
 		f429        = fs.Float64("fault-429", 0, "share (0..1) of requests answered 429")

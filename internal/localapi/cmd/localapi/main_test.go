@@ -138,6 +138,9 @@ func TestCommandToday(t *testing.T) {
 	if status, body := request(t, "GET", url.base+coll+"1/", ""); status != 200 || strings.Contains(body, "delivery_rate_24h") {
 		t.Errorf("retrieve: %d %s", status, body)
 	}
+	if status, body := request(t, "POST", url.base+coll, `{"plugin": 1, "order": 2}`); status != 400 || !strings.Contains(body, "Plugin creation is no longer possible.") {
+		t.Errorf("JSON create: %d %s", status, body)
+	}
 	if status, body := request(t, "PATCH", url.base+coll+"rearrange/", `{"orders": {}}`); status != 403 ||
 		!strings.Contains(body, "This action does not support personal API key access") {
 		t.Errorf("rearrange with the legacy key: %d %s", status, body)
