@@ -13,10 +13,15 @@ import (
 
 func (s *Server) list(req *request) *apiError {
 	limit, offset := pageWindow(req.r)
-	// Every generation leaves deleted configs out of lists (and count).
-	recs, count, err := s.store.list(req.ctx, req.route.coll.ids, req.project, limit, offset)
-	if err != nil {
-		return s.internal(req, err)
+	// Every generation leaves deleted configs out of lists (and count);
+	// an organization without plugin access sees none.
+	var recs []*record
+	var count int64
+	if !req.noAccess {
+		var err error
+		if recs, count, err = s.store.list(req.ctx, req.route.coll.ids, req.project, limit, offset); err != nil {
+			return s.internal(req, err)
+		}
 	}
 	faults := s.CurrentFaults()
 	if faults.EndlessPages {
@@ -92,6 +97,9 @@ func (s *Server) create(req *request) *apiError {
 	if e != nil {
 		return e
 	}
+	if req.noAccess {
+		return errInvalid(DetailNoPluginAccess, "")
+	}
 	// The plugin's kind is not checked: a config created through the wrong
 	// collection is stored, and then invisible there, as on the live service.
 	rec := &record{Team: req.project, Plugin: *in.plugin, Order: *in.order, Config: json.RawMessage(`{}`)}
@@ -135,7 +143,7 @@ func (s *Server) update(req *request) *apiError {
 		bodyErr = errServer() // the save fails, after the record is found
 	}
 	rec, err := s.store.update(req.ctx, req.project, id, func(_ *storeTx, rec *record) error {
-		if !req.route.coll.shows(rec) {
+		if req.noAccess || !req.route.coll.shows(rec) {
 			return errRecordNotFound()
 		}
 		if bodyErr != nil {
@@ -155,8 +163,13 @@ func (s *Server) update(req *request) *apiError {
 }
 
 // delete only disables the record, looked up in the whole project; an
-// unknown (or non-integer) id is a 500, as on the live service.
+// unknown (or non-integer) id is a 500, as on the live service. An
+// organization without plugin access gets a 404 without a body.
 func (s *Server) delete(req *request) *apiError {
+	if req.noAccess {
+		req.w.WriteHeader(http.StatusNotFound)
+		return nil
+	}
 	id, ok := req.recordID()
 	if !ok {
 		return errServer()
@@ -178,7 +191,7 @@ func (s *Server) delete(req *request) *apiError {
 // findInCollection loads the :id record if the route's collection shows it.
 func (s *Server) findInCollection(req *request) (*record, *apiError) {
 	id, ok := req.recordID()
-	if !ok {
+	if !ok || req.noAccess {
 		return nil, errRecordNotFound()
 	}
 	rec, err := s.store.find(req.ctx, req.project, id)

@@ -39,6 +39,11 @@ type generationDoc struct {
 	Today      bool `json:"today"`
 }
 
+// pluginAccessDoc is Options.NoPluginAccess.
+type pluginAccessDoc struct {
+	NoPluginAccess bool `json:"no_plugin_access"`
+}
+
 type generationPut struct {
 	Generation *int  `json:"generation"`
 	Today      *bool `json:"today"`
@@ -77,6 +82,15 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 			writeError(w, errInvalid(err.Error(), "generation"))
 			return
 		}
+		w.WriteHeader(http.StatusNoContent)
+	case path == "plugin-access" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, pluginAccessDoc{NoPluginAccess: s.NoPluginAccess()})
+	case path == "plugin-access" && r.Method == http.MethodPut:
+		var doc pluginAccessDoc
+		if !readDebugBody(w, r, &doc) {
+			return
+		}
+		s.SetNoPluginAccess(doc.NoPluginAccess)
 		w.WriteHeader(http.StatusNoContent)
 	case path == "faults" && r.Method == http.MethodGet:
 		f := s.CurrentFaults()

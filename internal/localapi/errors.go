@@ -136,6 +136,13 @@ const (
 	// DetailEndpointNotFound answers, on today's service, job and every
 	// path it has no route for.
 	DetailEndpointNotFound = "Endpoint not found."
+	// DetailNoPluginAccess refuses a create (and rearrange) in an
+	// organization whose plugin access is below "config"
+	// (Options.NoPluginAccess).
+	DetailNoPluginAccess = "Plugin configuration is not available for the current organization!"
+	// DetailPluginAccessInsufficient refuses such an organization its
+	// plugin listings.
+	DetailPluginAccessInsufficient = "Your organization's plugin access level is insufficient."
 )
 
 // Common validation details, worded as the live service (DRF) words them.

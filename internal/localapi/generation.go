@@ -116,6 +116,15 @@ func (s *Server) updateService(change func(service) service) {
 	}
 }
 
+// SetNoPluginAccess gives the organization a plugin access level below
+// "config" (on) or full access (off) from the next request on; see
+// Options.NoPluginAccess.
+func (s *Server) SetNoPluginAccess(on bool) { s.noPluginAccess.Store(on) }
+
+// NoPluginAccess reports whether the organization's plugin access is below
+// "config".
+func (s *Server) NoPluginAccess() bool { return s.noPluginAccess.Load() }
+
 // servedIn reports whether generation gen has the route. A route it lacks
 // answers 404 before anything else, as an unknown path does.
 func (rt route) servedIn(gen int) bool {

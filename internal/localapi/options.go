@@ -31,6 +31,12 @@ type Options struct {
 	// can make configs at generation 1 first, which today's service cannot).
 	// Change it later with SetToday.
 	Today bool
+	// NoPluginAccess gives the organization a plugin access level below
+	// "config" (PostHog's plugins_access_level NONE), at every generation:
+	// creates are 400 "Plugin configuration is not available for the
+	// current organization!", the collections show no config, and the
+	// plugin listings are 403. Change it later with SetNoPluginAccess.
+	NoPluginAccess bool
 
 	// RateLimitPerMinute, when positive, throttles each key to that many
 	// requests in any sliding minute (429 with Retry-After): the live

@@ -19,6 +19,9 @@ import (
 // defined order on today's service (the notes' "The service as it is in
 // 2026"), shuffled from the faults' source (seeded by Faults.Seed).
 func (s *Server) rearrange(req *request) *apiError {
+	if req.noAccess {
+		return errInvalid(DetailNoPluginAccess, "")
+	}
 	b, e := readBody(req.w, req.r)
 	if e != nil {
 		return e

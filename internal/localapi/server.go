@@ -39,6 +39,8 @@ type Server struct {
 	// mode is the service the server behaves as (service.pack): its
 	// generation and today's mode, read at once by each request.
 	mode atomic.Int32
+	// noPluginAccess is Options.NoPluginAccess.
+	noPluginAccess atomic.Bool
 
 	closeOnce sync.Once
 	closeErr  error
@@ -82,6 +84,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.catalog.Store(cat)
 	s.mode.Store(svc.pack())
+	s.noPluginAccess.Store(opts.NoPluginAccess)
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -117,6 +120,9 @@ type request struct {
 	// svc is what the request is served as, read once when it arrived:
 	// its generation, and whether today's service (svc.isToday).
 	svc service
+	// noAccess is the organization's plugin access below "config"
+	// (Options.NoPluginAccess), read once.
+	noAccess bool
 }
 
 // ServeHTTP serves the API. The order of checks follows the live service:
@@ -164,6 +170,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 	if e := authorize(k, rt, project, op, allowed, svc.isToday()); e != nil {
 		return e
 	}
+	noAccess := s.noPluginAccess.Load()
+	if noAccess && rt.organization() {
+		// PostHog's PluginsAccessLevelPermission, after the key's checks.
+		return errPermission(DetailPluginAccessInsufficient)
+	}
 	// The live throttle runs before the method is looked at.
 	if e := s.throttle(k); e != nil {
 		return e
@@ -171,7 +182,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 	if !allowed {
 		return errMethodNotAllowed(r.Method)
 	}
-	req := &request{w: w, r: r, ctx: r.Context(), route: rt, key: k, project: project, cat: cat, svc: svc}
+	req := &request{w: w, r: r, ctx: r.Context(), route: rt, key: k, project: project, cat: cat, svc: svc, noAccess: noAccess}
 	switch op {
 	case opList:
 		return s.list(req)

@@ -30,12 +30,12 @@ func newTodayAPI(t *testing.T, made func(a *api)) *api {
 // did) and applies again at 2; SetToday(true) moves to generation 2,
 // SetToday(false) keeps the generation.
 func TestTodaySwitch(t *testing.T) {
-	srv, err := localapi.New(localapi.Options{Today: true})
+	srv, err := localapi.New(localapi.Options{Today: true, NoPluginAccess: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	if srv.Generation() != 2 || !srv.Today() {
+	if srv.Generation() != 2 || !srv.Today() || !srv.NoPluginAccess() {
 		t.Errorf("Options{Today: true}: generation %d, today %v", srv.Generation(), srv.Today())
 	}
 	a := newAPI(t, localapi.Options{Today: true, Generation: 1, DebugRoutes: true})
@@ -307,4 +307,62 @@ func TestTodaySeededKeys(t *testing.T) {
 	}
 	a.do(http.MethodPost, path(1, tr, id(rec), "migrate"), full, nil).wantError(t, 403, "authentication_error", "permission_denied", localapi.DetailNoKeyAccessToday, "")
 	a.do(http.MethodDelete, path(1, tr, id(rec)), full, nil).want(t, 204)
+}
+
+// TestNoPluginAccess: an organization whose plugin access is below
+// "config" gets 400 on create (after the body's validation, before today's
+// JSON refusal), sees no config (lists empty, record routes 404, DELETE a
+// 404 without a body), 400 on rearrange, and 403 on the plugin listings
+// after the key's own checks; at every generation.
+func TestNoPluginAccess(t *testing.T) {
+	for _, today := range []bool{false, true} {
+		t.Run(modeName(1, today), func(t *testing.T) {
+			var rec map[string]any
+			a := newAPI(t, localapi.Options{Today: today, Generation: 1, DebugRoutes: true})
+			rec = a.create(1, tr, full, map[string]any{"plugin": 2, "order": 1, "enabled": true})
+			if today {
+				if err := a.srv.SetGeneration(2); err != nil {
+					t.Fatal(err)
+				}
+			}
+			a.do("PUT", "/_localapi/plugin-access", "", `{"no_plugin_access": true}`).want(t, 204)
+			if got := a.do("GET", "/_localapi/plugin-access", "", nil).want(t, 200).object(t); got["no_plugin_access"] != true || !a.srv.NoPluginAccess() {
+				t.Errorf("plugin-access route: %v", got)
+			}
+			a.do(http.MethodPost, path(1, tr), full, map[string]any{"plugin": 1}).wantError(t, 400, "validation_error", "required", "This field is required.", "order")
+			a.do(http.MethodPost, path(1, tr), full, map[string]any{"plugin": 1, "order": 1}).
+				wantError(t, 400, "validation_error", "invalid_input", localapi.DetailNoPluginAccess, "")
+			a.form(http.MethodPost, path(1, tr), full, map[string]string{"plugin": "1", "order": "1", "config": "{}"}).
+				wantError(t, 400, "validation_error", "invalid_input", localapi.DetailNoPluginAccess, "")
+			if page := a.do(http.MethodGet, path(1, tr), full, nil).want(t, 200).object(t); num(page, "count") != 0 || len(results(t, page)) != 0 {
+				t.Errorf("list: %v", page)
+			}
+			a.do(http.MethodGet, path(1, tr, id(rec)), full, nil).wantError(t, 404, "invalid_request", "not_found", "Not found.", "")
+			a.do(http.MethodPatch, path(1, tr, id(rec)), full, map[string]any{"order": 5}).wantError(t, 404, "invalid_request", "not_found", "Not found.", "")
+			if r := a.do(http.MethodDelete, path(1, tr, id(rec)), full, nil).want(t, 404); len(r.body) != 0 {
+				t.Errorf("DELETE answered %s", r.body)
+			}
+			if !today {
+				a.do(http.MethodGet, path(1, tr, id(rec), "frontend"), full, nil).want(t, 404)
+				a.do(http.MethodPatch, path(1, tr, "rearrange"), full, map[string]any{"orders": map[string]any{}}).
+					wantError(t, 400, "validation_error", "invalid_input", localapi.DetailNoPluginAccess, "")
+			}
+			for _, key := range []string{full, localapi.KeyOrg} {
+				a.do(http.MethodGet, orgPath("@current", "plugins"), key, nil).
+					wantError(t, 403, "authentication_error", "permission_denied", localapi.DetailPluginAccessInsufficient, "")
+			}
+			a.do(http.MethodGet, orgPath("@current", "plugins"), write, nil).
+				wantError(t, 403, "authentication_error", "permission_denied", "API keys with scoped projects are only supported on project-based endpoints.", "")
+			if hfs := a.srv.HogFunctions(); len(hfs) != 0 {
+				t.Errorf("hog functions %+v", hfs)
+			}
+
+			a.srv.SetNoPluginAccess(false)
+			got := a.do(http.MethodGet, path(1, tr, id(rec)), full, nil).want(t, 200).object(t)
+			if got["enabled"] != true || got["order"] != float64(1) {
+				t.Errorf("the config changed while the organization had no access: %v", got)
+			}
+			a.do(http.MethodGet, orgPath("@current", "plugins"), full, nil).want(t, 200)
+		})
+	}
 }

@@ -45,6 +45,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		plugins     = fs.String("plugins", "", "JSON `FILE` replacing the seeded plugin catalog")
 		generation  = fs.Int("generation", localapi.Generation1, "service generation `N` to behave as: 1, 2 (creates make hog functions) or 3 (no collections)")
 		today       = fs.Bool("today", false, "serve generation 2 as the service is today: every key scoped, JSON creates refused, \"Endpoint not found.\" (implies -generation 2)")
+		noAccess    = fs.Bool("no-plugin-access", false, "the organization's plugin access is below \"config\": creates 400, no configs shown, plugin listings 403")
 		rateLimit   = fs.Int("rate-limit", 0, "per-key requests per minute before 429 (0: off)")
 		rateHour    = fs.Int("rate-limit-hour", 0, "per-key requests per hour before 429 (0: off)")
 		f429        = fs.Float64("fault-429", 0, "share (0..1) of requests answered 429")
@@ -55,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		seed        = fs.Uint64("fault-seed", 0, "seed for the fault draws (0: random)")
 		endless     = fs.Bool("fault-endless-pages", false, "lists never end: pages of made-up records, next always further")
 		padding     = fs.Int64("fault-page-padding", 0, "`BYTES` of spaces after each list page (an oversized answer)")
-		debugRoutes = fs.Bool("debug-routes", false, "serve /_localapi/counters, jobs, hog-functions, faults, rate-limit, generation and plugins")
+		debugRoutes = fs.Bool("debug-routes", false, "serve /_localapi/counters, jobs, hog-functions, faults, rate-limit, generation, plugin-access and plugins")
 		printCount  = fs.Bool("print-counters", false, "print the request counters on exit")
 		verbose     = fs.Bool("v", false, "log server-side errors to stderr")
 	)
@@ -78,6 +79,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		DBPath:             *db,
 		Generation:         gen,
 		Today:              *today,
+		NoPluginAccess:     *noAccess,
 		RateLimitPerMinute: *rateLimit,
 		RateLimitPerHour:   *rateHour,
 		Faults: localapi.Faults{Rate429: *f429, Rate502: *f502, Rate503: *f503, ResetRate: *fReset, Latency: *latency, Seed: *seed,
@@ -153,6 +155,9 @@ func printSeed(w io.Writer, opts localapi.Options) {
 		fmt.Fprintf(w, "generation %d (today's service once moved to generation 2)\n", opts.Generation)
 	default:
 		fmt.Fprintf(w, "generation %d\n", opts.Generation)
+	}
+	if opts.NoPluginAccess {
+		fmt.Fprintln(w, "organization: plugin access below \"config\"")
 	}
 	fmt.Fprintln(w, "keys:")
 	for _, k := range localapi.DefaultKeys() {
