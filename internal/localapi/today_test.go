@@ -152,7 +152,7 @@ func TestTodayCreate(t *testing.T) {
 		})
 	}
 	// 2025's generation 2 still makes one of a JSON body, as the request says.
-	a := newAPIAt(t, 2)
+	a := newAPI(t, localapi.Options{Generation: localapi.Generation2})
 	a.create(1, tr, write, map[string]any{"plugin": 1, "order": 1})
 	if hfs := a.srv.HogFunctions(); len(hfs) != 1 || hfs[0].Enabled {
 		t.Errorf("generation 2 create: %+v", hfs)
