@@ -77,7 +77,7 @@ action "pipeline_%[4]s_run_job" "run" {
 			t.Fatalf("apply -invoke with a scoped key succeeded:\n%s", out)
 		}
 		flat := strings.Join(strings.Fields(out), " ")
-		for _, want := range []string{"This action does not support Personal API Key access", "legacy personal API key without scopes"} {
+		for _, want := range []string{"This action does not support Personal API Key access", "only a browser session in PostHog's UI may call it"} {
 			if !strings.Contains(flat, want) {
 				t.Errorf("the refusal does not say %q:\n%s", want, out)
 			}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -41,6 +42,25 @@ func IsolatedAPIWith(t testing.TB, opts localapi.Options, wrap func(http.Handler
 		}
 	})
 	return ts.URL, srv
+}
+
+// IsolatedTodayAPI is IsolatedAPI as the service is today
+// (localapi.Options.Today): generation 2 with every key scoped, JSON
+// creates refused, no delivery_rate_24h, the import apps' second rule.
+// Today's service makes no config, so before, unless nil, is called first
+// with a client of KeyFull while the server is still at generation 1: the
+// configs it makes are there when the server moves to today's generation
+// 2. wrap sees before's requests too.
+func IsolatedTodayAPI(t testing.TB, wrap func(http.Handler) http.Handler, before func(c *client.Client)) (host string, srv *localapi.Server) {
+	t.Helper()
+	host, srv = IsolatedAPIWith(t, localapi.Options{Today: true, Generation: localapi.Generation1}, wrap)
+	if before != nil {
+		before(ClientFor(t, host, KeyFull))
+	}
+	if err := srv.SetGeneration(localapi.Generation2); err != nil {
+		t.Fatal(err)
+	}
+	return host, srv
 }
 
 // RequestLog records the requests that pass through it as "METHOD path".

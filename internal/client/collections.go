@@ -37,6 +37,9 @@ type collections struct {
 	// storesProbes: the one look per collection of a project that
 	// LearnStoresConfigs takes.
 	storesProbes map[collKey]*sync.Once
+	// actionsProbe: the one look that KeyMayCallActions takes.
+	actionsProbe                 sync.Once
+	actionsAllowed, actionsKnown bool
 	// missingActions holds, per action the service answered 404 for
 	// although the record existed, the id of that record.
 	missingActions map[actionKey]int64
@@ -243,4 +246,22 @@ func (c *Client) DropsFilters(coll Collection) bool {
 	c.colls.mu.Lock()
 	defer c.colls.mu.Unlock()
 	return c.colls.noFilters[coll]
+}
+
+// KeyMayCallActions reports whether the service lets this client's key call
+// the custom actions (rearrange, job, frontend, migrate), which it refuses
+// every personal API key with scopes, and whether that could be told. The
+// first call asks once for the frontend of config id of collection coll of
+// project, which writes nothing and is judged by the same rule.
+func (c *Client) KeyMayCallActions(ctx context.Context, project string, coll Collection, id int64) (may, known bool) {
+	c.colls.actionsProbe.Do(func() {
+		_, err := c.Frontend(ctx, project, coll, id)
+		switch {
+		case err == nil:
+			c.colls.actionsAllowed, c.colls.actionsKnown = true, true
+		case IsKeyRefused(err):
+			c.colls.actionsKnown = true
+		}
+	})
+	return c.colls.actionsAllowed, c.colls.actionsKnown
 }

@@ -43,6 +43,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, filtersPath, record.NewFiltersNull())...)
 		}
 		r.refuseCreateIfNotStored(ctx, req, resp)
+		r.planCreateSettings(ctx, resp, &cfg)
 		return
 	}
 	if r.refuseUnread(ctx, req.State.Raw, req.Private, &resp.Diagnostics) {
@@ -61,13 +62,16 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if secrets, ok := facts.secretKeys(); ok && plan.Plugin.Equal(state.Plugin) {
-		// A new plugin has its settings checked by the create, once the
-		// service's answer tells its secret keys.
+	// New settings, a new plugin, or no facts: the plugin's schema tells,
+	// when the key may read it; else the facts of the last answer do.
+	secrets, ok := facts.secretKeys()
+	told := (!ok || !plan.Plugin.Equal(state.Plugin) || !sameJSON(cfg.settings, state.Settings)) &&
+		r.checkAgainstPlugin(ctx, r.Meta(), plan.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
+	if !told && ok && plan.Plugin.Equal(state.Plugin) {
 		resp.Diagnostics.Append(checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.settings, cfg.secret, "")...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	planUpdate(&plan.Config, &state.Config, &cfg, facts, known)
 	if !plan.Plugin.Equal(state.Plugin) {
@@ -89,6 +93,27 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	// An update: the service sets updated_at on every write.
 	plan.UpdatedAt = types.StringUnknown()
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// planCreateSettings checks a create's settings against its plugin's
+// schema, when the key may read it.
+func (r *configResource) planCreateSettings(ctx context.Context, resp *resource.ModifyPlanResponse, cfg *configured) {
+	var plugin types.Int64
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, pluginPath, &plugin)...)
+	if resp.Diagnostics.HasError() || !framework.IsSet(plugin) || r.Meta() == nil {
+		return
+	}
+	r.checkAgainstPlugin(ctx, r.Meta(), plugin.ValueInt64(), cfg, &resp.Diagnostics)
+}
+
+// sameJSON reports whether configured settings are the state's, written
+// any way (unknown or unset configured settings are no change).
+func sameJSON(configured types.String, state jsontypes.Normalized) bool {
+	if !framework.IsSet(configured) {
+		return true
+	}
+	return framework.IsSet(state) &&
+		jsonvalue.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString()))
 }
 
 // planUpdate plans an update of the config in state to what cfg

@@ -86,7 +86,13 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	settings := in.Config
-	if !r.settingsWithCreate(meta, secret) {
+	// The plan checked the settings against the plugin's schema when the
+	// key may read it; that look (once per operation) tells whether the
+	// POST may carry the secrets.
+	cfg := configuredOf(req.Config.Raw)
+	var found diag.Diagnostics
+	checked := r.checkAgainstPlugin(ctx, meta, plan.Plugin.ValueInt64(), &cfg, &found) && !found.HasError()
+	if !r.settingsWithCreate(meta, secret, checked) {
 		in.Config = client.Opt[json.RawMessage]{} // sent once the config exists
 	}
 	rec, err := createonce.Create(ctx, meta, r.kind, project,
@@ -153,12 +159,12 @@ func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m 
 // settingsWithCreate reports whether the create's POST may carry the plugin
 // settings: only once the service is known to store configs (a multipart
 // create with settings is what today's service turns into an enabled hog
-// function, while it refuses a JSON one and makes nothing), and only without
-// secrets, which are sent once the answer has shown which settings the
-// plugin marks secret.
-func (r *configResource) settingsWithCreate(meta *framework.ProviderData, secret types.String) bool {
+// function, while it refuses a JSON one and makes nothing), and secrets only
+// when the plan checked them against the plugin's schema (checked), else
+// they go once the answer has shown which settings the plugin marks secret.
+func (r *configResource) settingsWithCreate(meta *framework.ProviderData, secret types.String, checked bool) bool {
 	stores, known := meta.Client.StoresConfigs()
-	return known && stores && !framework.IsSet(secret)
+	return known && stores && (!framework.IsSet(secret) || checked)
 }
 
 // keepPlanned puts back into got, the answer's values, every value the plan

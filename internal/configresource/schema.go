@@ -137,11 +137,9 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				Computed:   true,
 				Validators: []validator.String{settingsObject, storableNumbers},
 				MarkdownDescription: "Non-secret plugin settings, as a JSON object string (write it with `jsonencode`). " +
-					"Compared by the keys it sets: settings the service adds are no change, a value changed " +
-					"elsewhere is. Secret settings (those the plugin's `config_schema` marks `secret`) do not " +
-					"belong here: set them in `secret_config_wo`; they never appear in this attribute. Left out, " +
-					"the settings are not managed and show what the service holds. After an import it holds the " +
-					"service's non-secret settings, and keys the configuration does not set are planned for removal.",
+					"The service keeps only what an update sends, so a setting added elsewhere (in the UI) shows " +
+					"as a change that the apply removes. Secret settings go in `secret_config_wo`. Left out, the " +
+					"settings are not managed and show what the service holds.",
 			},
 			"secret_config_wo": schema.StringAttribute{
 				Optional:  true,
@@ -153,10 +151,9 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				// sensitivity as an update).
 				Sensitive:  true,
 				Validators: []validator.String{settingsObject, storableNumbers},
-				MarkdownDescription: "Secret plugin settings, as a JSON object string (write it with `jsonencode`): " +
-					"the keys the plugin's `config_schema` marks `secret`. Write-only (Terraform 1.11 and later): " +
-					"never stored in plan or state. Sent when the config is created and whenever " +
-					"`secret_config_wo_version` changes; Terraform cannot see a change of this value alone.",
+				MarkdownDescription: "Secret plugin settings, as a JSON object string (write it with `jsonencode`), " +
+					"never stored in plan or state (Terraform 1.11+). Sent on create and whenever " +
+					"`secret_config_wo_version` changes; then a secret key it leaves out is cleared.",
 			},
 			"secret_config_wo_version": schema.Int64Attribute{
 				Optional: true,

@@ -60,7 +60,7 @@ data %q "test" {
 			// The local API's scoped key (a live run has one key only).
 			steps = append(steps, resource.TestStep{
 				Config:      config(acctest.KeyWrite),
-				ExpectError: regexp.MustCompile(`(?s)403\s+Forbidden.*only\s+legacy\s+personal\s+API\s+keys.*To\s+read\s+the\s+frontend,\s+configure`),
+				ExpectError: regexp.MustCompile(`(?s)403\s+Forbidden.*only\s+a\s+browser\s+session.*Open\s+the\s+plugin's\s+page`),
 			})
 		}
 		resource.ParallelTest(t, resource.TestCase{

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
@@ -57,6 +58,7 @@ func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
 			Computed:            true,
 			MarkdownDescription: "The service's soft-delete flag.",
 		},
+		"hog_function":      hogFunctionAttribute(),
 		"config":            computedJSON("Non-secret plugin settings of the config, as a JSON object string (secret ones are left out)."),
 		"error":             computedJSON("Last error the plugin reported for the config, as JSON text, or null."),
 		"plugin_info":       computedJSON("What the service tells about the plugin (its name, settings schema, jobs), as a JSON string."),
@@ -84,5 +86,31 @@ func projectIDArgument(what string) schema.StringAttribute {
 		MarkdownDescription: fmt.Sprintf("Project of the %s: a project id or `@current`. Defaults to the "+
 			"provider's `project_id`.", what),
 		Validators: []validator.String{framework.ProjectIDValidator()},
+	}
+}
+
+// hogFunctionAttribute shows the hog function the service's migration would
+// build of the config, in the terms of posthog_hog_function.
+func hogFunctionAttribute() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{
+		Computed: true,
+		MarkdownDescription: "The hog function the service's migration would build of this config, in the terms of the " +
+			"official PostHog provider's `posthog_hog_function`: write one per config from these values (see the guide " +
+			"\"Moving to hog functions\").",
+		Attributes: map[string]schema.Attribute{
+			"available": schema.BoolAttribute{Computed: true,
+				MarkdownDescription: "Whether a hog function template stands for the plugin (from its url: PostHog's own and inline plugins). Without one, there is nothing to build the hog function from."},
+			"template_id": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "For `template_id`: `plugin-` and the plugin's url without `https://github.com/PostHog/` or `inline://`; null without a template."},
+			"type": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "For `type`: `transformation` for a plugin that processes events, `source_webhook` for an import app, else `destination`."},
+			"name": schema.StringAttribute{Computed: true, MarkdownDescription: "For `name`: the plugin's name (the config's when the plugin has none)."},
+			"inputs_json": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
+				MarkdownDescription: "For `inputs_json`: every non-secret setting as `{\"<key>\": {\"value\": <value>}}`."},
+			"secret_inputs": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "The secret settings the config holds a value for. The service never shows them: supply them again in `sensitive_inputs_json`."},
+			"execution_order": schema.Int64Attribute{Computed: true, MarkdownDescription: "For `execution_order`: the config's `order`."},
+			"enabled":         schema.BoolAttribute{Computed: true, MarkdownDescription: "For `enabled`: the config's `enabled`."},
+		},
 	}
 }

@@ -1,10 +1,12 @@
 package framework
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
@@ -23,7 +25,8 @@ const (
 )
 
 // AddCustomActionError reports a failed custom action. When the service
-// refused the key (client.IsKeyRefused), the detail says why and what to do
+// refused the key (client.IsKeyRefused: the older "Personal API Key" text
+// or today's "personal API key"), the detail says why and what to do
 // instead; otherwise it is the usual API error, on the attribute attrPath
 // names.
 func AddCustomActionError(diags *diag.Diagnostics, summary string, a CustomAction, err error, attrPath AttrPathFunc) {
@@ -34,24 +37,42 @@ func AddCustomActionError(diags *diag.Diagnostics, summary string, a CustomActio
 	var apiErr *client.APIError
 	_ = errors.As(err, &apiErr)
 	diags.AddError(summary, fmt.Sprintf("%s %s answered 403 Forbidden: %q.\n\n"+
-		"The service lets only legacy personal API keys (keys created without scopes) call %s; every key with "+
-		"scopes, even \"*\", is refused. %s",
+		"The service lets no personal API key with scopes call %s, and since March 2026 PostHog gives every "+
+		"personal API key scopes (keys created without any got \"*\"): only a browser session in PostHog's UI "+
+		"may call it. %s",
 		apiErr.Method, apiErr.Path, apiErr.Detail, a, insteadOf(a)))
+}
+
+// RefuseKeyAtPlan refuses, at plan time, a custom action the service would
+// refuse this key: one look at the config's frontend per operation (it
+// writes nothing, and the service judges it by the same rule). It reports
+// whether it refused.
+func RefuseKeyAtPlan(ctx context.Context, meta *ProviderData, project string, coll client.Collection, id int64, a CustomAction,
+	attr path.Path, diags *diag.Diagnostics,
+) bool {
+	if may, known := meta.Client.KeyMayCallActions(ctx, project, coll, id); may || !known {
+		return false
+	}
+	diags.AddAttributeError(attr, fmt.Sprintf("This API key may not call %s", a), fmt.Sprintf(
+		"The service lets no personal API key with scopes call %s, and since March 2026 PostHog gives every personal "+
+			"API key scopes: only a browser session in PostHog's UI may. Nothing was sent. %s", a, insteadOf(a)))
+	return true
 }
 
 // insteadOf says what to do when the key may not call a custom action.
 func insteadOf(a CustomAction) string {
-	const legacy = "configure this provider (or an aliased provider used only for it) with a legacy personal " +
-		"API key without scopes"
+	const legacy = " A self-hosted instance older than that still lets a legacy key without scopes call it, " +
+		"in this provider's configuration or an aliased one used only for it."
 	switch a {
 	case ActionJob:
-		return "To run jobs, " + legacy + "."
+		return "Run the job from the config's page in PostHog's UI." + legacy
 	case ActionFrontend:
-		return "To read the frontend, " + legacy + "."
+		return "Open the plugin's page in PostHog's UI to see its frontend." + legacy
 	case ActionMigrate:
-		return "To migrate configs, " + legacy + "."
+		return "Build the hog function yourself with the official provider's posthog_hog_function, from what the " +
+			"config data sources show of it: see " + MovingGuide + "." + legacy
 	default:
-		return "Ordering does not need it: the order resource falls back to updating each config's order. " +
-			"If you see this, " + legacy + "."
+		return "Ordering does not need it: the order resource updates each config's order instead. If you see " +
+			"this, report it."
 	}
 }

@@ -10,12 +10,15 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
-// TestAddCustomActionError: only the service's refusal of the key itself
-// gets the advice to use a legacy key; any other 403 is the usual API error.
+// TestAddCustomActionError: only the service's refusal of the key itself,
+// in its older and its newest words, gets the advice of what to do instead;
+// any other 403 is the usual API error.
 func TestAddCustomActionError(t *testing.T) {
 	t.Parallel()
 	refused := fmt.Errorf("running: %w", &client.APIError{Method: "POST", Path: "/x/1/job/", Status: 403,
 		Detail: "This action does not support Personal API Key access"})
+	today := &client.APIError{Method: "POST", Path: "/x/1/frontend/", Status: 403,
+		Detail: "This action does not support personal API key access"}
 	scope := &client.APIError{Method: "POST", Path: "/x/1/job/", Status: 403, Detail: "API key missing required scope 'plugin:write'"}
 	for _, tc := range []struct {
 		name   string
@@ -24,8 +27,9 @@ func TestAddCustomActionError(t *testing.T) {
 		want   []string
 		refuse bool
 	}{
-		{"job refused", refused, ActionJob, []string{"only legacy personal API keys", "To run jobs, configure"}, true},
-		{"frontend refused", refused, ActionFrontend, []string{"To read the frontend, configure"}, true},
+		{"job refused", refused, ActionJob, []string{"only a browser session", "Run the job from the config's page"}, true},
+		{"frontend refused, today's words", today, ActionFrontend, []string{"since March 2026", "Open the plugin's page"}, true},
+		{"migrate refused", refused, ActionMigrate, []string{"posthog_hog_function", "Moving to hog functions"}, true},
 		{"rearrange refused", refused, ActionRearrange, []string{"Ordering does not need it"}, true},
 		{"a missing scope", scope, ActionJob, []string{"403 Forbidden", "lacks the scope"}, false},
 	} {

@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"context"
 	"sync"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -22,6 +23,35 @@ type ProviderData struct {
 
 	readCacheOnce sync.Once
 	readCache     *readcache.Cache
+
+	pluginsMu sync.Mutex
+	plugins   map[int64]*pluginLookup
+}
+
+// pluginLookup is one look at a plugin in the organization's listing.
+type pluginLookup struct {
+	once   sync.Once
+	plugin *client.Plugin
+	err    error
+}
+
+// Plugin returns plugin id as the organization's plugin listing shows it,
+// looked up once per operation (concurrent callers share the look), or the
+// error that says why it cannot be read (a key limited to projects, a
+// service without the listing).
+func (d *ProviderData) Plugin(ctx context.Context, id int64) (*client.Plugin, error) {
+	d.pluginsMu.Lock()
+	if d.plugins == nil {
+		d.plugins = map[int64]*pluginLookup{}
+	}
+	l := d.plugins[id]
+	if l == nil {
+		l = &pluginLookup{}
+		d.plugins[id] = l
+	}
+	d.pluginsMu.Unlock()
+	l.once.Do(func() { l.plugin, l.err = d.Client.Plugin(ctx, client.CurrentOrganization, id) })
+	return l.plugin, l.err
 }
 
 // ReadCache returns the operation's batched record reader: reads of many

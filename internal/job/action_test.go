@@ -115,7 +115,7 @@ func TestRunJobAction_protocol(t *testing.T) {
 		// A key with scopes: a clear error, and nothing run.
 		scoped := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
 		inv = scoped.Invoke(t, actionType, args(jc.JobType, jc.PayloadJSON))
-		if !inv.Completed || len(inv.Diagnostics) != 1 || !strings.Contains(inv.Diagnostics[0].Detail, "To run jobs, configure this provider") {
+		if !inv.Completed || len(inv.Diagnostics) != 1 || !strings.Contains(inv.Diagnostics[0].Detail, "Run the job from the config's page") {
 			t.Errorf("scoped key: invocation %+v, want one error saying what to do instead", inv)
 		}
 		if err := checkJobs(local, &id, jc, 1)(nil); err != nil {

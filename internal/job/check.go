@@ -90,7 +90,7 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, pr
 		Unknown:  "so no job can run on it",
 		Deferred: "so the job type and payload are left to the service to judge at apply",
 	})
-	if rec == nil {
+	if rec == nil || framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, framework.ActionJob, jobConfigIDPath, &diags) {
 		return diags
 	}
 	jobs, known := publicJobsOf(rec.PluginInfo)

@@ -98,20 +98,27 @@ func (s *Server) resolveTarget(k *key, rt route) (int64, *apiError) {
 // actions (or an unsupported method): that check comes before its project
 // and scopes. A key limited to its projects may not call the
 // organization's routes; PostHog looks at that limit (scoped_teams) only
-// for keys with scopes, as here.
-func authorize(k *key, rt route, project int64, op string, allowed bool) *apiError {
+// for keys with scopes, as here. On today's service (today) every key has
+// scopes: PostHog gave the keys without any "*" (PR #51237), and words the
+// refusal of the custom actions anew.
+func authorize(k *key, rt route, project int64, op string, allowed, today bool) *apiError {
+	scoped := k.scoped || today
 	scope := requiredScope(op)
-	if k.scoped && (!allowed || scope == "") {
-		return errPermission("This action does not support Personal API Key access")
+	if scoped && (!allowed || scope == "") {
+		if today {
+			return errPermission(DetailNoKeyAccessToday)
+		}
+		return errPermission(DetailNoKeyAccess)
 	}
 	switch {
 	case rt.organization():
-		if k.scoped && k.LimitedToProjects {
+		if scoped && k.LimitedToProjects {
 			return errPermission("API keys with scoped projects are only supported on project-based endpoints.")
 		}
 	case !k.allowsProject(project):
 		return errPermission(fmt.Sprintf("API key does not have access to the requested project: ID %d.", project))
 	}
+	// A key without scopes has every one: "*" on today's service.
 	if k.scoped && !k.hasScope(scope) {
 		return errPermission(fmt.Sprintf("API key missing required scope '%s'", scope))
 	}

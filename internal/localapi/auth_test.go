@@ -94,19 +94,38 @@ var jobBodies = map[string]any{
 // collection: a public job at generation 1, a migrator from generation 2.
 var matrixPlugins = map[int]map[string]int64{1: {tr: 2, ia: 3}, 2: {tr: 1, ia: 3}, 3: {tr: 1, ia: 3}}
 
+// modes are the services a server can behave as: each generation, and
+// each with today's mode on, which changes generation 2 only.
+var modes = []struct {
+	gen   int
+	today bool
+}{{1, false}, {2, false}, {3, false}, {2, true}, {1, true}, {3, true}}
+
+func modeName(gen int, today bool) string {
+	if today {
+		return fmt.Sprintf("generation %d today", gen)
+	}
+	return fmt.Sprint("generation ", gen)
+}
+
 // TestAuthMatrix sends every operation of both collections, and every
 // method no operation serves, with every seeded key and one of each other
 // shape (and none, and a bad one) to every kind of project, at every
-// generation, and checks the answer against the live rules. Records are
-// made at generation 1, then the server switches.
+// generation and in today's mode, and checks the answer against the live
+// rules. Records are made at generation 1, then the server switches.
 func TestAuthMatrix(t *testing.T) {
-	for _, gen := range []int{1, 2, 3} {
-		t.Run(fmt.Sprint("generation ", gen), func(t *testing.T) { authMatrix(t, gen) })
+	for _, m := range modes {
+		t.Run(modeName(m.gen, m.today), func(t *testing.T) { authMatrix(t, m.gen, m.today) })
 	}
 }
 
-func authMatrix(t *testing.T, gen int) {
-	a := newAPI(t, localapi.Options{Keys: matrixKeys})
+// authMatrix checks one mode. Today's service (today at generation 2)
+// gives every key scopes, "*" to those that had none (PostHog PR #51237),
+// refuses them the custom actions in new words, answers an unknown path
+// "Endpoint not found." and a JSON create 400, making nothing.
+func authMatrix(t *testing.T, gen int, todayFlag bool) {
+	today := todayFlag && gen == 2
+	a := newAPI(t, localapi.Options{Keys: matrixKeys, Today: todayFlag, Generation: 1})
 	type keyCase struct {
 		key      string
 		scopes   []string
@@ -156,6 +175,8 @@ func authMatrix(t *testing.T, gen int) {
 						legacy := len(k.scopes) == 0
 						allowsProject := len(k.projects) == 0 || contains(k.projects, projID)
 						switch {
+						case !slices.Contains(op.gens, gen) && today:
+							r.wantError(t, 404, "invalid_request", "not_found", localapi.DetailEndpointNotFound, "")
 						case !slices.Contains(op.gens, gen):
 							// A route the generation lacks: an unknown path.
 							r.wantError(t, 404, "invalid_request", "not_found", "Not found.", "")
@@ -165,14 +186,18 @@ func authMatrix(t *testing.T, gen int) {
 							r.wantError(t, 401, "authentication_error", "authentication_failed", "Personal API key found in request Authorization header is invalid.", "")
 						case !known:
 							r.wantError(t, 404, "invalid_request", "not_found", "Project not found.", "")
+						case today && op.scope == "":
+							r.wantError(t, 403, "authentication_error", "permission_denied", localapi.DetailNoKeyAccessToday, "")
 						case !legacy && op.scope == "":
-							r.wantError(t, 403, "authentication_error", "permission_denied", "This action does not support Personal API Key access", "")
+							r.wantError(t, 403, "authentication_error", "permission_denied", localapi.DetailNoKeyAccess, "")
 						case !allowsProject:
 							r.wantError(t, 403, "authentication_error", "permission_denied",
 								fmt.Sprintf("API key does not have access to the requested project: ID %d.", projID), "")
 						case !legacy && !hasScope(k.scopes, op.scope):
 							r.wantError(t, 403, "authentication_error", "permission_denied",
 								fmt.Sprintf("API key missing required scope '%s'", op.scope), "")
+						case today && op.name == "create":
+							r.wantError(t, 400, "validation_error", "invalid_input", localapi.DetailCreationDisabled, "")
 						default:
 							r.want(t, op.success)
 						}
@@ -180,6 +205,9 @@ func authMatrix(t *testing.T, gen int) {
 				}
 			}
 		}
+	}
+	if hfs := a.srv.HogFunctions(); today && len(hfs) != 0 {
+		t.Errorf("today's service made hog functions of JSON creates: %+v", hfs)
 	}
 }
 

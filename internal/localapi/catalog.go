@@ -13,8 +13,10 @@ type catalog struct {
 	plugins []Plugin // in the order given
 	byID    map[int64]*catalogEntry
 	ids     []int64 // sorted
-	// collections are the two collections by name.
-	collections map[string]*collection
+	// collections are the two collections by name; todayCollections the
+	// same as today's service chooses their plugins.
+	collections      map[string]*collection
+	todayCollections map[string]*collection
 }
 
 type catalogEntry struct {
@@ -35,20 +37,26 @@ type collection struct {
 func (c *collection) shows(rec *record) bool { return c.plugins[rec.Plugin] }
 
 // collectionKinds decides which plugins each collection shows, as the live
-// service's querysets do.
-var collectionKinds = map[string]func(*Plugin) bool{
-	TransformationConfigs: (*Plugin).isTransformation,
-	ImportAppConfigs:      (*Plugin).isImportApp,
-}
+// service's querysets do; todayCollectionKinds as they do today (the notes'
+// "The service as it is in 2026": the import apps' second rule).
+var (
+	collectionKinds = map[string]func(*Plugin) bool{
+		TransformationConfigs: (*Plugin).isTransformation,
+		ImportAppConfigs:      (*Plugin).isImportApp,
+	}
+	todayCollectionKinds = map[string]func(*Plugin) bool{
+		TransformationConfigs: (*Plugin).isTransformation,
+		ImportAppConfigs:      (*Plugin).isImportAppToday,
+	}
+)
 
 func newCatalog(plugins []Plugin) (*catalog, error) {
 	if err := checkPlugins(plugins); err != nil {
 		return nil, err
 	}
 	c := &catalog{
-		plugins:     slices.Clone(plugins),
-		byID:        make(map[int64]*catalogEntry, len(plugins)),
-		collections: make(map[string]*collection, len(collectionKinds)),
+		plugins: slices.Clone(plugins),
+		byID:    make(map[int64]*catalogEntry, len(plugins)),
 	}
 	for _, p := range plugins {
 		e := &catalogEntry{Plugin: p, secrets: p.ConfigSchema.secretKeys()}
@@ -57,7 +65,14 @@ func newCatalog(plugins []Plugin) (*catalog, error) {
 		c.ids = append(c.ids, p.ID)
 	}
 	slices.Sort(c.ids)
-	for name, keep := range collectionKinds {
+	c.collections, c.todayCollections = c.collectionsOf(collectionKinds), c.collectionsOf(todayCollectionKinds)
+	return c, nil
+}
+
+// collectionsOf builds the collections that kinds choose plugins for.
+func (c *catalog) collectionsOf(kinds map[string]func(*Plugin) bool) map[string]*collection {
+	out := make(map[string]*collection, len(kinds))
+	for name, keep := range kinds {
 		coll := &collection{name: name, plugins: map[int64]bool{}, ids: []int64{}}
 		for id, e := range c.byID {
 			if keep(&e.Plugin) {
@@ -66,9 +81,18 @@ func newCatalog(plugins []Plugin) (*catalog, error) {
 			}
 		}
 		slices.Sort(coll.ids)
-		c.collections[name] = coll
+		out[name] = coll
 	}
-	return c, nil
+	return out
+}
+
+// collectionsFor returns the collections as today's service (today) or
+// the earlier ones choose their plugins.
+func (c *catalog) collectionsFor(today bool) map[string]*collection {
+	if today {
+		return c.todayCollections
+	}
+	return c.collections
 }
 
 func (c *catalog) get(id int64) *catalogEntry { return c.byID[id] }

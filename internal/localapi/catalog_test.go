@@ -190,3 +190,21 @@ func TestParsePluginsTextAndSchemaForms(t *testing.T) {
 		t.Errorf("no fields written as %s, want []", out)
 	}
 }
+
+// TestCapabilitiesGivenLists: a capability list given empty is shown as []
+// (the service tells methods: [] from no methods); one left out is not.
+func TestCapabilitiesGivenLists(t *testing.T) {
+	plugins, err := localapi.ParsePlugins([]byte(`[{"id": 1, "capabilities": {"methods": [], "jobs": null}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newAPI(t, localapi.Options{Plugins: plugins})
+	got := a.do(http.MethodGet, "/api/organizations/@current/plugins/1/", star, nil).want(t, 200).object(t)
+	if !jsonEqual(t, got["capabilities"], `{"methods": []}`) {
+		t.Errorf("capabilities %v, want the empty methods only", got["capabilities"])
+	}
+	out, err := json.Marshal(localapi.Capabilities{ScheduledTasks: []string{"runEveryHour"}})
+	if err != nil || string(out) != `{"scheduled_tasks":["runEveryHour"]}` {
+		t.Errorf("%s, %v", out, err)
+	}
+}

@@ -13,10 +13,15 @@ import (
 
 func (s *Server) list(req *request) *apiError {
 	limit, offset := pageWindow(req.r)
-	// Every generation leaves deleted configs out of lists (and count).
-	recs, count, err := s.store.list(req.ctx, req.route.coll.ids, req.project, limit, offset)
-	if err != nil {
-		return s.internal(req, err)
+	// Every generation leaves deleted configs out of lists (and count);
+	// an organization without plugin access sees none.
+	var recs []*record
+	var count int64
+	if !req.noAccess {
+		var err error
+		if recs, count, err = s.store.list(req.ctx, req.route.coll.ids, req.project, limit, offset); err != nil {
+			return s.internal(req, err)
+		}
 	}
 	faults := s.CurrentFaults()
 	if faults.EndlessPages {
@@ -24,7 +29,7 @@ func (s *Server) list(req *request) *apiError {
 	}
 	views := make([]*recordView, len(recs))
 	for i, rec := range recs {
-		views[i] = rec.view(req.cat, false, req.gen)
+		views[i] = rec.view(req.cat, false, req.svc)
 	}
 	page := newPage(req.r, count, limit, offset, views)
 	if faults.PagePadding > 0 {
@@ -88,16 +93,19 @@ func (s *Server) create(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	in, e := parseConfigInput(b, req.cat, false, req.gen < Generation2)
+	in, e := parseConfigInput(b, req.cat, false, req.svc.gen < Generation2)
 	if e != nil {
 		return e
+	}
+	if req.noAccess {
+		return errInvalid(DetailNoPluginAccess, "")
 	}
 	// The plugin's kind is not checked: a config created through the wrong
 	// collection is stored, and then invisible there, as on the live service.
 	rec := &record{Team: req.project, Plugin: *in.plugin, Order: *in.order, Config: json.RawMessage(`{}`)}
 	in.apply(rec, nil, false)
-	if req.gen >= Generation2 {
-		return s.createHogFunction(req, rec, in.unstorable)
+	if req.svc.gen >= Generation2 {
+		return s.createHogFunction(req, rec, in)
 	}
 	if in.unstorable {
 		return errServer()
@@ -105,7 +113,7 @@ func (s *Server) create(req *request) *apiError {
 	if err := s.store.create(req.ctx, rec, s.logAs(activityCreated)); err != nil {
 		return s.internal(req, err)
 	}
-	writeJSON(req.w, http.StatusCreated, rec.view(req.cat, true, req.gen))
+	writeJSON(req.w, http.StatusCreated, rec.view(req.cat, true, req.svc))
 	return nil
 }
 
@@ -114,7 +122,7 @@ func (s *Server) retrieve(req *request) *apiError {
 	if e != nil {
 		return e
 	}
-	writeJSON(req.w, http.StatusOK, rec.view(req.cat, true, req.gen))
+	writeJSON(req.w, http.StatusOK, rec.view(req.cat, true, req.svc))
 	return nil
 }
 
@@ -129,13 +137,13 @@ func (s *Server) update(req *request) *apiError {
 	b, bodyErr := readBody(req.w, req.r)
 	var in *configInput
 	if bodyErr == nil {
-		in, bodyErr = parseConfigInput(b, req.cat, req.r.Method == http.MethodPatch, req.gen < Generation2)
+		in, bodyErr = parseConfigInput(b, req.cat, req.r.Method == http.MethodPatch, req.svc.gen < Generation2)
 	}
 	if bodyErr == nil && in.unstorable {
 		bodyErr = errServer() // the save fails, after the record is found
 	}
 	rec, err := s.store.update(req.ctx, req.project, id, func(_ *storeTx, rec *record) error {
-		if !req.route.coll.shows(rec) {
+		if req.noAccess || !req.route.coll.shows(rec) {
 			return errRecordNotFound()
 		}
 		if bodyErr != nil {
@@ -150,13 +158,18 @@ func (s *Server) update(req *request) *apiError {
 	case rec == nil:
 		return errRecordNotFound()
 	}
-	writeJSON(req.w, http.StatusOK, rec.view(req.cat, true, req.gen))
+	writeJSON(req.w, http.StatusOK, rec.view(req.cat, true, req.svc))
 	return nil
 }
 
 // delete only disables the record, looked up in the whole project; an
-// unknown (or non-integer) id is a 500, as on the live service.
+// unknown (or non-integer) id is a 500, as on the live service. An
+// organization without plugin access gets a 404 without a body.
 func (s *Server) delete(req *request) *apiError {
+	if req.noAccess {
+		req.w.WriteHeader(http.StatusNotFound)
+		return nil
+	}
 	id, ok := req.recordID()
 	if !ok {
 		return errServer()
@@ -178,7 +191,7 @@ func (s *Server) delete(req *request) *apiError {
 // findInCollection loads the :id record if the route's collection shows it.
 func (s *Server) findInCollection(req *request) (*record, *apiError) {
 	id, ok := req.recordID()
-	if !ok {
+	if !ok || req.noAccess {
 		return nil, errRecordNotFound()
 	}
 	rec, err := s.store.find(req.ctx, req.project, id)

@@ -32,8 +32,21 @@ type faultsDoc struct {
 	PagePadding  int64 `json:"page_padding"`
 }
 
+// generationDoc is the service the server behaves as: its generation and
+// today's mode. A PUT may leave either out, which stays as it is.
 type generationDoc struct {
-	Generation int `json:"generation"`
+	Generation int  `json:"generation"`
+	Today      bool `json:"today"`
+}
+
+// pluginAccessDoc is Options.NoPluginAccess.
+type pluginAccessDoc struct {
+	NoPluginAccess bool `json:"no_plugin_access"`
+}
+
+type generationPut struct {
+	Generation *int  `json:"generation"`
+	Today      *bool `json:"today"`
 }
 
 func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
@@ -58,16 +71,26 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 	case path == "hog-functions" && r.Method == http.MethodDelete:
 		answerReset(w, s.ResetHogFunctions())
 	case path == "generation" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, generationDoc{Generation: s.Generation()})
+		v := s.service()
+		writeJSON(w, http.StatusOK, generationDoc{Generation: v.gen, Today: v.today})
 	case path == "generation" && r.Method == http.MethodPut:
-		var doc generationDoc
+		var doc generationPut
 		if !readDebugBody(w, r, &doc) {
 			return
 		}
-		if err := s.SetGeneration(doc.Generation); err != nil {
+		if err := s.setService(doc.Generation, doc.Today); err != nil {
 			writeError(w, errInvalid(err.Error(), "generation"))
 			return
 		}
+		w.WriteHeader(http.StatusNoContent)
+	case path == "plugin-access" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, pluginAccessDoc{NoPluginAccess: s.NoPluginAccess()})
+	case path == "plugin-access" && r.Method == http.MethodPut:
+		var doc pluginAccessDoc
+		if !readDebugBody(w, r, &doc) {
+			return
+		}
+		s.SetNoPluginAccess(doc.NoPluginAccess)
 		w.WriteHeader(http.StatusNoContent)
 	case path == "faults" && r.Method == http.MethodGet:
 		f := s.CurrentFaults()

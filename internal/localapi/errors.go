@@ -80,6 +80,16 @@ func errNotFound(detail string) *apiError {
 
 func errRecordNotFound() *apiError { return errNotFound("Not found.") }
 
+// errNoRoute answers a path no route of the service's generation serves:
+// the 404 envelope, whose detail today's service words as its router does
+// (the notes' "The service as it is in 2026": "Endpoint not found.").
+func errNoRoute(svc service) *apiError {
+	if svc.isToday() {
+		return errNotFound(DetailEndpointNotFound)
+	}
+	return errRecordNotFound()
+}
+
 func errProjectNotFound() *apiError { return errNotFound("Project not found.") }
 
 func errMethodNotAllowed(method string) *apiError {
@@ -112,6 +122,28 @@ func errThrottled(wait int) *apiError {
 		Detail:     fmt.Sprintf("Request was throttled. Expected available in %d seconds.", wait),
 		RetryAfter: wait}
 }
+
+// The refusals of personal API keys and of paths, as the service words
+// them.
+const (
+	// DetailNoKeyAccess refuses a key with scopes a custom action
+	// (rearrange, job, frontend, migrate, activity) or a method the route
+	// does not serve, until 2026.
+	DetailNoKeyAccess = "This action does not support Personal API Key access"
+	// DetailNoKeyAccessToday is the same refusal in today's words (the
+	// notes' "The service as it is in 2026"), to every key.
+	DetailNoKeyAccessToday = "This action does not support personal API key access"
+	// DetailEndpointNotFound answers, on today's service, job and every
+	// path it has no route for.
+	DetailEndpointNotFound = "Endpoint not found."
+	// DetailNoPluginAccess refuses a create (and rearrange) in an
+	// organization whose plugin access is below "config"
+	// (Options.NoPluginAccess).
+	DetailNoPluginAccess = "Plugin configuration is not available for the current organization!"
+	// DetailPluginAccessInsufficient refuses such an organization its
+	// plugin listings.
+	DetailPluginAccessInsufficient = "Your organization's plugin access level is insufficient."
+)
 
 // Common validation details, worded as the live service (DRF) words them.
 const (

@@ -37,6 +37,14 @@ func (fs *faultState) draw() float64 {
 	return fs.rng.Float64()
 }
 
+// shuffle orders n items at random, drawn from the faults' source: the
+// same for the same Faults.Seed and requests.
+func (fs *faultState) shuffle(n int, swap func(i, j int)) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.rng.Shuffle(n, swap)
+}
+
 // injectFault adds latency and, for a drawn share of requests, answers a
 // fault instead of handling the request. It runs before anything else, so
 // a faulted request has no effect. It reports whether it answered.

@@ -22,7 +22,8 @@ import (
 )
 
 // The write operations the fuzz target sends a body to; the low bits of
-// its op byte pick one, bit 4 the collection, bit 5 generation 2.
+// its op byte pick one, bit 4 the collection, bit 5 generation 2, bit 6
+// with bit 5 today's service (Options.Today).
 const (
 	fuzzCreateJSON = iota
 	fuzzUpdateJSON
@@ -136,6 +137,9 @@ func FuzzWriteBodies(f *testing.F) {
 		{fuzzCreateJSON | 32, `{"plugin": 1, "order": 1, "filters": "ignored"}`},
 		{fuzzCreateMultipart | 16 | 32, "plugin=3\norder=1\nconfig={\"bucket\": \"b\", \"aws_secret_access_key\": \"s\"}"},
 		{fuzzUpdateJSON | 32, `{"filters": [1], "name": "n"}`},
+		{fuzzCreateJSON | 32 | 64, `{"plugin": 1, "order": 1}`},
+		{fuzzCreateMultipart | 32 | 64, "plugin=1\norder=1\nconfig={\"locale\": \"en\"}"},
+		{fuzzRearrange | 32 | 64, `{"orders": {"x": 1}}`},
 		{fuzzCreateJSON, `{"plugin": 1, "order": 1, "filters": {"events": [{"type": "events", "id": 1e400, "properties": [{"v": 1e400}]}]}}`},
 		{fuzzUpdateJSON, `{"filters": {"actions": [{"type": "actions", "properties": [{"\ud800": "\u0000"}]}]}}`},
 		{fuzzUpdateMultipart, "config={\"v\": NaN, \"w\": 1.50}\nfilters={\"events\": [{\"type\": \"events\", \"order\": Infinity}]}"},
@@ -150,6 +154,7 @@ func FuzzWriteBodies(f *testing.F) {
 			coll = ia
 		}
 		gen := 1 + int(op>>5&1)
+		fs.srv.SetToday(gen == 2 && op&64 != 0)
 		if err := fs.srv.SetGeneration(gen); err != nil {
 			t.Fatal(err)
 		}

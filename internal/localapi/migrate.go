@@ -8,7 +8,7 @@ import "net/http"
 // makes two, as a second create would.
 func (s *Server) migrate(req *request) *apiError {
 	id, ok := req.recordID()
-	if !ok {
+	if !ok || req.noAccess {
 		return errRecordNotFound()
 	}
 	var hf *HogFunction

@@ -19,7 +19,24 @@ type Options struct {
 	Projects []int64
 	// Generation is the service generation to behave as: 1 (the zero value
 	// too), 2 or 3; see Generation1. Change it later with SetGeneration.
+	// With Today, 0 is generation 2.
 	Generation int
+	// Today serves generation 2 as the service is today (the notes' "The
+	// service as it is in 2026"): every key has scopes, creates make
+	// nothing but from a form's config, job and unknown paths answer
+	// "Endpoint not found.", records have no delivery_rate_24h, and the
+	// import apps take a second rule. It implies generation 2 unless
+	// Generation says otherwise: at generation 1 or 3 the server behaves
+	// as those did, and becomes today's service once moved to 2 (so a test
+	// can make configs at generation 1 first, which today's service cannot).
+	// Change it later with SetToday.
+	Today bool
+	// NoPluginAccess gives the organization a plugin access level below
+	// "config" (PostHog's plugins_access_level NONE), at every generation:
+	// creates are 400 "Plugin configuration is not available for the
+	// current organization!", the collections show no config, and the
+	// plugin listings are 403. Change it later with SetNoPluginAccess.
+	NoPluginAccess bool
 
 	// RateLimitPerMinute, when positive, throttles each key to that many
 	// requests in any sliding minute (429 with Retry-After): the live

@@ -43,8 +43,9 @@ var pluginOperations = []operation{
 
 // TestPluginListingsAuthMatrix sends every operation of every listing with
 // every kind of key to every kind of organization address, at every
-// generation, and checks the answer against the live rules: project-limited
-// keys with scopes get 403 (PostHog checks scoped_teams only for them), an
+// generation and in today's mode, and checks the answer against the live
+// rules: project-limited keys with scopes get 403 (PostHog checks
+// scoped_teams only for them; on today's service every key has scopes), an
 // unknown organization or one that is not a UUID 404, and generation 3 has
 // no listings.
 func TestPluginListingsAuthMatrix(t *testing.T) {
@@ -56,17 +57,19 @@ func TestPluginListingsAuthMatrix(t *testing.T) {
 	cases := append([]localapi.APIKey{{Key: ""}, {Key: "phx_not_a_key"}}, keys...)
 	orgs := []string{"@current", localapi.OrganizationID, strings.ToUpper(strings.ReplaceAll(localapi.OrganizationID, "-", "")),
 		"{" + localapi.OrganizationID + "}", "01890000-0000-7000-8000-000000000999", "abc"}
-	for _, gen := range []int{1, 2, 3} {
-		if err := a.srv.SetGeneration(gen); err != nil {
+	for _, m := range modes {
+		a.srv.SetToday(m.today)
+		if err := a.srv.SetGeneration(m.gen); err != nil {
 			t.Fatal(err)
 		}
+		gen, today := m.gen, m.today && m.gen == 2
 		for _, l := range listings {
 			for _, k := range cases {
 				for i, org := range orgs {
 					for _, op := range pluginOperations {
-						t.Run(fmt.Sprintf("%d/%s/%s/%d/%s", gen, l.name, k.Key, i, op.name), func(t *testing.T) {
+						t.Run(fmt.Sprintf("%s/%s/%s/%d/%s", modeName(m.gen, m.today), l.name, k.Key, i, op.name), func(t *testing.T) {
 							r := a.do(op.method, op.path(org, l.name, l.ids[0]), k.Key, op.body)
-							scoped := len(k.Scopes) > 0
+							scoped := len(k.Scopes) > 0 || today
 							switch {
 							case gen == 3:
 								r.wantError(t, 404, "invalid_request", "not_found", "Not found.", "")
@@ -76,11 +79,13 @@ func TestPluginListingsAuthMatrix(t *testing.T) {
 								r.wantError(t, 401, "authentication_error", "authentication_failed", "Personal API key found in request Authorization header is invalid.", "")
 							case i >= 4:
 								r.wantError(t, 404, "invalid_request", "not_found", "Organization not found.", "")
+							case today && op.scope == "":
+								r.wantError(t, 403, "authentication_error", "permission_denied", localapi.DetailNoKeyAccessToday, "")
 							case scoped && op.scope == "":
-								r.wantError(t, 403, "authentication_error", "permission_denied", "This action does not support Personal API Key access", "")
+								r.wantError(t, 403, "authentication_error", "permission_denied", localapi.DetailNoKeyAccess, "")
 							case scoped && k.LimitedToProjects:
 								r.wantError(t, 403, "authentication_error", "permission_denied", "API keys with scoped projects are only supported on project-based endpoints.", "")
-							case scoped && !hasScope(k.Scopes, op.scope):
+							case len(k.Scopes) > 0 && !hasScope(k.Scopes, op.scope): // "*" for a key without scopes
 								r.wantError(t, 403, "authentication_error", "permission_denied", "API key missing required scope 'plugin:read'", "")
 							case op.success == 405:
 								r.wantError(t, 405, "invalid_request", "method_not_allowed", fmt.Sprintf("Method %q not allowed.", op.method), "")

@@ -42,11 +42,33 @@ type Plugin struct {
 	HasMigrator bool `json:"has_migrator,omitempty"`
 }
 
-// Capabilities decides which collection shows a plugin's configs.
+// Capabilities decides which collection shows a plugin's configs. A list
+// left out (nil) is not shown; one given, even empty, is: the service tells
+// a plugin whose methods are [] from one without methods (today's
+// import-apps rule, isImportAppToday).
 type Capabilities struct {
 	Methods        []string `json:"methods,omitempty"`
 	ScheduledTasks []string `json:"scheduled_tasks,omitempty"`
 	Jobs           []string `json:"jobs,omitempty"`
+}
+
+// MarshalJSON writes the lists that were given, an empty one as [].
+func (c Capabilities) MarshalJSON() ([]byte, error) {
+	type given struct {
+		Methods        *[]string `json:"methods,omitempty"`
+		ScheduledTasks *[]string `json:"scheduled_tasks,omitempty"`
+		Jobs           *[]string `json:"jobs,omitempty"`
+	}
+	var g given
+	for _, f := range []struct {
+		list []string
+		dst  **[]string
+	}{{c.Methods, &g.Methods}, {c.ScheduledTasks, &g.ScheduledTasks}, {c.Jobs, &g.Jobs}} {
+		if f.list != nil {
+			*f.dst = &f.list
+		}
+	}
+	return json.Marshal(g)
 }
 
 // ConfigField is one entry of a plugin's config_schema. Secret fields of
@@ -145,6 +167,17 @@ func (p *Plugin) isImportApp() bool {
 	return len(p.Capabilities.ScheduledTasks) > 0
 }
 
+// isImportAppToday is today's filter (the notes' "The service as it is in
+// 2026"; PostHog's PipelineImportAppsConfigsViewSet and
+// PipelineImportAppsViewSet): a non-empty scheduled_tasks list, or a
+// methods list (present, an empty one counts) holding none of onEvent,
+// composeWebhook and processEvent.
+func (p *Plugin) isImportAppToday() bool {
+	m := p.Capabilities.Methods
+	return p.isImportApp() || (m != nil &&
+		!slices.Contains(m, "onEvent") && !slices.Contains(m, "composeWebhook") && !slices.Contains(m, "processEvent"))
+}
+
 // pluginInfo renders the plugin as the live plugin_info object.
 func (p *Plugin) pluginInfo() json.RawMessage { return p.serialize(false) }
 
@@ -220,13 +253,18 @@ func nonEmpty(s string) *string {
 }
 
 // Collections names the collections that show the plugin's configs.
-func (p *Plugin) Collections() []string {
+func (p *Plugin) Collections() []string { return p.collections(collectionKinds) }
+
+// CollectionsToday names the collections that show the plugin's configs
+// on today's service (Options.Today), whose import apps take a second rule.
+func (p *Plugin) CollectionsToday() []string { return p.collections(todayCollectionKinds) }
+
+func (p *Plugin) collections(kinds map[string]func(*Plugin) bool) []string {
 	var out []string
-	if p.isTransformation() {
-		out = append(out, TransformationConfigs)
-	}
-	if p.isImportApp() {
-		out = append(out, ImportAppConfigs)
+	for _, name := range []string{TransformationConfigs, ImportAppConfigs} {
+		if kinds[name](p) {
+			out = append(out, name)
+		}
 	}
 	return out
 }

@@ -15,8 +15,13 @@ import (
 // config's activity log says so). Unknown,
 // disabled or foreign ids are ignored; a key that is not an integer (or an
 // order the column cannot hold) is a 500 and changes nothing. The answer is
-// a bare array of every enabled config of the project.
+// a bare array of every enabled config of the project: by order, or in no
+// defined order on today's service (the notes' "The service as it is in
+// 2026"), shuffled from the faults' source (seeded by Faults.Seed).
 func (s *Server) rearrange(req *request) *apiError {
+	if req.noAccess {
+		return errInvalid(DetailNoPluginAccess, "")
+	}
 	b, e := readBody(req.w, req.r)
 	if e != nil {
 		return e
@@ -46,9 +51,12 @@ func (s *Server) rearrange(req *request) *apiError {
 	if err != nil {
 		return s.failed(req, err)
 	}
+	if req.svc.isToday() {
+		s.faults.Load().shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
+	}
 	views := make([]*recordView, len(recs))
 	for i, rec := range recs {
-		views[i] = rec.view(req.cat, false, req.gen)
+		views[i] = rec.view(req.cat, false, req.svc)
 	}
 	writeJSON(req.w, http.StatusOK, views)
 	return nil

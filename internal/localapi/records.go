@@ -31,15 +31,17 @@ type record struct {
 type recordView struct {
 	// ID, CreatedAt and UpdatedAt are null in the answer to a generation 2
 	// create, which stores nothing.
-	ID              *int64          `json:"id"`
-	Plugin          int64           `json:"plugin"`
-	Enabled         bool            `json:"enabled"`
-	Order           int64           `json:"order"`
-	Config          json.RawMessage `json:"config"`
-	Error           *string         `json:"error"`
-	TeamID          int64           `json:"team_id"`
-	PluginInfo      json.RawMessage `json:"plugin_info"`
-	DeliveryRate24h *float64        `json:"delivery_rate_24h"`
+	ID         *int64          `json:"id"`
+	Plugin     int64           `json:"plugin"`
+	Enabled    bool            `json:"enabled"`
+	Order      int64           `json:"order"`
+	Config     json.RawMessage `json:"config"`
+	Error      *string         `json:"error"`
+	TeamID     int64           `json:"team_id"`
+	PluginInfo json.RawMessage `json:"plugin_info"`
+	// DeliveryRate24h is null (no deliveries here), and left out by
+	// today's service.
+	DeliveryRate24h json.RawMessage `json:"delivery_rate_24h,omitempty"`
 	CreatedAt       *string         `json:"created_at"`
 	UpdatedAt       *string         `json:"updated_at"`
 	Name            *string         `json:"name"`
@@ -55,10 +57,10 @@ const secretMask = "**************** POSTHOG SECRET FIELD ****************"
 
 var secretMaskJSON = json.RawMessage(`"` + secretMask + `"`)
 
-// view renders rec as generation gen answers it. withInfo is false in list
-// pages and the rearrange array, where the live service sends plugin_info
-// null. A record without an ID is one a generation 2 create did not save.
-func (rec *record) view(cat *catalog, withInfo bool, gen int) *recordView {
+// view renders rec as svc answers it. withInfo is false in list pages and
+// the rearrange array, where the live service sends plugin_info null. A
+// record without an ID is one a generation 2 create did not save.
+func (rec *record) view(cat *catalog, withInfo bool, svc service) *recordView {
 	v := &recordView{
 		Plugin:      rec.Plugin,
 		Enabled:     rec.Enabled,
@@ -73,8 +75,11 @@ func (rec *record) view(cat *catalog, withInfo bool, gen int) *recordView {
 		created, updated := formatTime(rec.CreatedAt), formatTime(rec.UpdatedAt)
 		v.ID, v.CreatedAt, v.UpdatedAt = &rec.ID, &created, &updated
 	}
-	if gen < Generation2 {
+	if svc.gen < Generation2 {
 		v.Filters = &rec.Filters
+	}
+	if !svc.isToday() {
+		v.DeliveryRate24h = json.RawMessage("null")
 	}
 	if p := cat.get(rec.Plugin); p != nil {
 		v.Name, v.Description = rec.shownName(p), rec.shownDescription(p)

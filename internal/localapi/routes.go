@@ -55,7 +55,7 @@ type route struct {
 	listing string // a key of pluginListings
 }
 
-func parseRoute(cat *catalog, path string) route {
+func parseRoute(cat *catalog, path string, today bool) route {
 	path = strings.TrimSuffix(path, "/")
 	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	if len(parts) > 1 && parts[0] == "api" && parts[1] == "organizations" {
@@ -64,7 +64,7 @@ func parseRoute(cat *catalog, path string) route {
 	if len(parts) < 4 || len(parts) > 6 || parts[0] != "api" || parts[1] != "projects" || parts[2] == "" {
 		return route{}
 	}
-	coll := cat.collections[parts[3]]
+	coll := cat.collectionsFor(today)[parts[3]]
 	if coll == nil {
 		return route{}
 	}

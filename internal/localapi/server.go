@@ -36,7 +36,11 @@ type Server struct {
 	minuteLimiter atomic.Pointer[rateLimiter]
 	hourLimiter   atomic.Pointer[rateLimiter]
 	counters      *counters
-	generation    atomic.Int32
+	// mode is the service the server behaves as (service.pack): its
+	// generation and today's mode, read at once by each request.
+	mode atomic.Int32
+	// noPluginAccess is Options.NoPluginAccess.
+	noPluginAccess atomic.Bool
 
 	closeOnce sync.Once
 	closeErr  error
@@ -60,11 +64,15 @@ func New(opts Options) (*Server, error) {
 	if keys == nil {
 		keys = DefaultKeys()
 	}
-	gen := opts.Generation
-	if gen == 0 {
-		gen = Generation1
+	svc := service{gen: opts.Generation, today: opts.Today}
+	switch {
+	case svc.gen != 0:
+	case opts.Today:
+		svc.gen = Generation2 // today's service is generation 2
+	default:
+		svc.gen = Generation1
 	}
-	if err := checkGeneration(gen); err != nil {
+	if err := checkGeneration(svc.gen); err != nil {
 		return nil, fmt.Errorf("localapi: %w", err)
 	}
 	s := &Server{
@@ -75,7 +83,8 @@ func New(opts Options) (*Server, error) {
 		counters:    newCounters([]string{TransformationConfigs, ImportAppConfigs}),
 	}
 	s.catalog.Store(cat)
-	s.generation.Store(int32(gen)) //nolint:gosec // G115: checked to be 1..3
+	s.mode.Store(svc.pack())
+	s.noPluginAccess.Store(opts.NoPluginAccess)
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -108,9 +117,12 @@ type request struct {
 	// cat is the plugin catalog the request is served with, read once
 	// when it arrived (an upgrade of a plugin does not change it midway).
 	cat *catalog
-	// gen is the generation the request is served as, read once when it
-	// arrived.
-	gen int
+	// svc is what the request is served as, read once when it arrived:
+	// its generation, and whether today's service (svc.isToday).
+	svc service
+	// noAccess is the organization's plugin access below "config"
+	// (Options.NoPluginAccess), read once.
+	noAccess bool
 }
 
 // ServeHTTP serves the API. The order of checks follows the live service:
@@ -122,8 +134,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveDebug(w, r)
 		return
 	}
-	cat := s.catalog.Load()
-	rt := parseRoute(cat, r.URL.Path)
+	cat, svc := s.catalog.Load(), s.service()
+	rt := parseRoute(cat, r.URL.Path, svc.isToday())
 	op, allowed := rt.operation(r.Method)
 	s.counters.request(op, rt.coll)
 	if s.injectFault(w, r) {
@@ -138,14 +150,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, errServer())
 		}
 	}()
-	if e := s.serve(w, r, rt, op, allowed, cat, s.Generation()); e != nil {
+	if e := s.serve(w, r, rt, op, allowed, cat, svc); e != nil {
 		writeError(w, e)
 	}
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op string, allowed bool, cat *catalog, gen int) *apiError {
-	if !rt.servedIn(gen) {
-		return errRecordNotFound()
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op string, allowed bool, cat *catalog, svc service) *apiError {
+	if !rt.servedIn(svc.gen) {
+		return errNoRoute(svc)
 	}
 	k, e := s.authenticate(r)
 	if e != nil {
@@ -155,8 +167,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 	if e != nil {
 		return e
 	}
-	if e := authorize(k, rt, project, op, allowed); e != nil {
+	if e := authorize(k, rt, project, op, allowed, svc.isToday()); e != nil {
 		return e
+	}
+	noAccess := s.noPluginAccess.Load()
+	if noAccess && rt.organization() {
+		// PostHog's PluginsAccessLevelPermission, after the key's checks.
+		return errPermission(DetailPluginAccessInsufficient)
 	}
 	// The live throttle runs before the method is looked at.
 	if e := s.throttle(k); e != nil {
@@ -165,7 +182,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 	if !allowed {
 		return errMethodNotAllowed(r.Method)
 	}
-	req := &request{w: w, r: r, ctx: r.Context(), route: rt, key: k, project: project, cat: cat, gen: gen}
+	req := &request{w: w, r: r, ctx: r.Context(), route: rt, key: k, project: project, cat: cat, svc: svc, noAccess: noAccess}
 	switch op {
 	case opList:
 		return s.list(req)

@@ -57,7 +57,7 @@ func TestMigrateAction_protocol(t *testing.T) {
 
 		scoped := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
 		inv = scoped.Invoke(t, actionType, config(configID))
-		if !inv.Completed || len(inv.Diagnostics) != 1 || !strings.Contains(inv.Diagnostics[0].Detail, "To migrate configs, configure this provider") {
+		if !inv.Completed || len(inv.Diagnostics) != 1 || !strings.Contains(inv.Diagnostics[0].Detail, "posthog_hog_function") {
 			t.Errorf("scoped key: invocation %+v, want one error saying what to do instead", inv)
 		}
 		if made := srv.HogFunctions(); len(made) != 1 {

@@ -44,6 +44,9 @@ func check(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proje
 		diags.AddAttributeError(configIDPath, fmt.Sprintf("Cannot migrate deleted %s %d", k.Noun, id), fmt.Sprintf(
 			"The %s %d of project %s is deleted, so there is nothing to migrate.", k.Noun, id, project))
 	}
+	if rec != nil && !diags.HasError() {
+		framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, framework.ActionMigrate, configIDPath, &diags)
+	}
 	return diags
 }
 

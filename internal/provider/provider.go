@@ -179,6 +179,7 @@ func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.Da
 			datasources.NewConfig(k),
 			datasources.NewConfigs(k),
 			datasources.NewFrontend(k),
+			datasources.NewPlugins(k),
 		)
 	}
 	return dataSources

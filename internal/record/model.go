@@ -44,6 +44,8 @@ type Model struct {
 	PluginInfo      jsontypes.Normalized `tfsdk:"plugin_info"`
 	DeliveryRate24h jsontypes.Normalized `tfsdk:"delivery_rate_24h"`
 	TeamID          types.Int64          `tfsdk:"team_id"`
+	// HogFunction is the hog function a migration would build of it.
+	HogFunction *HogFunction `tfsdk:"hog_function"`
 }
 
 // FromRecord sets every attribute the service returns from rec: the one
@@ -62,6 +64,7 @@ func (m *Model) FromRecord(rec *client.Record) {
 	m.Error = jsonValue(rec.Error)
 	m.DeliveryRate24h = jsonValue(rec.DeliveryRate24h)
 	m.TeamID = types.Int64Value(rec.TeamID)
+	m.HogFunction = hogFunctionOf(&m.Config, json.RawMessage(m.PluginInfo.ValueString()), rec.Config)
 }
 
 // FromRecord sets the config's attributes from rec. secrets are the keys

@@ -17,6 +17,9 @@ type Plugin struct {
 	// secret; nil when plugin_info does not tell (list pages send it as
 	// null; a config_schema that is neither a list nor an object).
 	SecretKeys map[string]bool
+	// SettingKeys are every config key of config_schema, in either form;
+	// nil when plugin_info does not tell.
+	SettingKeys map[string]bool
 }
 
 // OwnText is a plugin's own name or description as plugin_info tells it.
@@ -60,6 +63,7 @@ func PluginOf(pluginInfo json.RawMessage) Plugin {
 		Name:        ownText(info["name"]),
 		Description: ownText(info["description"]),
 		SecretKeys:  secretKeysOf(info["config_schema"]),
+		SettingKeys: settingKeysOf(info["config_schema"]),
 	}
 }
 
@@ -106,6 +110,40 @@ func secretKeysOf(raw json.RawMessage) map[string]bool {
 		if python.Truthy(field.Secret) {
 			keys[key] = true
 		}
+	}
+	return keys
+}
+
+// settingKeysOf reads every key of a config_schema: the list form's text
+// keys (entries that are not objects with one are skipped, as the service
+// does), the object form's member names; nil for anything else.
+func settingKeysOf(raw json.RawMessage) map[string]bool {
+	keys := map[string]bool{}
+	switch raw = bytes.TrimSpace(raw); {
+	case len(raw) > 0 && raw[0] == '{':
+		var members map[string]json.RawMessage
+		if json.Unmarshal(raw, &members) != nil {
+			return nil
+		}
+		for k := range members {
+			keys[k] = true
+		}
+	case len(raw) > 0 && raw[0] == '[':
+		var fields []json.RawMessage
+		if json.Unmarshal(raw, &fields) != nil {
+			return nil
+		}
+		for _, f := range fields {
+			var field struct {
+				Key json.RawMessage `json:"key"`
+			}
+			var key string
+			if json.Unmarshal(f, &field) == nil && json.Unmarshal(field.Key, &key) == nil {
+				keys[key] = true
+			}
+		}
+	default:
+		return nil
 	}
 	return keys
 }

@@ -95,3 +95,28 @@ func TestOwnTextShows(t *testing.T) {
 		}
 	}
 }
+
+func TestSettingKeysOf(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		schema string
+		want   []string
+	}{
+		{`[{"key":"a","secret":true},{"key":"b"},"junk",{"key":5}]`, []string{"a", "b"}},
+		{`{"a":{"type":"string"},"b":{}}`, []string{"a", "b"}},
+		{`[]`, []string{}},
+		{`null`, nil},
+		{`"text"`, nil},
+	} {
+		got := PluginOf(json.RawMessage(`{"config_schema":` + tc.schema + `}`)).SettingKeys
+		if (got == nil) != (tc.want == nil) || len(got) != len(tc.want) {
+			t.Errorf("%s: setting keys %v, want %v", tc.schema, got, tc.want)
+			continue
+		}
+		for _, k := range tc.want {
+			if !got[k] {
+				t.Errorf("%s: setting keys %v, want %v", tc.schema, got, tc.want)
+			}
+		}
+	}
+}

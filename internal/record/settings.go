@@ -97,15 +97,16 @@ func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontyp
 }
 
 // holdsOnly reports whether every key of got is one of the object text,
-// or null: a setting the plugin holds as null is no setting (the service
-// stores a secret never set as null, which an upgrade may make plain).
+// or empty: a setting held as null or "" is no setting (the service stores
+// a secret never set as null and a cleared one as "", either of which an
+// upgrade may make plain; the UI saves an empty field as "").
 func holdsOnly(got Settings, text string) bool {
 	want, err := ParseSettings(text)
 	if err != nil {
 		return false
 	}
 	for k, v := range got {
-		if _, ok := want[k]; !ok && !jsonvalue.IsNull(v) {
+		if _, ok := want[k]; !ok && !jsonvalue.IsNull(v) && string(v) != `""` {
 			return false
 		}
 	}

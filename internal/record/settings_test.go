@@ -79,8 +79,8 @@ func TestConfigFromAPI(t *testing.T) {
 			raw: `{"locale": "en", "added": 1, "n": 1.0}`, secrets: secrets,
 			prior: val(`{"locale":"en","n":1}`), want: val(`{"added":1,"locale":"en","n":1.0}`),
 		},
-		"a null setting is none": {
-			raw: `{"locale": "en", "endpoint": null}`, secrets: map[string]bool{},
+		"a null or empty setting is none": {
+			raw: `{"locale": "en", "endpoint": null, "token": ""}`, secrets: map[string]bool{},
 			prior: val(`{"locale":"en"}`), want: val(`{"locale":"en"}`),
 		},
 		"a secret the plugin no longer marks shows": {

@@ -44,6 +44,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		db          = fs.String("db", "", "SQLite `FILE` that keeps data across restarts (default: in memory)")
 		plugins     = fs.String("plugins", "", "JSON `FILE` replacing the seeded plugin catalog")
 		generation  = fs.Int("generation", localapi.Generation1, "service generation `N` to behave as: 1, 2 (creates make hog functions) or 3 (no collections)")
+		today       = fs.Bool("today", false, "serve generation 2 as the service is today: every key scoped, JSON creates refused, \"Endpoint not found.\" (implies -generation 2)")
+		noAccess    = fs.Bool("no-plugin-access", false, "the organization's plugin access is below \"config\": creates 400, no configs shown, plugin listings 403")
 		rateLimit   = fs.Int("rate-limit", 0, "per-key requests per minute before 429 (0: off)")
 		rateHour    = fs.Int("rate-limit-hour", 0, "per-key requests per hour before 429 (0: off)")
 		f429        = fs.Float64("fault-429", 0, "share (0..1) of requests answered 429")
@@ -54,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		seed        = fs.Uint64("fault-seed", 0, "seed for the fault draws (0: random)")
 		endless     = fs.Bool("fault-endless-pages", false, "lists never end: pages of made-up records, next always further")
 		padding     = fs.Int64("fault-page-padding", 0, "`BYTES` of spaces after each list page (an oversized answer)")
-		debugRoutes = fs.Bool("debug-routes", false, "serve /_localapi/counters, jobs, hog-functions, faults, rate-limit, generation and plugins")
+		debugRoutes = fs.Bool("debug-routes", false, "serve /_localapi/counters, jobs, hog-functions, faults, rate-limit, generation, plugin-access and plugins")
 		printCount  = fs.Bool("print-counters", false, "print the request counters on exit")
 		verbose     = fs.Bool("v", false, "log server-side errors to stderr")
 	)
@@ -68,10 +70,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 		// Options read 0 as 1; a flag set to 0 is a mistake.
 		return errors.New("-generation 0: want 1, 2 or 3")
 	}
+	gen := *generation
+	if *today && !flagSet(fs, "generation") {
+		gen = localapi.Generation2 // today's service is generation 2
+	}
 	opts := localapi.Options{
 		Addr:               *addr,
 		DBPath:             *db,
-		Generation:         *generation,
+		Generation:         gen,
+		Today:              *today,
+		NoPluginAccess:     *noAccess,
 		RateLimitPerMinute: *rateLimit,
 		RateLimitPerHour:   *rateHour,
 		Faults: localapi.Faults{Rate429: *f429, Rate502: *f502, Rate503: *f503, ResetRate: *fReset, Latency: *latency, Seed: *seed,
@@ -120,6 +128,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return errors.Join(err, out.Flush())
 }
 
+// flagSet reports whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // nameOf is a plugin's name as the seed lists it: a name that is "" or
 // null shows as such.
 func nameOf(p localapi.Plugin) string {
@@ -133,10 +148,23 @@ func nameOf(p localapi.Plugin) string {
 }
 
 func printSeed(w io.Writer, opts localapi.Options) {
-	fmt.Fprintf(w, "generation %d\n", opts.Generation)
+	switch {
+	case opts.Today && opts.Generation == localapi.Generation2:
+		fmt.Fprintf(w, "generation %d, as the service is today\n", opts.Generation)
+	case opts.Today:
+		fmt.Fprintf(w, "generation %d (today's service once moved to generation 2)\n", opts.Generation)
+	default:
+		fmt.Fprintf(w, "generation %d\n", opts.Generation)
+	}
+	if opts.NoPluginAccess {
+		fmt.Fprintln(w, "organization: plugin access below \"config\"")
+	}
 	fmt.Fprintln(w, "keys:")
 	for _, k := range localapi.DefaultKeys() {
 		scopes := "legacy, no scopes: every action"
+		if opts.Today {
+			scopes = "legacy, no scopes: every action, but \"*\" on today's service"
+		}
 		if len(k.Scopes) > 0 {
 			scopes = "scopes " + strings.Join(k.Scopes, " ")
 		}
@@ -153,6 +181,9 @@ func printSeed(w io.Writer, opts localapi.Options) {
 	fmt.Fprintln(w, "plugins:")
 	for _, p := range plugins {
 		kinds := p.Collections()
+		if opts.Today {
+			kinds = p.CollectionsToday()
+		}
 		if len(kinds) == 0 {
 			kinds = []string{"(in no collection)"}
 		}

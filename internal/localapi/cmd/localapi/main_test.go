@@ -102,7 +102,7 @@ func TestCommandGenerations(t *testing.T) {
 	if status, body = request(t, "POST", url.base+coll+"1/migrate/", ""); status != 200 || !strings.Contains(body, `"type":"transformation"`) {
 		t.Errorf("migrate: %d %s", status, body)
 	}
-	if status, body = request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"generation":2}` {
+	if status, body = request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"generation":2,"today":false}` {
 		t.Errorf("generation route: %d %s", status, body)
 	}
 	url.stop(t)
@@ -112,6 +112,45 @@ func TestCommandGenerations(t *testing.T) {
 		t.Errorf("list at generation 3: %d %s", status, body)
 	}
 	url.stop(t)
+}
+
+// TestCommandToday: -today serves generation 2 as the service is today;
+// with -generation 1 it starts at generation 1, so a -db file can be
+// filled first, as a live-mode test of today's service does.
+func TestCommandToday(t *testing.T) {
+	bin, db := buildCommand(t)
+	coll := "/api/projects/1/pipeline_transformation_configs/"
+	url := startCommand(t, bin, "-db", db, "-today", "-generation", "1", "-debug-routes")
+	if status, body := request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"generation":1,"today":true}` {
+		t.Errorf("generation route: %d %s", status, body)
+	}
+	if status, body := request(t, "POST", url.base+coll, `{"plugin": 1, "order": 1, "enabled": true}`); status != 201 || !strings.Contains(body, `"id":1,`) {
+		t.Fatalf("create at generation 1: %d %s", status, body)
+	}
+	if out := url.stop(t); !strings.Contains(out, "generation 1 (today's service once moved to generation 2)\n") {
+		t.Errorf("stdout does not name the mode:\n%s", out)
+	}
+
+	url = startCommand(t, bin, "-db", db, "-today", "-debug-routes")
+	if status, body := request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"generation":2,"today":true}` {
+		t.Errorf("generation route: %d %s", status, body)
+	}
+	if status, body := request(t, "GET", url.base+coll+"1/", ""); status != 200 || strings.Contains(body, "delivery_rate_24h") {
+		t.Errorf("retrieve: %d %s", status, body)
+	}
+	if status, body := request(t, "POST", url.base+coll, `{"plugin": 1, "order": 2}`); status != 400 || !strings.Contains(body, "Plugin creation is no longer possible.") {
+		t.Errorf("JSON create: %d %s", status, body)
+	}
+	if status, body := request(t, "PATCH", url.base+coll+"rearrange/", `{"orders": {}}`); status != 403 ||
+		!strings.Contains(body, "This action does not support personal API key access") {
+		t.Errorf("rearrange with the legacy key: %d %s", status, body)
+	}
+	if status, body := request(t, "POST", url.base+coll+"1/job/", `{}`); status != 404 || !strings.Contains(body, "Endpoint not found.") {
+		t.Errorf("job: %d %s", status, body)
+	}
+	if out := url.stop(t); !strings.Contains(out, "generation 2, as the service is today\n") || !strings.Contains(out, `"*" on today's service`) {
+		t.Errorf("stdout does not name the mode:\n%s", out)
+	}
 }
 
 type running struct {

@@ -1,0 +1,109 @@
+package configresource
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+// checkAgainstPlugin checks configured settings against the plugin's
+// config_schema, read once per operation from the organization's plugin
+// listing, before anything is sent: a secret key in config or a plain key in
+// secret_config_wo is refused on its attribute, and a key the plugin does
+// not know is warned about with the closest one it knows. It reports
+// whether the schema told (diags then hold what it found). A key that may not read the listing (one limited
+// to projects) or a service without it leaves the check to the create's
+// answer, which is said once per operation.
+func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework.ProviderData, plugin int64, cfg *configured,
+	diags *diag.Diagnostics,
+) bool {
+	if !framework.IsSet(cfg.settings) && !framework.IsSet(cfg.secret) {
+		return false
+	}
+	p, err := meta.Plugin(ctx, plugin)
+	if err != nil {
+		noSchemaOnce(meta, plugin, err, diags)
+		return false
+	}
+	facts := record.PluginOf(p.JSON)
+	if facts.SecretKeys == nil {
+		return false
+	}
+	diags.Append(checkSettingKeys(plugin, facts.SecretKeys, cfg.settings, cfg.secret, "")...)
+	if known := facts.SettingKeys; known != nil && framework.IsSet(cfg.settings) {
+		if s, err := record.ParseSettings(cfg.settings.ValueString()); err == nil {
+			for _, k := range s.SortedKeys() {
+				if !known[k] {
+					diags.AddAttributeWarning(settingsPath, fmt.Sprintf("Unknown setting %q", k),
+						fmt.Sprintf("Plugin %d has no setting %q%s. The service stores it anyway, and the plugin ignores it.",
+							plugin, k, closestHint(k, known)))
+				}
+			}
+		}
+	}
+	return true
+}
+
+// noSchemaSaid is the providers (operations) that said they cannot read a
+// plugin's schema.
+var noSchemaSaid sync.Map
+
+// noSchemaOnce warns, once per operation, that plugin settings are checked
+// only once the service has answered the create.
+func noSchemaOnce(meta *framework.ProviderData, plugin int64, err error, diags *diag.Diagnostics) {
+	if _, said := noSchemaSaid.LoadOrStore(meta, true); said {
+		return
+	}
+	why := framework.DescribeError(err)
+	if client.IsProjectScopedKey(err) {
+		why = "The API key is limited to particular projects, and PostHog lets such keys read only project routes. " +
+			"A key that is not limited to projects, with the plugin:read scope, can read it."
+	}
+	diags.AddWarning(fmt.Sprintf("Plugin settings checked after the create (plugin %d)", plugin),
+		fmt.Sprintf("The provider could not read the plugin's settings schema from the organization's plugin listing, "+
+			"so settings are checked once the service has answered the create, and secrets are sent only then.\n\n%s", why))
+}
+
+// closestHint names the known key nearest to k, if one is near.
+func closestHint(k string, known map[string]bool) string {
+	best, dist := "", len(k)/2+2
+	for _, c := range slices.Sorted(maps.Keys(known)) {
+		if d := editDistance(strings.ToLower(k), strings.ToLower(c)); d < dist {
+			best, dist = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Levenshtein distance of a and b, by bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

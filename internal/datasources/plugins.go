@@ -1,0 +1,208 @@
+package datasources
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+)
+
+var _ datasource.DataSourceWithConfigure = (*pluginsDataSource)(nil)
+
+// pluginsDataSource is the data source pipeline_<kind>_plugins: the plugins
+// whose configs the kind's collection holds, from the organization's plugin
+// listing, so that a configuration finds a plugin's id by name or url.
+type pluginsDataSource struct {
+	framework.DataSourceBase
+	kind kind.Kind
+}
+
+type pluginsModel struct {
+	OrganizationID types.String  `tfsdk:"organization_id"`
+	Plugins        []pluginModel `tfsdk:"plugins"`
+	ByName         types.Map     `tfsdk:"by_name"`
+	ByURL          types.Map     `tfsdk:"by_url"`
+}
+
+type pluginModel struct {
+	ID                 types.Int64          `tfsdk:"id"`
+	Name               types.String         `tfsdk:"name"`
+	Description        types.String         `tfsdk:"description"`
+	URL                types.String         `tfsdk:"url"`
+	SettingKeys        []types.String       `tfsdk:"setting_keys"`
+	SecretKeys         []types.String       `tfsdk:"secret_keys"`
+	PublicJobs         jsontypes.Normalized `tfsdk:"public_jobs"`
+	MigrationAvailable types.Bool           `tfsdk:"migration_available"`
+	HogTemplateID      types.String         `tfsdk:"hog_function_template_id"`
+}
+
+// NewPlugins returns the constructor of the plugins data source of kind k.
+func NewPlugins(k kind.Kind) func() datasource.DataSource {
+	return func() datasource.DataSource {
+		return &pluginsDataSource{DataSourceBase: framework.NewDataSourceBase(k.TypeSuffix("plugins")), kind: k}
+	}
+}
+
+// Schema implements datasource.DataSource.
+func (d *pluginsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	keys := func(desc string) schema.ListAttribute {
+		return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: fmt.Sprintf("Lists the %s plugins the organization can use (its own, global ones, "+
+			"and any with a config in it), so that `plugin` can name one by name or url: "+
+			"`plugin = data.%s.all.by_name[\"GeoIP\"]`. Needs an API key with the `plugin:read` scope that is "+
+			"not limited to particular projects.", d.kind.PluginNoun, framework.ProviderTypeName+d.kind.TypeSuffix("plugins")),
+		Attributes: map[string]schema.Attribute{
+			"organization_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The organization, by id. Left out, `@current`: the API key owner's current organization.",
+			},
+			"plugins": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The plugins, by `id`.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":           schema.Int64Attribute{Computed: true, MarkdownDescription: "The plugin's id, for `plugin`."},
+					"name":         str("The plugin's name (null when it has none)."),
+					"description":  str("The plugin's description."),
+					"url":          str("Where the plugin comes from (a repository, `inline://...`); null for one written in the browser."),
+					"setting_keys": keys("The keys of the plugin's settings, for `config` and `secret_config_wo`."),
+					"secret_keys":  keys("The settings the plugin marks secret: they go in `secret_config_wo`."),
+					"public_jobs": schema.StringAttribute{
+						Computed: true, CustomType: jsontypes.NormalizedType{},
+						MarkdownDescription: "The jobs a `job` resource or action may run, with their payloads, as JSON.",
+					},
+					"migration_available": schema.BoolAttribute{
+						Computed:            true,
+						MarkdownDescription: "Whether the service can turn the plugin's configs into hog functions (null when it does not say).",
+					},
+					"hog_function_template_id": str("The hog function template that stands for the plugin, for " +
+						"`posthog_hog_function`'s `template_id`; null when it has none."),
+				}},
+			},
+			"by_name": schema.MapAttribute{
+				Computed: true, ElementType: types.Int64Type,
+				MarkdownDescription: "Plugin ids by name. A name that several plugins share is left out (a warning names it): use `by_url`.",
+			},
+			"by_url": schema.MapAttribute{
+				Computed: true, ElementType: types.Int64Type,
+				MarkdownDescription: "Plugin ids by url.",
+			},
+		},
+	}
+}
+
+// Read lists the organization's plugins of the kind, all pages.
+func (d *pluginsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m pluginsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	meta := d.MustMeta(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
+	defer cancel()
+	org := client.CurrentOrganization
+	if framework.IsSet(m.OrganizationID) {
+		org = m.OrganizationID.ValueString()
+	} else {
+		m.OrganizationID = types.StringValue(org)
+	}
+	plugins, err := meta.Client.ListPlugins(ctx, org, d.kind.Collection.PluginListing())
+	if err != nil {
+		d.addListError(&resp.Diagnostics, org, err)
+		return
+	}
+	slices.SortFunc(plugins, func(a, b client.Plugin) int { return cmp.Compare(a.ID, b.ID) })
+	byName, byURL := map[string]int64{}, map[string]int64{}
+	shared := map[string]bool{}
+	m.Plugins = make([]pluginModel, 0, len(plugins))
+	for i := range plugins {
+		p := &plugins[i]
+		m.Plugins = append(m.Plugins, pluginOf(p))
+		if p.Name != nil && strings.TrimSpace(*p.Name) != "" {
+			if _, dup := byName[*p.Name]; dup {
+				shared[*p.Name] = true
+			}
+			byName[*p.Name] = p.ID
+		}
+		if p.URL != nil && *p.URL != "" {
+			byURL[*p.URL] = p.ID
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(shared)) {
+		delete(byName, name)
+		resp.Diagnostics.AddAttributeWarning(path.Root("by_name"), fmt.Sprintf("Several plugins are named %q", name),
+			fmt.Sprintf("by_name leaves %q out, since more than one %s plugin has that name: pick one by url "+
+				"(by_url) or from plugins.", name, d.kind.PluginNoun))
+	}
+	var diags diag.Diagnostics
+	m.ByName, diags = types.MapValueFrom(ctx, types.Int64Type, byName)
+	resp.Diagnostics.Append(diags...)
+	m.ByURL, diags = types.MapValueFrom(ctx, types.Int64Type, byURL)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// pluginOf maps one plugin of the listing.
+func pluginOf(p *client.Plugin) pluginModel {
+	facts := record.PluginOf(p.JSON)
+	out := pluginModel{
+		ID:                 types.Int64Value(p.ID),
+		Name:               types.StringPointerValue(p.Name),
+		Description:        types.StringPointerValue(p.Description),
+		URL:                types.StringPointerValue(p.URL),
+		SettingKeys:        sortedStrings(facts.SettingKeys),
+		SecretKeys:         sortedStrings(facts.SecretKeys),
+		PublicJobs:         jsontypes.NewNormalizedNull(),
+		HogTemplateID:      types.StringNull(),
+		MigrationAvailable: types.BoolPointerValue(p.MigrationAvailable),
+	}
+	if !jsonvalue.IsNull(p.PublicJobs) {
+		out.PublicJobs = jsontypes.NewNormalizedValue(jsonvalue.Compact(p.PublicJobs))
+	}
+	if id, ok := record.HogTemplateID(p.URL); ok && (p.MigrationAvailable == nil || *p.MigrationAvailable) {
+		out.HogTemplateID = types.StringValue(id)
+	}
+	return out
+}
+
+func sortedStrings(set map[string]bool) []types.String {
+	out := make([]types.String, 0, len(set))
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		out = append(out, types.StringValue(k))
+	}
+	return out
+}
+
+// addListError reports a listing the key or the service refused, saying
+// which key would work.
+func (d *pluginsDataSource) addListError(diags *diag.Diagnostics, org string, err error) {
+	summary := fmt.Sprintf("Could not list the %s plugins of organization %s", d.kind.PluginNoun, org)
+	if client.IsProjectScopedKey(err) {
+		diags.AddError(summary, framework.DescribeError(err)+"\n\nThis API key is limited to particular projects, "+
+			"and PostHog lets such keys call only project routes; the plugin listing is an organization route. Use a "+
+			"personal API key that is not limited to projects, with the plugin:read scope (PostHog: Settings, "+
+			"Personal API keys), or set plugin to the id PostHog's UI shows.")
+		return
+	}
+	framework.AddAPIError(diags, summary, err, nil)
+}
