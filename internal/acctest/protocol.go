@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -55,11 +56,7 @@ func NewProviderServerWith(t testing.TB, settings map[string]tftypes.Value, opts
 	if err != nil {
 		t.Fatal(err)
 	}
-	schemas, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	FailOnDiagnostics(t, "GetProviderSchema", schemas.Diagnostics)
+	schemas := providerSchemas(t, srv)
 
 	config := DynamicValue(t, schemas.Provider.ValueType(), settings)
 	resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.12.0", Config: config})
@@ -68,6 +65,29 @@ func NewProviderServerWith(t testing.TB, settings map[string]tftypes.Value, opts
 	}
 	FailOnDiagnostics(t, "ConfigureProvider", resp.Diagnostics)
 	return &ProviderServer{ProviderServer: srv, Schemas: schemas}
+}
+
+var (
+	schemasOnce sync.Once
+	schemas     *tfprotov6.GetProviderSchemaResponse
+	schemasErr  error
+)
+
+// providerSchemas returns the provider's schemas, asked of the first
+// server only: they are the same for every one (the options change no
+// schema), and the framework's servers say GetProviderSchemaOptional, so
+// Terraform caches them too rather than asking each process. Generated
+// scenarios start a server per walk.
+func providerSchemas(t testing.TB, srv tfprotov6.ProviderServer) *tfprotov6.GetProviderSchemaResponse {
+	t.Helper()
+	schemasOnce.Do(func() {
+		schemas, schemasErr = srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	})
+	if schemasErr != nil {
+		t.Fatal(schemasErr)
+	}
+	FailOnDiagnostics(t, "GetProviderSchema", schemas.Diagnostics)
+	return schemas
 }
 
 // ResourceType returns the Terraform type of a resource's state.
