@@ -181,15 +181,16 @@ func settingsDifferences(id int64, why string, was, now localapi.StoredRecord, p
 		b, inB := before[k]
 		n, inN := after[k]
 		secret, stale := slices.Contains(plan.secret, k), slices.Contains(plan.stale, k)
-		// A setting that is null is none: the service keeps a secret sent
-		// as null, and a plugin reads a null setting as one left out.
-		inB, inN = inB && !jsonvalue.IsNull(b), inN && !jsonvalue.IsNull(n)
+		// A setting that is null or "" is none: the service keeps a secret
+		// sent as null and clears one sent as "", and its UI saves an
+		// empty field as "" (the provider's rule too).
+		inB, inN = inB && !noSetting(b), inN && !noSetting(n)
 		if inB == inN && (!inB || jsonvalue.Equal(b, n)) {
 			continue
 		}
 		pb, inPB := shownBefore[k]
 		pa, inPA := shownAfter[k]
-		inPB, inPA = inPB && !jsonvalue.IsNull(pb), inPA && !jsonvalue.IsNull(pa)
+		inPB, inPA = inPB && !noSetting(pb), inPA && !noSetting(pa)
 		shownSame := inPB == inPA && (!inPB || jsonvalue.Equal(pb, pa))
 		asPlanned := inPA == inN && (!inPA || jsonvalue.Equal(pa, n))
 		// A secret changes with secret_config_wo_version; a setting as the
@@ -204,6 +205,11 @@ func settingsDifferences(id int64, why string, was, now localapi.StoredRecord, p
 		}
 	}
 	return out
+}
+
+// noSetting reports whether a setting's value stands for none: null or "".
+func noSetting(v json.RawMessage) bool {
+	return jsonvalue.IsNull(v) || jsonvalue.Equal(v, json.RawMessage(`""`))
 }
 
 func object(raw json.RawMessage) map[string]json.RawMessage {
