@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"pgregory.net/rapid"
@@ -138,7 +139,14 @@ func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, kill *Kill) *appli
 		}
 	}
 	if problems := ChangesAsPlanned(m.env.Catalog, a, before, after); len(problems) > 0 {
-		m.fail(t, "the apply of %s changed the service other than as its plan said:\n  %s", ws.Name, joinLines(problems))
+		var plans []string
+		for i, p := range w.plans {
+			if p != nil {
+				plans = append(plans, fmt.Sprintf("%s (%s, config %d):%s", ws.address(ws.slots[i]), p.Action(), a.Shown[len(plans)].ID, planDiff(p)))
+			}
+		}
+		m.fail(t, "the apply of %s changed the service other than as its plan said:\n  %s\nThe plan:\n  %s", ws.Name,
+			joinLines(problems), joinLines(plans))
 	}
 	if out.killed {
 		for i, s := range ws.slots {
