@@ -1,15 +1,31 @@
 // Package scenario generates what the live service and its users can
 // produce (plugin catalogs, configurations of the config resources, changes
-// made on the service, plugin upgrades, imports) and drives the provider
-// through them as Terraform would, checking after every step that the
-// provider converges: an apply succeeds exactly when the service accepts the
-// values, the next plan is empty, no config is replaced or created twice,
-// and the requests stay within the performance guide's budget.
+// made on the service to every field, settings and secrets included, plugin
+// upgrades, a move to generation 2, imports) and drives the provider through
+// them as Terraform would: in one to three workspaces sharing the project,
+// with whole, targeted and -refresh=false plans and applies, and applies
+// killed at a request boundary (Terraform alone, or its provider too) and
+// applied again at once. After every step it checks that:
+//
+//   - an apply succeeds exactly when the service accepts the values, and
+//     the next plan is empty;
+//   - the service changes only as the plan says: a config outside the
+//     apply's plan is unchanged field by field, one in it differs only
+//     where the plan showed a change (each settings key on its own; secrets
+//     only with a new secret_config_wo_version, and then as it says);
+//   - no two resources, in any workspace, hold one config, and the service
+//     lists only configs a resource holds: after a killed apply the next
+//     adopts what it created (with a warning), and names in a warning any
+//     config a create whose answer the killed provider never got made;
+//   - no config is replaced without cause, and the requests stay within the
+//     performance guide's budget.
 //
 // The generators use pgregory.net/rapid, which shrinks a failing scenario to
-// a minimal one and replays it by seed. A failure prints the scenario's
-// configuration as HCL beside its plugin catalog. The tests run the state
-// machine at the protocol level against an in-process local API (or a live
-// instance, with a bounded number of creates), and a sample of generated
-// configurations through the terraform binary.
+// a smaller one and replays it by seed. A failure prints the workspaces'
+// configurations as HCL beside the plugin catalog and the steps. The tests
+// run the state machine at the protocol level (acctest.Core) against an
+// in-process local API (or a live instance, with a bounded number of
+// creates), a sample of generated configurations through the terraform
+// binary, and generated scripts of the same steps through it, with the
+// provider as a process of its own.
 package scenario
