@@ -519,4 +519,3 @@ func idsIn(out string, re *regexp.Regexp) []int64 {
 	}
 	return ids
 }
-
