@@ -161,6 +161,25 @@ func (c *Core) Refresh(ctx context.Context, in Instance) (Instance, []*tfprotov6
 	return next, resp.Diagnostics, nil
 }
 
+// Validate validates config, as Terraform does for every resource of the
+// configuration, targeted by the plan or not.
+func (c *Core) Validate(ctx context.Context, config tftypes.Value) ([]*tfprotov6.Diagnostic, error) {
+	cfg, err := c.dynamic(config)
+	if err != nil {
+		return nil, err
+	}
+	v, err := c.Server.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{
+		TypeName: c.TypeName, Config: cfg,
+		// Terraform 1.11 and later, which the resource's write-only
+		// secrets need.
+		ClientCapabilities: &tfprotov6.ValidateResourceConfigClientCapabilities{WriteOnlyAttributesAllowed: true},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.Diagnostics, nil
+}
+
 // Plan validates config (null: the resource is gone from the
 // configuration) and plans the change from prior. Diagnostics with an
 // error end the plan; a broken rule of core is the error.
@@ -175,16 +194,11 @@ func (c *Core) Plan(ctx context.Context, prior Instance, config tftypes.Value) (
 		return nil, err
 	}
 	if !config.IsNull() {
-		v, err := c.Server.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{
-			TypeName: c.TypeName, Config: cfg,
-			// Terraform 1.11 and later, which the resource's write-only
-			// secrets need.
-			ClientCapabilities: &tfprotov6.ValidateResourceConfigClientCapabilities{WriteOnlyAttributesAllowed: true},
-		})
+		diags, err := c.Validate(ctx, config)
 		if err != nil {
 			return nil, err
 		}
-		p.Diagnostics = append(p.Diagnostics, v.Diagnostics...)
+		p.Diagnostics = append(p.Diagnostics, diags...)
 		if HasError(p.Diagnostics) {
 			return p, nil
 		}
