@@ -18,6 +18,9 @@ type planned struct {
 	plans     []*acctest.Plan
 	refreshed []acctest.Instance
 	refused   bool
+	// invalid are the validation errors of resources the plan did not
+	// target, which refuse it as well.
+	invalid [][]*tfprotov6.Diagnostic
 }
 
 // plan runs a plan walk of ws: a new provider refreshes the targeted
@@ -29,7 +32,8 @@ func (m *Machine) plan(t *rapid.T, ws *Workspace, flags Flags) planned {
 	srv := m.env.Server(ws.journal)
 	defer createonce.Release(ws.journal, true)
 	m.resetCounters()
-	w := planned{plans: make([]*acctest.Plan, len(ws.slots)), refreshed: make([]acctest.Instance, len(ws.slots))}
+	w := planned{plans: make([]*acctest.Plan, len(ws.slots)), refreshed: make([]acctest.Instance, len(ws.slots)),
+		invalid: make([][]*tfprotov6.Diagnostic, len(ws.slots))}
 	refreshed := 0
 	for i, s := range ws.slots {
 		w.refreshed[i] = s.inst
@@ -48,6 +52,17 @@ func (m *Machine) plan(t *rapid.T, ws *Workspace, flags Flags) planned {
 	}
 	planned := 0
 	for i, s := range ws.slots {
+		if !flags.targets(s) && s.config != nil {
+			// Terraform validates the whole configuration, targeted or not.
+			c := m.core(t, srv, s.kind)
+			diags, err := c.Validate(ctx, m.configValue(t, c, s.config))
+			if err != nil {
+				m.fail(t, "validating %s: %v", ws.address(s), err)
+			}
+			if acctest.HasError(diags) {
+				w.invalid[i], w.refused = diags, true
+			}
+		}
 		if !flags.targets(s) || s.config == nil && !w.refreshed[i].Exists() {
 			continue
 		}
@@ -95,6 +110,9 @@ func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, kill *Kill) *appli
 		for i, p := range w.plans {
 			if p != nil && acctest.HasError(p.Diagnostics) {
 				m.checkRefusal(t, ws, ws.slots[i], m.intended(ws.slots[i], w.refreshed[i]), p.Diagnostics, "plan")
+			}
+			if w.invalid[i] != nil {
+				m.checkRefusal(t, ws, ws.slots[i], m.intended(ws.slots[i], w.refreshed[i]), w.invalid[i], "validation")
 			}
 		}
 		m.step("plan of %s refused", ws.Name)
