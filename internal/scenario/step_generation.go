@@ -8,18 +8,25 @@ import (
 )
 
 // SwitchGeneration moves the service to generation 2, as PostHog did under
-// its users in July 2025 (now and then, and once): creates store nothing
-// from then on, and records have no filters. A resource that had
+// its users in July 2025, or straight to the service as it is today
+// (scoped keys, creates refused; the local API's today's mode), now and
+// then, and once: creates store nothing from then on, and records have no
+// filters. A resource that had
 // converged without filters plans nothing after it; one with filters
 // configured may plan (their removal is the user's to write).
 func (m *Machine) SwitchGeneration(t *rapid.T) {
 	if m.env.Local.Generation() != localapi.Generation1 || rapid.IntRange(0, 3).Draw(t, "switch now") > 0 {
 		t.Skip("not now")
 	}
-	if err := m.env.Local.SetGeneration(localapi.Generation2); err != nil {
-		m.fail(t, "switching the service: %v", err)
+	if rapid.Bool().Draw(t, "as the service is today") {
+		m.env.Local.SetToday(true)
+		m.step("the service moves to generation 2 as it is today")
+	} else {
+		if err := m.env.Local.SetGeneration(localapi.Generation2); err != nil {
+			m.fail(t, "switching the service: %v", err)
+		}
+		m.step("the service moves to generation 2")
 	}
-	m.step("the service moves to generation 2")
 	stats.Generations.Add(1)
 	for _, ws := range m.workspaces {
 		for _, s := range ws.slots {
