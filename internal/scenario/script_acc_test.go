@@ -239,7 +239,8 @@ func (r *scriptRun) apply(step ScriptStep, kill *Kill) {
 		r.fail("%v", err)
 	}
 	held := r.heldAll()
-	out, err, killed, lost := r.runApply(kill)
+	run := r.runApply(kill)
+	out, err = run.out, run.err
 	after, serr := r.env.Snapshot(context.Background(), before)
 	if serr != nil {
 		r.fail("%v", serr)
@@ -259,9 +260,9 @@ func (r *scriptRun) apply(step ScriptStep, kill *Kill) {
 	if problems := ChangesAsPlanned(r.script.Catalog, a, before, after); len(problems) > 0 {
 		r.fail("the apply changed the service other than as its plan said:\n  %s\n%s", joinLines(problems), out)
 	}
-	if killed {
+	if run.killed {
 		r.logf("   killed; the service holds %d configs that no state holds", len(orphans))
-		r.afterKill(step, orphans, lost)
+		r.afterKill(step, orphans, run.lost)
 		return
 	}
 	for _, id := range idsIn(out, leftoverText) {
@@ -283,13 +284,20 @@ func (r *scriptRun) apply(step ScriptStep, kill *Kill) {
 	}
 }
 
-// runApply applies the saved plan, killed as kill says (nil: not at all),
-// and returns its output, its error, whether the kill came, and the
-// answer a killed provider never got.
-func (r *scriptRun) runApply(kill *Kill) (string, error, bool, *LostAnswer) {
+// applyRun is what applying a saved plan did: its output and error,
+// whether the kill came, and the answer a killed provider never got.
+type applyRun struct {
+	out    string
+	err    error
+	killed bool
+	lost   *LostAnswer
+}
+
+// runApply applies the saved plan, killed as kill says (nil: not at all).
+func (r *scriptRun) runApply(kill *Kill) applyRun {
 	if kill == nil {
 		out, err := r.tf.Run("apply", "-no-color", "-input=false", "tfplan")
-		return out, err, false, nil
+		return applyRun{out: out, err: err}
 	}
 	var buf bytes.Buffer
 	cmd := r.tf.Command(context.Background(), nil, "apply", "-no-color", "-input=false", "tfplan")
@@ -313,10 +321,7 @@ func (r *scriptRun) runApply(kill *Kill) (string, error, bool, *LostAnswer) {
 	})
 	<-exited
 	fired, lost := r.env.kills.disarm()
-	if !fired {
-		return buf.String(), waitErr, false, nil
-	}
-	return buf.String(), waitErr, true, lost
+	return applyRun{out: buf.String(), err: waitErr, killed: fired, lost: lost}
 }
 
 // afterKill applies the killed step again at once, and checks that it

@@ -85,9 +85,9 @@ func (m *Machine) plan(t *rapid.T, ws *Workspace, flags Flags) planned {
 // succeeds exactly when the service accepts the values, changes the
 // service only as its plan says, and the next plan is empty. Nothing is
 // replaced but for another plugin or project (an import included).
-func (m *Machine) apply(t *rapid.T, ws *Workspace, flags Flags) *applied {
+func (m *Machine) apply(t *rapid.T, ws *Workspace, flags Flags) {
 	m.step("apply %s %s", ws.Name, flags)
-	return m.run(t, ws, flags, nil)
+	m.run(t, ws, flags, nil)
 }
 
 // applied is what an apply walk did.
