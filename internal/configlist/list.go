@@ -46,12 +46,12 @@ func New(k kind.Kind) func() list.ListResource {
 // ListResourceConfigSchema implements list.ListResource.
 func (l *configListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: fmt.Sprintf("Lists the %ss of a project that are not soft-deleted (all pages of the "+
-			"API collection `%s`), for `terraform query`.", l.kind.Noun, l.kind.Collection),
+		MarkdownDescription: fmt.Sprintf("Lists the %ss of a project for `terraform query`, to bring them under "+
+			"Terraform.", l.kind.Noun),
 		Attributes: map[string]schema.Attribute{
 			"project_id": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Project to list: a project id or `@current`. Defaults to the provider's " +
+				MarkdownDescription: "Project to list: its id or `@current`. Defaults to the provider's " +
 					"`project_id`.",
 				Validators: []validator.String{framework.ProjectIDValidator()},
 			},
