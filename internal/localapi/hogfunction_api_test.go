@@ -488,3 +488,19 @@ func TestHogFunctionsTableUpgrade(t *testing.T) {
 	}
 	a.createHog(1, full, map[string]any{"template_id": geoTemplate})
 }
+
+// TestHogFunctionsToday: on today's service, where every key has scopes
+// (those without any have "*"), a key without scopes still manages hog
+// functions, and a method the routes do not serve is refused in today's
+// words; DELETE stays PostHog's 405.
+func TestHogFunctionsToday(t *testing.T) {
+	a := newAPI(t, localapi.Options{Today: true})
+	hf := a.createHog(1, full, map[string]any{"template_id": geoTemplate})
+	p := hogPath("environments", 1, as[string](t, hf["id"]))
+	a.do(http.MethodPatch, p, localapi.KeyOrg, map[string]any{"enabled": true}).want(t, 200)
+	a.do(http.MethodPut, hogPath("projects", 1), full, map[string]any{}).wantError(t, 403, "authentication_error", "permission_denied",
+		localapi.DetailNoKeyAccessToday, "")
+	if r := a.do(http.MethodDelete, p, full, nil).want(t, 405); len(r.body) != 0 {
+		t.Errorf("DELETE answered %q", r.body)
+	}
+}
