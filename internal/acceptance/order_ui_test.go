@@ -27,7 +27,7 @@ func orderedByTerraform(tc acctest.KindCase, host, unlisted string, names ...str
 		tc.Resource("a", fmt.Sprintf("  plugin  = %d\n  name    = \"a\"\n  enabled = true", tc.Plugins[0])) +
 		tc.Resource("b", fmt.Sprintf("  plugin  = %d\n  name    = \"b\"\n  enabled = true", tc.Plugins[1])) +
 		tc.Resource("c", fmt.Sprintf("  plugin  = %d\n  name    = \"c\"\n  enabled = false", tc.Plugins[0]))
-	return config + fmt.Sprintf("\nresource \"pipeline_%s_order\" \"all\" {\n  config_ids = [%s]\n%s}\n",
+	return config + fmt.Sprintf("\nresource \"pipeline_%s_order\" \"this\" {\n  config_ids = [%s]\n%s}\n",
 		tc.Kind.Name, strings.Join(refs, ", "), unlisted)
 }
 
@@ -73,7 +73,7 @@ func TestAccOrder_configAddedInUI(t *testing.T) {
 		tf := acctest.NewTerraform(t, orderedByTerraform(tc, host, "", "b", "a", "c"), nil)
 		mustApply(t, tf)
 		tf.EmptyPlan("after the first apply")
-		addr := "pipeline_" + tc.Kind.Name + "_order.all"
+		addr := "pipeline_" + tc.Kind.Name + "_order.this"
 
 		added := addedInUI(t, host, tc)
 		plan, code := tf.PlanExitCode()
@@ -107,20 +107,30 @@ func TestAccOrder_configAddedInUI(t *testing.T) {
 
 // TestAccOrder_configAddedInUIKept (issue 27): with unlisted_configs =
 // "keep", a config added in the UI leaves the plan empty and keeps its
-// place; re-ordering the listed configs then moves only them, within the
-// places (orders) they hold, and the config added in the UI keeps its order.
+// place, and the docs' check block warns about it; re-ordering the listed
+// configs then moves only them, within the places (orders) they hold, and
+// the config added in the UI keeps its order.
 func TestAccOrder_configAddedInUIKept(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		host, local := acctest.IsolatedAPI(t, nil)
 		keep := "  unlisted_configs = \"keep\"\n"
-		tf := acctest.NewTerraform(t, orderedByTerraform(tc, host, keep, "b", "a", "c"), nil)
+		check := readFile(t, filepath.Join("..", "..", "examples", "resources", "pipeline_"+tc.Kind.Name+"_order", "check.tf"))
+		tf := acctest.NewTerraformWith(t, orderedByTerraform(tc, host, keep, "b", "a", "c"),
+			acctest.TerraformSetup{Files: map[string]string{"check.tf": string(check)}})
 		mustApply(t, tf)
 		tf.EmptyPlan("after the first apply")
 
 		added := addedInUI(t, host, tc)
 		local.ResetCounters()
-		tf.EmptyPlan("after a config was added in the UI")
+		plan, code := tf.PlanExitCode()
+		if code != 0 {
+			t.Fatalf("the plan after a config was added in the UI: exit code %d, want 0 (no change)\n%s", code, plan)
+		}
+		if warning := fmt.Sprintf("configs not in config_ids: %d.", added.ID); !strings.Contains(plan, "Check block assertion failed") ||
+			!strings.Contains(plan, warning) {
+			t.Errorf("the plan does not warn %q through the docs' check block:\n%s", warning, plan)
+		}
 		if out := mustApply(t, tf); !strings.Contains(out, "0 added, 0 changed, 0 destroyed") {
 			t.Errorf("the apply after a config was added in the UI changed something:\n%s", out)
 		}
@@ -129,7 +139,7 @@ func TestAccOrder_configAddedInUIKept(t *testing.T) {
 		}
 
 		tf.WriteConfig(orderedByTerraform(tc, host, keep, "a", "b", "c"))
-		plan, code := tf.PlanExitCode()
+		plan, code = tf.PlanExitCode()
 		if code != 2 || strings.Contains(plan, fmt.Sprintf(`"%d" =`, added.ID)) {
 			t.Errorf("the plan of a new sequence: exit code %d, want 2, without a change of config %d:\n%s", code, added.ID, plan)
 		}
@@ -157,7 +167,7 @@ func TestAccOrder_stateVersion0(t *testing.T) {
 		host, _ := acctest.IsolatedAPI(t, nil)
 		tf := acctest.NewTerraform(t, orderedByTerraform(tc, host, "", "b", "a", "c"), nil)
 		mustApply(t, tf)
-		addr := "pipeline_" + tc.Kind.Name + "_order.all"
+		addr := "pipeline_" + tc.Kind.Name + "_order.this"
 		downgradeOrderState(t, tf, tc.Kind.Name)
 		if in := tf.State()[addr]; in.SchemaVersion != 0 || in.Attributes["unlisted_configs"] != nil {
 			t.Fatalf("the state of version 0 is not one: %+v", in)

@@ -56,17 +56,15 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 	record := k.ConfigTypeName()
 	return schema.Schema{
 		Version: 1,
-		MarkdownDescription: fmt.Sprintf("Sets the order in which a project's %[1]ss run: `config_ids` lists "+
-			"configs, first runs first.\n\n"+
-			"**List the configs you manage; the others are left to `unlisted_configs`.** A config you do not "+
-			"list, such as one added in the PostHog UI, never shows as a change of `config_ids`. By default "+
-			"(`unlisted_configs = \"last\"`) it runs after the listed configs: when it is not there yet, the "+
-			"next plan shows its new place in `orders` and apply moves it, once. With "+
-			"`unlisted_configs = \"keep\"` it stays where it is and the plan stays empty. "+
-			"`unlisted_config_ids` shows which configs are not listed.\n\n"+
-			"**Leave `order` unset on `%[2]s` resources** (and in configuration `terraform query` writes, "+
-			"which leaves it out): a config that sets `order` itself and this resource would move it back "+
-			"and forth.",
+		MarkdownDescription: fmt.Sprintf("Sets the order in which a project's %[1]ss run: `config_ids` "+
+			"lists them, first runs first.\n\n"+
+			"**Configs you do not list**, such as one added in the PostHog UI, never show as a change of "+
+			"`config_ids`; `unlisted_config_ids` shows them. With `unlisted_configs = \"last\"`, the default, "+
+			"they run after the listed configs: one that is not there yet shows in the next plan as its new "+
+			"place in `orders`, and one apply moves it. With `unlisted_configs = \"keep\"` they stay where "+
+			"they are and the plan stays empty.\n\n"+
+			"**Leave `order` unset on `%[2]s` resources**: a config that sets `order` and this resource would "+
+			"move it back and forth. Configuration that `terraform query` generates leaves it unset.",
 			k.Noun, record),
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -86,9 +84,8 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"config_ids": schema.ListAttribute{
 				ElementType: types.Int64Type,
 				Required:    true,
-				MarkdownDescription: fmt.Sprintf("Ids of the project's %ss in the order they run: the first "+
-					"gets the lowest `order`. Each config once; disabled configs too, to keep their place. "+
-					"Configs left out are placed as `unlisted_configs` says.", k.Noun),
+				MarkdownDescription: fmt.Sprintf("Ids of the project's %ss, first runs first. Disabled "+
+					"configs too, to keep their place.", k.Noun),
 				Validators: []validator.List{
 					listvalidator.UniqueValues(),
 					listvalidator.ValueInt64sAre(int64validator.AtLeast(1)),
@@ -98,25 +95,22 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				Optional: true,
 				Computed: true,
 				Default:  stringdefault.StaticString(unlistedLast),
-				MarkdownDescription: fmt.Sprintf("What happens to the %ss that `config_ids` leaves out: `last` "+
-					"(the default) runs them after the listed ones, in the order they have among themselves, "+
-					"moving those that are not there yet; `keep` leaves them where they are and orders the "+
-					"listed configs among themselves, in the places they already hold.", k.Noun),
+				MarkdownDescription: fmt.Sprintf("What happens to the %ss `config_ids` leaves out: `last` "+
+					"(the default) runs them after the listed ones, keeping their sequence among themselves; "+
+					"`keep` leaves them where they are.", k.Noun),
 				Validators: []validator.String{stringvalidator.OneOf(unlistedLast, unlistedKeep)},
 			},
 			"unlisted_config_ids": schema.ListAttribute{
 				ElementType: types.Int64Type,
 				Computed:    true,
 				MarkdownDescription: fmt.Sprintf("The project's %ss that `config_ids` leaves out, in the order "+
-					"they run: configs added outside Terraform show up here, not as a change.", k.Noun),
+					"they run.", k.Noun),
 			},
 			"orders": schema.MapAttribute{
 				ElementType: types.Int64Type,
 				Computed:    true,
 				MarkdownDescription: "The `order` of each config of `config_ids` and `unlisted_config_ids`, by " +
-					"config id. When the listed configs are out of sequence, apply numbers them 1, 2, 3, ... " +
-					"(with `unlisted_configs = \"keep\"`: in the places they hold) and writes only the orders " +
-					"that differ.",
+					"config id.",
 			},
 		},
 		Blocks: map[string]schema.Block{
