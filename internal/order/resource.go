@@ -26,14 +26,16 @@ var (
 	_ resource.ResourceWithIdentity    = (*orderResource)(nil)
 )
 
-// configIDsPath is the order resource's list of config ids.
+// The order resource's list of config ids and its policy for the configs
+// the list leaves out.
 var (
 	configIDsPath = path.Root("config_ids")
 	unlistedPath  = path.Root("unlisted_configs")
 )
 
-// orderResource is the resource pipeline_<kind>_order: the sequence of all
-// configs of the kind's collection in one project.
+// orderResource is the resource pipeline_<kind>_order: the sequence of the
+// listed configs of the kind's collection in one project, the others placed
+// by policy.
 type orderResource struct {
 	framework.ResourceBase
 	kind kind.Kind
