@@ -201,23 +201,29 @@ func downgradeOrderState(t *testing.T, tf *acctest.Terraform, kindName string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st map[string]any
-	if err := json.Unmarshal(b, &st); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range st["resources"].([]any) {
-		res := r.(map[string]any)
-		if res["type"] != "pipeline_"+kindName+"_order" {
+	var st map[string]json.RawMessage
+	var resources []map[string]json.RawMessage
+	mustJSON(t, json.Unmarshal(b, &st))
+	mustJSON(t, json.Unmarshal(st["resources"], &resources))
+	for _, res := range resources {
+		var typ string
+		mustJSON(t, json.Unmarshal(res["type"], &typ))
+		if typ != "pipeline_"+kindName+"_order" {
 			continue
 		}
-		for _, i := range res["instances"].([]any) {
-			inst := i.(map[string]any)
-			inst["schema_version"] = 0
-			attrs := inst["attributes"].(map[string]any)
+		var instances []map[string]json.RawMessage
+		mustJSON(t, json.Unmarshal(res["instances"], &instances))
+		for _, inst := range instances {
+			var attrs map[string]json.RawMessage
+			mustJSON(t, json.Unmarshal(inst["attributes"], &attrs))
 			delete(attrs, "unlisted_configs")
 			delete(attrs, "unlisted_config_ids")
+			inst["schema_version"] = json.RawMessage("0")
+			inst["attributes"] = mustMarshal(t, attrs)
 		}
+		res["instances"] = mustMarshal(t, instances)
 	}
+	st["resources"] = mustMarshal(t, resources)
 	out, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -225,4 +231,18 @@ func downgradeOrderState(t *testing.T, tf *acctest.Terraform, kindName string) {
 	if err := os.WriteFile(name, out, 0o600); err != nil { //nolint:gosec // G703: the test's own working directory
 		t.Fatal(err)
 	}
+}
+
+func mustJSON(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustMarshal(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	mustJSON(t, err)
+	return b
 }
