@@ -124,7 +124,8 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 }
 
 // result is the list result of one record: its identity, a display name
-// and, when asked, the resource object the config resource would hold.
+// and, when asked, the resource object the config resource would hold,
+// with order left null.
 func (l *configListResource) result(ctx context.Context, req list.ListRequest, project string, rec *client.Record, noTimeouts timeouts.Value) list.ListResult {
 	res := req.NewListResult(ctx)
 	var m configresource.Model
@@ -138,6 +139,10 @@ func (l *configListResource) result(ctx context.Context, req list.ListRequest, p
 	res.Diagnostics.Append(configresource.SetIdentity(ctx, res.Identity, &m.Config)...)
 	if req.IncludeResource {
 		m.Timeouts = noTimeouts
+		// What -generate-config-out writes: order stays the service's (or an
+		// order resource's), as with order left out, so that the generated
+		// configuration never fights a pipeline_KIND_order.
+		m.Order = types.Int64Null()
 		res.Diagnostics.Append(res.Resource.Set(ctx, &m)...)
 	}
 	return res
