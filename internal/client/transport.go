@@ -32,6 +32,10 @@ type callState struct {
 	failures int
 	// throttledPast is set when a 429's pause ends after the deadline.
 	throttledPast *throttle.ClosedError
+	// lastErr is the error the retry policy last saw (nil for an answer),
+	// and refusals how many attempts were refused; the retry policy's.
+	lastErr  error
+	refusals int
 }
 
 type callStateKey struct{}
