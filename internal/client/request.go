@@ -89,8 +89,10 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	})
 
 	rc := &retryablehttp.Client{
-		HTTPClient:   c.http,
-		Logger:       tflogAdapter{ctx: ctx},
+		HTTPClient: c.http,
+		// No Logger: the transport logs every attempt once (logAttempt),
+		// and the library's lines only repeated those.
+		Logger:       nil,
 		RetryWaitMin: c.waitMin,
 		RetryWaitMax: c.waitMax,
 		// The retry policy decides alone: a 429 is retried until the
