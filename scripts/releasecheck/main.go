@@ -11,7 +11,7 @@
 //     file that GPG signs and the manifest beside it;
 //   - the release workflow runs on tags v*, imports the GPG key whose
 //     fingerprint GoReleaser signs with, and runs the GoReleaser version
-//     scripts/goreleaser.sh checks with;
+//     scripts/gotool.sh builds for the check;
 //   - the workflows name files and make targets that exist, and the test
 //     workflow's matrix runs the Terraform and OpenTofu versions make test
 //     runs (tools/*/go.mod pins; the oldest is the one its checks use).
@@ -97,7 +97,7 @@ func check(root string) *report {
 
 	checkManifest(r, read(manifestFile), read("main.go"))
 	gpgVar := checkGoreleaser(r, root, read(goreleaserFile), read("main.go"), name, module)
-	checkRelease(r, read(releaseFlow), read("scripts/goreleaser.sh"), gpgVar)
+	checkRelease(r, read(releaseFlow), read("scripts/gotool.sh"), gpgVar)
 	for _, flow := range []string{releaseFlow, testFlow} {
 		checkReferences(r, root, flow, read(flow), read("GNUmakefile"))
 	}
@@ -187,7 +187,7 @@ func checkGoreleaser(r *report, root string, text, mainGo []byte, name, module s
 	}
 	f := func(format string, args ...any) { r.fail(goreleaserFile+": "+format, args...) }
 	if c.Version != 2 {
-		f("version %d; this check and scripts/goreleaser.sh know version 2", c.Version)
+		f("version %d; this check and the pinned GoReleaser know version 2", c.Version)
 	}
 	if c.ProjectName != name {
 		f("project_name %q, want %q: the registry finds the files by it", c.ProjectName, name)
@@ -319,7 +319,7 @@ func parseWorkflow(r *report, name string, text []byte) *workflow {
 }
 
 // checkRelease: tags v*, the GPG key GoReleaser signs with, the GoReleaser
-// version goreleaser.sh checks with.
+// version scripts/gotool.sh builds for the check.
 func checkRelease(r *report, text, script []byte, gpgVar string) {
 	w := parseWorkflow(r, releaseFlow, text)
 	if w == nil {
@@ -332,7 +332,7 @@ func checkRelease(r *report, text, script []byte, gpgVar string) {
 	if w.Permissions["contents"] != "write" {
 		f("permissions.contents is %q; creating a release needs write", w.Permissions["contents"])
 	}
-	pin := regexp.MustCompile(`(?m)^version=(v[0-9.]+)$`).FindSubmatch(script)
+	pin := regexp.MustCompile(`(?m)^goreleaser\)\s*pkg=\S+\s+version=(v[0-9.]+)`).FindSubmatch(script)
 	var gpgID string
 	var releaser *step
 	for _, j := range w.Jobs {
@@ -360,7 +360,7 @@ func checkRelease(r *report, text, script []byte, gpgVar string) {
 			f("GoReleaser's env %s is %q, want %q: %s signs with the key it names", gpgVar, releaser.Env[gpgVar], want, goreleaserFile)
 		}
 		if pin == nil || releaser.With["version"] != string(pin[1]) {
-			f("GoReleaser version %q, but scripts/goreleaser.sh checks with %s", releaser.With["version"], pin)
+			f("GoReleaser version %q, but scripts/gotool.sh builds %s for the check", releaser.With["version"], pin)
 		}
 	}
 	if pin != nil {

@@ -10,7 +10,7 @@ import (
 // files are what check reads, relative to the repository's root.
 var files = []string{
 	"go.mod", "main.go", "GNUmakefile", manifestFile, goreleaserFile, releaseFlow, testFlow,
-	"scripts/goreleaser.sh", "scripts/live-gen2.sh", "scripts/testmatrix/main.go",
+	"scripts/gotool.sh", "scripts/live-gen2.sh", "scripts/testmatrix/main.go",
 	"tools/terraform/go.mod", "tools/opentofu/go.mod",
 }
 
