@@ -95,8 +95,9 @@ func (p *pipelineProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			},
 			attrMaxRetries: schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: "How often a request is retried after a 502, 503, 504 or a network error; a " +
-					"create only when it surely did not arrive. Defaults to `" + itoa(defaultMaxRetries) + "`.",
+				MarkdownDescription: "How often a request is retried after a 502, 503, 504 or a passing network error (a " +
+					"host that does not exist or a refused certificate fails at once); a create only when it surely did " +
+					"not arrive. Defaults to `" + itoa(defaultMaxRetries) + "`.",
 				Validators: []validator.Int64{int64validator.Between(0, maxMaxRetries)},
 			},
 			attrRequestTimeout: schema.StringAttribute{
