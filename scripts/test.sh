@@ -41,11 +41,14 @@ cleanup() {
 trap cleanup EXIT
 
 # The extra binaries, built one after the other in the background; each
-# run starts as soon as its binary is there. Job control puts the builder
-# in a process group of its own, which cleanup kills as a whole.
+# run starts as soon as its binary is there. The release check's tools come
+# first: the checks' release-check waits for them (scripts/gotool.sh), and
+# they are cached after their first build like the others. Job control puts the
+# builder in a process group of its own, which cleanup kills as a whole.
 if [[ -n $tools ]]; then
   set -m
   (
+    for t in actionlint goreleaser; do scripts/gotool.sh $t >/dev/null || true; done # release-check says why
     for t in $tools; do
       case $t in
       newest) scripts/tfbin.sh terraform >"$work/bin-newest" ;;

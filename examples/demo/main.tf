@@ -1,7 +1,7 @@
-# The configuration `make demo` applies against the local API: a few
-# transformation and import-app configs of one project. The provider reads
-# host, api_key and project_id from POSTHOG_HOST, POSTHOG_API_KEY and
-# POSTHOG_PROJECT_ID, which the demo script sets.
+# The README's first example, which `make demo` applies: take over a
+# transformation config that already exists in PostHog, then change it.
+# The provider reads host, api_key and project_id from POSTHOG_HOST,
+# POSTHOG_API_KEY and POSTHOG_PROJECT_ID.
 terraform {
   required_providers {
     pipeline = {
@@ -12,39 +12,25 @@ terraform {
 
 provider "pipeline" {}
 
-# Enrich events with GeoIP data, for production traffic only.
+# The transformation configs the project has, and the plugins it can use.
+data "pipeline_transformation_configs" "all" {}
+data "pipeline_transformation_plugins" "all" {}
+
+output "configs" {
+  value = { for c in data.pipeline_transformation_configs.all.configs : c.id => c.name }
+}
+
+# Take over config 1 (an id from the output above) ...
+import {
+  to = pipeline_transformation_config.geoip
+  id = "1"
+}
+
+# ... and turn it on, with English place names. A name left out would be
+# handed back to the plugin ("GeoIP"), so keep the config's own.
 resource "pipeline_transformation_config" "geoip" {
-  plugin      = 1
-  enabled     = true
-  order       = 1
-  name        = "GeoIP enrichment"
-  description = "Adds country and city to every event."
-  filters = jsonencode({
-    events = [{ id = "$pageview", name = "$pageview", type = "events" }]
-  })
-}
-
-# Drop internal properties; name and description come from the plugin.
-resource "pipeline_transformation_config" "property_filter" {
-  plugin  = 2
+  plugin  = data.pipeline_transformation_plugins.all.by_name["GeoIP"]
+  name    = "GeoIP enrichment"
   enabled = true
-  order   = 2
-}
-
-# Import raw events from S3 every hour, disabled until the bucket is ready.
-resource "pipeline_import_app_config" "s3" {
-  plugin = 3
-  order  = 1
-  name   = "S3 raw events"
-}
-
-output "transformations" {
-  value = {
-    for r in [pipeline_transformation_config.geoip, pipeline_transformation_config.property_filter] :
-    r.id => { name = r.name, order = r.order, enabled = r.enabled }
-  }
-}
-
-output "import_apps" {
-  value = { (pipeline_import_app_config.s3.id) = pipeline_import_app_config.s3.name }
+  config  = jsonencode({ locale = "en" })
 }

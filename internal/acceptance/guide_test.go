@@ -34,21 +34,21 @@ func guideFile(t *testing.T, guide string, path ...string) string {
 	return string(b)
 }
 
-// TestAccGuide_movingToHogFunctions runs the guide "Moving to hog functions"
-// step by step, with its own files, through the terraform binary: configs
-// managed under generation 1 (the guide's starting point), the service
-// moved to generation 2, step 1 migrates them (one hog function made of
-// each config, the configs disabled, the ids in the outputs), step 2 takes
+// TestAccGuide_migrateAction runs the guide's way for a browser session
+// on a self-hosted instance older than March 2026 (a legacy key may call
+// migrate there), step by step, with its own files, through the terraform
+// binary: configs managed under generation 1, the service moved to
+// generation 2, migrate-1 migrates them (one hog function made of each
+// config, the configs disabled, the ids in the outputs), migrate-2 takes
 // configs and migrations out of Terraform without destroying anything, and
-// the next plan is empty. Step 3, importing the hog functions into the
-// official PostHog provider, cannot run here (that provider is not
-// available offline); what it needs is checked: the ids the outputs gave
-// are the hog functions the service holds.
-func TestAccGuide_movingToHogFunctions(t *testing.T) {
+// the next plan is empty. migrate-3, importing the hog functions into the
+// official PostHog provider, is checked for what it needs: the ids the
+// outputs gave are the hog functions the service holds.
+func TestAccGuide_migrateAction(t *testing.T) {
 	t.Parallel()
 	host, local := acctest.IsolatedAPI(t, nil)
 	provider := acctest.ProviderBlock(host, localapi.KeyFull, "1")
-	tf := acctest.NewTerraform(t, provider+guideStep(t, "0-before"), nil)
+	tf := acctest.NewTerraform(t, provider+guideStep(t, "migrate-0"), nil)
 	apply := func(step string) string {
 		t.Helper()
 		out, err := tf.Run("apply", "-auto-approve", "-no-color")
@@ -71,7 +71,7 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 	tf.EmptyPlan("generation 2")
 
 	// Step 1: migrate.
-	tf.WriteConfig(provider + guideStep(t, "1-migrate"))
+	tf.WriteConfig(provider + guideStep(t, "migrate-1"))
 	apply("step 1")
 	made := local.HogFunctions()
 	if len(made) != 2 {
@@ -103,7 +103,7 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 	}
 
 	// Step 2: out of Terraform, nothing destroyed.
-	tf.WriteConfig(provider + guideStep(t, "2-removed"))
+	tf.WriteConfig(provider + guideStep(t, "migrate-2"))
 	local.ResetCounters()
 	out = apply("step 2")
 	// The apply's summary, "Resources: 0 added, 0 changed, 0 destroyed."
@@ -135,7 +135,7 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 
 	// Step 3's file names the official provider's resources as the guide
 	// says: one import per hog function, "<project_id>/<id>".
-	step3 := guideStep(t, "3-posthog")
+	step3 := guideStep(t, "migrate-3")
 	// "<project_id>/<id>" import IDs need v1.0.2 of the official provider.
 	if !strings.Contains(step3, `version = ">= 1.0.2"`) {
 		t.Error(`step 3 imports by "<project_id>/<id>" without requiring the official provider's v1.0.2`)

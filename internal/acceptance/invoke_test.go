@@ -77,7 +77,8 @@ action "pipeline_%[4]s_run_job" "run" {
 			t.Fatalf("apply -invoke with a scoped key succeeded:\n%s", out)
 		}
 		flat := strings.Join(strings.Fields(out), " ")
-		for _, want := range []string{"This action does not support Personal API Key access", "only a browser session in PostHog's UI may call it"} {
+		// Refused at plan time, after one look at the config's frontend.
+		for _, want := range []string{"This API key may not call job", "only a browser session in PostHog's UI may", "Nothing was sent"} {
 			if !strings.Contains(flat, want) {
 				t.Errorf("the refusal does not say %q:\n%s", want, out)
 			}

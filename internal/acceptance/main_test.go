@@ -5,7 +5,8 @@
 // identity, a service moved to generation 2 or 3, the steps of the guide
 // "Moving to hog functions", states of the generic REST providers taken
 // over by moved blocks, with stand-ins of those providers from package
-// standin). They need TF_ACC=1, run the binary TF_ACC_TERRAFORM_PATH names
+// standin; the official PostHog provider's posthog_hog_function against the
+// local API's hog function routes, with its stand-in from standin/posthog). They need TF_ACC=1, run the binary TF_ACC_TERRAFORM_PATH names
 // (else terraform on PATH), and run against local APIs of their own. The
 // harness they use, shared with every package's tests, is package acctest;
 // the tests of each construct, which run the provider in the test process,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -102,5 +103,60 @@ func TestAccQuery_generateConfig(t *testing.T) {
 		if out, code := tf.PlanExitCode(); code != 0 {
 			t.Errorf("the plan after the import is not empty: exit code %d\n%s\n%s", code, generated, out)
 		}
+	})
+}
+
+// TestAccQuery_generateConfigBesideOrder (issue 27): configuration that
+// `terraform query -generate-config-out` writes leaves `order` to the
+// service (no number in it), so that it applies beside an order resource
+// that puts the configs in another sequence: the apply imports the configs
+// and creates the order, and the next plan is empty, also after the order
+// resource re-orders them again.
+func TestAccQuery_generateConfigBesideOrder(t *testing.T) {
+	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+		t.Parallel()
+		acctest.SkipBelowTerraform(t, "1.14.0")
+		host, _ := acctest.IsolatedAPI(t, nil)
+		api := acctest.ClientFor(t, host, localapi.KeyFull)
+		var ids []int64
+		for i, name := range []string{"a", "b", "c"} {
+			rec := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{
+				Plugin: client.Some(tc.Plugins[i%2]), Order: client.Some(int64(i + 1)), Enabled: client.Some(true), Name: client.Some(name),
+			})
+			ids = append(ids, rec.ID)
+		}
+		orderedAs := func(seq ...int) string {
+			refs := make([]string, len(seq))
+			for i, n := range seq {
+				refs[i] = fmt.Sprint(ids[n])
+			}
+			return recoveryProvider(host) + fmt.Sprintf("\nresource \"pipeline_%s_order\" \"all\" {\n  config_ids = [%s]\n}\n",
+				tc.Kind.Name, strings.Join(refs, ", "))
+		}
+		tf := acctest.NewTerraform(t, orderedAs(2, 0, 1), nil)
+		tf.WriteFile("configs.tfquery.hcl", fmt.Sprintf("list %q \"all\" {\n  provider         = pipeline\n  include_resource = true\n}\n", tc.TypeName))
+		out, err := tf.Run("query", "-generate-config-out=generated.tf", "-no-color")
+		if err != nil {
+			t.Fatalf("terraform query: %v\n%s", err, out)
+		}
+		generated, err := os.ReadFile(filepath.Join(tf.Dir, "generated.tf"))
+		if err != nil {
+			t.Fatalf("query wrote no configuration: %v\n%s", err, out)
+		}
+		if regexp.MustCompile(`(?m)^\s*order\s*=\s*[0-9]`).Match(generated) {
+			t.Errorf("the generated configuration sets order:\n%s", generated)
+		}
+
+		if out := mustApply(t, tf); !strings.Contains(out, "3 imported, 1 added, 0 changed, 0 destroyed") {
+			t.Errorf("apply did not import the three configs and create the order:\n%s\n%s", generated, out)
+		}
+		if got := orderOf(t, host, tc, ids[2]); got != 1 {
+			t.Errorf("config c has order %d, want 1 (first)", got)
+		}
+		tf.EmptyPlan("after the import beside the order resource")
+
+		tf.WriteConfig(orderedAs(1, 2, 0))
+		mustApply(t, tf)
+		tf.EmptyPlan("after the order resource re-ordered the imported configs")
 	})
 }

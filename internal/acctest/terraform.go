@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -58,6 +59,8 @@ type Terraform struct {
 	Dir string
 	bin string
 	env []string
+	// required are the other providers' entries of required_providers.
+	required map[string]string
 }
 
 // NewTerraform writes config (with the required_providers block added) to
@@ -79,6 +82,10 @@ type TerraformSetup struct {
 	// Providers are other providers init installs, from their mirrors
 	// (BuildProvider).
 	Providers []*MirroredProvider
+	// RequiredProviders are entries of the required_providers block that
+	// WriteConfig writes besides this provider's: local name to source
+	// (a module has one such block).
+	RequiredProviders map[string]string
 }
 
 // NewTerraformWith is NewTerraform with files written before init and
@@ -105,7 +112,7 @@ func NewTerraformWith(t testing.TB, config string, setup TerraformSetup) *Terraf
 	if err := os.Mkdir(work, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	tf := &Terraform{t: t, Dir: work, bin: bin}
+	tf := &Terraform{t: t, Dir: work, bin: bin, required: setup.RequiredProviders}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(name, "POSTHOG_") || strings.HasPrefix(name, "TF_LOG") || name == "TF_CLI_CONFIG_FILE" ||
@@ -154,12 +161,21 @@ func hclList(items []string) string {
 // WriteConfig replaces the working directory's configuration.
 func (tf *Terraform) WriteConfig(config string) {
 	tf.t.Helper()
+	var others strings.Builder
+	names := make([]string, 0, len(tf.required))
+	for name := range tf.required {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		fmt.Fprintf(&others, "    %s = {\n      source = %q\n    }\n", name, tf.required[name])
+	}
 	tf.WriteFile("main.tf", `terraform {
   required_providers {
     pipeline = {
       source = "registry.terraform.io/pipelinecfg/pipeline"
     }
-  }
+`+others.String()+`  }
 }
 `+config)
 }

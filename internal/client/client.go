@@ -6,9 +6,13 @@
 // until the caller's deadline, after the Retry-After it asks for; 502, 503,
 // 504 and transport errors for GET, PATCH and DELETE; POST (create, job,
 // migrate) only when the request provably never reached the service, so a
-// record is never created twice; 500 never. A 429 pauses every request of
-// the client and slows its pace, which grows back while requests succeed,
-// never above the configured requests per minute (package throttle). It
+// record is never created twice; 500 never. What waiting cannot mend fails
+// at once, the error naming the host and what to check (unreachable.go): a
+// host DNS does not know, a TLS certificate or handshake this client cannot
+// accept; a refused connection after one quick retry. A 429 pauses every
+// request of the client and slows its pace, which grows back while requests
+// succeed, never above the configured requests per minute (package
+// throttle). It
 // decodes the service's error envelope, or whatever else an error answer
 // holds (package answertext), into *APIError (other failures are *TransportError, and
 // *ThrottledError when the service throttles past the deadline) and logs
@@ -84,6 +88,7 @@ type Config struct {
 // Client calls the pipeline config API.
 type Client struct {
 	base       string // scheme://host[/prefix], no trailing slash
+	hostPort   string // the host of base, with its port if it names one
 	apiKey     string
 	userAgent  string
 	maxRetries int
@@ -110,8 +115,13 @@ func newClient(cfg Config, clk throttle.Clock) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	u, err := url.Parse(base)
+	if err != nil { // parseHost has parsed it
+		return nil, &ConfigError{Field: "host", Problem: "must be an absolute http(s) URL"}
+	}
 	c := &Client{
 		base:       base,
+		hostPort:   u.Host,
 		apiKey:     key,
 		userAgent:  strings.TrimSpace(cfg.UserAgent),
 		maxRetries: cfg.MaxRetries,

@@ -60,12 +60,21 @@ type TransportError struct {
 	// is true a POST may have been applied although no answer came back: it
 	// was not retried, so that a record is never created twice.
 	MaybeSent bool
-	Err       error
+	// Hint says, for a failure that waiting cannot mend (a host DNS does
+	// not know, a refused connection, a TLS certificate or handshake this
+	// client cannot accept), what it means, naming the host, and what to
+	// check; empty for other failures.
+	Hint string
+	Err  error
 }
 
-// Error says method, path and cause, and whether a POST may have arrived.
+// Error says method, path and cause, what to check when Hint knows, and
+// whether a POST may have arrived.
 func (e *TransportError) Error() string {
 	msg := fmt.Sprintf("%s %s: %v", e.Method, e.Path, e.Err)
+	if e.Hint != "" {
+		msg = fmt.Sprintf("%s %s: %s (%v)", e.Method, e.Path, e.Hint, e.Err)
+	}
 	if e.Attempts > 1 {
 		msg += fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
 	}

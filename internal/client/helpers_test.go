@@ -61,8 +61,17 @@ type recorder struct {
 
 func newRecorder(t *testing.T, answer func(n int, w http.ResponseWriter, r *http.Request)) *recorder {
 	t.Helper()
+	rec := newUnstartedRecorder(t, answer)
+	rec.Start()
+	return rec
+}
+
+// newUnstartedRecorder is newRecorder's server before it starts, for a
+// test that sets it up (StartTLS, its TLS config).
+func newUnstartedRecorder(t *testing.T, answer func(n int, w http.ResponseWriter, r *http.Request)) *recorder {
+	t.Helper()
 	rec := &recorder{}
-	rec.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	rec.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		rec.mu.Lock()
 		rec.reqs = append(rec.reqs, seenRequest{

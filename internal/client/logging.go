@@ -2,7 +2,7 @@ package client
 
 import (
 	"context"
-	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -22,49 +22,19 @@ func maskKey(ctx context.Context, key string) context.Context {
 	return tflog.MaskLogStrings(ctx, key)
 }
 
-// tflogAdapter is go-retryablehttp's LeveledLogger writing to tflog with
-// one request's ctx.
-type tflogAdapter struct {
-	ctx context.Context
-}
-
-func (l tflogAdapter) Error(msg string, kv ...any) {
-	// retryablehttp reports each failed attempt as an error, also when a
-	// retry follows; the final outcome is returned to the caller, so this
-	// is a warning.
-	tflog.Warn(l.ctx, "retryablehttp: "+msg, kvFields(kv))
-}
-
-func (l tflogAdapter) Warn(msg string, kv ...any) {
-	tflog.Warn(l.ctx, "retryablehttp: "+msg, kvFields(kv))
-}
-
-func (l tflogAdapter) Info(msg string, kv ...any) {
-	tflog.Info(l.ctx, "retryablehttp: "+msg, kvFields(kv))
-}
-
-func (l tflogAdapter) Debug(msg string, kv ...any) {
-	tflog.Debug(l.ctx, "retryablehttp: "+msg, kvFields(kv))
-}
-
-// kvFields turns key/value pairs into tflog fields, rendering values that
-// are not plain data (errors, durations) as text.
-func kvFields(kv []any) map[string]any {
-	fields := make(map[string]any, len(kv)/2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		key := fmt.Sprint(kv[i])
-		switch v := kv[i+1].(type) {
-		case error:
-			fields[key] = v.Error()
-		case time.Duration:
-			fields[key] = v.String()
-		case fmt.Stringer:
-			fields[key] = v.String()
-		default:
-			fields[key] = v
-		}
-	}
-	return fields
+// logAttempt logs one HTTP attempt once it ended, as its one line: method,
+// path, attempt, duration and outcome (key "status" with the answer's
+// status, or "error" with what failed). go-retryablehttp logs nothing
+// (request.go gives it no Logger): its lines repeated these with the full
+// URL ("performing request", "request failed", "retrying request"), so that
+// TF_LOG=debug showed every request twice. The decision to retry and the
+// wait are logged once per retry by the client's Backoff; a pause for the
+// pace or a 429 by the throttle's callers.
+func logAttempt(ctx context.Context, req *http.Request, attempt int32, elapsed time.Duration, outcome string, value any) {
+	tflog.Debug(ctx, "API request", map[string]any{
+		"method": req.Method, "path": req.URL.RequestURI(), "attempt": attempt,
+		"duration_ms": durationMS(elapsed), outcome: value,
+	})
 }
 
 // durationMS renders a duration in milliseconds for log fields.

@@ -108,16 +108,18 @@ func TestKeyNeverLogged(t *testing.T) {
 	}
 	var responses, retries, failures int
 	for _, e := range entries {
-		switch e["@message"] {
-		case "API response":
-			responses++
-			for _, f := range []string{"method", "path", "status", "duration_ms", "attempt"} {
+		if e["@message"] == "API request" {
+			for _, f := range []string{"method", "path", "duration_ms", "attempt"} {
 				if _, ok := e[f]; !ok {
-					t.Errorf("response line without %s: %v", f, e)
+					t.Errorf("request line without %s: %v", f, e)
 				}
 			}
-		case "API request failed":
-			failures++
+			if _, ok := e["status"]; ok {
+				responses++
+			}
+			if _, ok := e["error"]; ok {
+				failures++
+			}
 		}
 		if msg, _ := e["@message"].(string); strings.HasPrefix(msg, "retrying GET") {
 			retries++
@@ -128,25 +130,86 @@ func TestKeyNeverLogged(t *testing.T) {
 	}
 }
 
-func TestRetryableHTTPLogsGoToTflog(t *testing.T) {
-	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) { success(w, r) })
+// TestEachAttemptLoggedOnce: TF_LOG=debug shows one line per HTTP attempt
+// (method, path, attempt, duration, and the status or the error), and
+// nothing else names the request but the line of each retry's wait;
+// go-retryablehttp's own lines repeated them.
+func TestEachAttemptLoggedOnce(t *testing.T) {
+	srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n == 0 {
+			writeJSON(w, http.StatusServiceUnavailable, envelope("server_error", "x", "busy", ""))
+			return
+		}
+		success(w, r)
+	})
 	var buf bytes.Buffer
 	ctx := tflogtest.RootLogger(context.Background(), &buf)
 	c := newTestClient(t, srv.URL)
-	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil {
+	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil { // a 503, then the answer
+		t.Fatal(err)
+	}
+	if _, err := c.Update(ctx, "1", Transformations, 42, RecordInput{Enabled: Some(true)}); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := tflogtest.MultilineJSONDecode(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
+	const path = "/api/projects/1/pipeline_transformation_configs/42/"
+	type request struct{ method, path string }
+	lines := map[request][]map[string]any{}
+	retries := map[request]int{}
 	for _, e := range entries {
-		if e["@message"] == "retryablehttp: performing request" && e["@level"] == "debug" {
-			return
+		msg, _ := e["@message"].(string)
+		if strings.HasPrefix(msg, "retryablehttp") {
+			t.Errorf("a line of go-retryablehttp's: %v", e)
+		}
+		switch {
+		case msg == "API request":
+			method, _ := e["method"].(string)
+			path, _ := e["path"].(string)
+			r := request{method, path}
+			lines[r] = append(lines[r], e)
+		case strings.HasPrefix(msg, "retrying GET "+path):
+			retries[request{"GET", path}]++
+		default:
+			js, _ := json.Marshal(e)
+			if strings.Contains(string(js), path) || strings.Contains(string(js), srv.URL) {
+				t.Errorf("another line names the request: %s", js)
+			}
 		}
 	}
-	js, _ := json.Marshal(entries)
-	t.Fatalf("no retryablehttp line in %s", js)
+	want := map[request]int{{"GET", path}: 2, {"PATCH", path}: 1}
+	for r, n := range want {
+		got := lines[r]
+		if len(got) != n {
+			t.Errorf("%s %s: want %d lines (one per attempt), got %d: %v", r.method, r.path, n, len(got), got)
+			continue
+		}
+		for i, e := range got {
+			if attempt, _ := e["attempt"].(float64); int(attempt) != i+1 {
+				t.Errorf("%s %s line %d: attempt %v", r.method, r.path, i, e["attempt"])
+			}
+			if _, ok := e["duration_ms"].(float64); !ok {
+				t.Errorf("%s %s line %d: no duration_ms: %v", r.method, r.path, i, e)
+			}
+			if e["@level"] != "debug" {
+				t.Errorf("%s %s line %d: level %v", r.method, r.path, i, e["@level"])
+			}
+		}
+	}
+	if len(lines) != len(want) {
+		t.Errorf("want lines of %d requests, got %v", len(want), lines)
+	}
+	if s, _ := lines[request{"GET", path}][0]["status"].(float64); s != 503 {
+		t.Errorf("the first GET's line: status %v", lines[request{"GET", path}][0]["status"])
+	}
+	if s, _ := lines[request{"GET", path}][1]["status"].(float64); s != 200 {
+		t.Errorf("the second GET's line: status %v", lines[request{"GET", path}][1]["status"])
+	}
+	if retries[request{"GET", path}] != 1 {
+		t.Errorf("want one line for the GET's retry, got %d", retries[request{"GET", path}])
+	}
 }
 
 func TestMaskKeyMasksMessagesAndFields(t *testing.T) {

@@ -89,8 +89,10 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	})
 
 	rc := &retryablehttp.Client{
-		HTTPClient:   c.http,
-		Logger:       tflogAdapter{ctx: ctx},
+		HTTPClient: c.http,
+		// No Logger: the transport logs every attempt once (logAttempt),
+		// and the library's lines only repeated those.
+		Logger:       nil,
 		RetryWaitMin: c.waitMin,
 		RetryWaitMax: c.waitMax,
 		// The retry policy decides alone: a 429 is retried until the
@@ -106,8 +108,14 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 			}
 			d := backoff(lo, hi, st.failures-1, resp)
 			why := "a transport error"
-			if resp != nil {
+			switch {
+			case resp != nil:
 				why = resp.Status
+			case st.lastErr != nil:
+				why = plainError(st.lastErr).Error()
+				if connRefused(st.lastErr) { // the one quick retry
+					d = lo
+				}
 			}
 			tflog.Info(ctx, fmt.Sprintf("retrying %s %s in %s after %s (retry %d of %d)",
 				r.method, r.path, d.Round(time.Millisecond), why, st.failures, c.maxRetries))
@@ -157,18 +165,25 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 }
 
 func (c *Client) transportError(st *callState, err error) error {
-	// *url.Error repeats the full URL; method and path are said already.
-	var uErr *url.Error
-	if errors.As(err, &uErr) {
-		err = uErr.Err
-	}
+	err = plainError(err)
 	return &TransportError{
 		Method:    st.method,
 		Path:      st.path,
 		Attempts:  int(st.attempts.Load()),
 		MaybeSent: st.maybeSent.Load(),
+		Hint:      unreachable(err, c.hostPort),
 		Err:       err,
 	}
+}
+
+// plainError is err without its *url.Error, which repeats the full URL:
+// method and path are said already.
+func plainError(err error) error {
+	var uErr *url.Error
+	if errors.As(err, &uErr) {
+		return uErr.Err
+	}
+	return err
 }
 
 // decodeJSON decodes a 2xx answer into v.

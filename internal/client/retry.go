@@ -2,8 +2,6 @@ package client
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"math/rand/v2"
 	"net"
@@ -35,6 +33,11 @@ import (
 //     (connection refused, DNS failure, dial timeout). A 5xx, a reset or a
 //     timeout after the request was written may follow a create that
 //     happened, and a second POST would create a second record.
+//   - Failures that waiting cannot mend fail at once, for every method
+//     (unreachable.go): a host that DNS says does not exist, a TLS
+//     certificate this machine does not accept, a TLS handshake the server
+//     refuses, plain HTTP on an https URL. A refused connection is retried
+//     once, after RetryWaitMin (see refusedRetries).
 //   - 500 is never retried: on the live service it is a deterministic
 //     answer (DELETE of an unknown id, a bad rearrange key).
 //   - An answer larger than the client reads (*AnswerTooLargeError) is
@@ -52,7 +55,12 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return false, ctxErr
 		}
+		st.lastErr = err
 		if err != nil {
+			if connRefused(err) {
+				st.refusals++
+				return st.refusals <= refusedRetries && st.failed(c.maxRetries), nil
+			}
 			return retryableTransportError(st.method, err) && st.failed(c.maxRetries), nil
 		}
 		switch resp.StatusCode {
@@ -102,6 +110,9 @@ func notSent(err error) bool {
 	if errors.As(err, &dnsErr) {
 		return true
 	}
+	if rejectedBeforeSending(err) {
+		return true
+	}
 	var opErr *net.OpError
 	if errors.As(err, &opErr) {
 		// "dial" covers refused, unreachable and timed-out connects;
@@ -113,13 +124,8 @@ func notSent(err error) bool {
 
 // permanentTransportError reports errors that a retry cannot fix.
 func permanentTransportError(err error) bool {
-	var certErr *tls.CertificateVerificationError
-	var unknownAuth x509.UnknownAuthorityError
-	var hostnameErr x509.HostnameError
-	var invalidCert x509.CertificateInvalidError
 	switch {
-	case errors.As(err, &certErr), errors.As(err, &unknownAuth),
-		errors.As(err, &hostnameErr), errors.As(err, &invalidCert):
+	case cannotMend(err):
 		return true
 	case errors.Is(err, errTooManyRedirects), errors.Is(err, errInsecureRedirect):
 		return true

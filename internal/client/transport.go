@@ -32,6 +32,10 @@ type callState struct {
 	failures int
 	// throttledPast is set when a 429's pause ends after the deadline.
 	throttledPast *throttle.ClosedError
+	// lastErr is the error the retry policy last saw (nil for an answer),
+	// and refusals how many attempts were refused; the retry policy's.
+	lastErr  error
+	refusals int
 }
 
 type callStateKey struct{}
@@ -76,7 +80,7 @@ func (st *callState) throttledError(closed *throttle.ClosedError, answer *APIErr
 // attemptTransport wraps the real transport and sees every HTTP attempt,
 // retries and redirects included: it passes each through the throttle,
 // tells the throttle about 429s and other answers, and applies the
-// per-attempt timeout and log lines.
+// per-attempt timeout and logs each attempt once (logAttempt).
 type attemptTransport struct {
 	next     http.RoundTripper
 	timeout  time.Duration
@@ -105,7 +109,6 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	sentAt := t.throttle.Now()
 	attempt := st.attempts.Add(1)
-	tflog.Debug(ctx, "API request", map[string]any{"method": req.Method, "path": req.URL.RequestURI(), "attempt": attempt})
 
 	// The timeout bounds this attempt only, including reading the body,
 	// and not the rate-limit wait above nor the backoff between attempts.
@@ -125,10 +128,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		if !notSent(err) {
 			st.maybeSent.Store(true)
 		}
-		tflog.Debug(ctx, "API request failed", map[string]any{
-			"method": req.Method, "path": req.URL.RequestURI(), "attempt": attempt,
-			"duration_ms": durationMS(elapsed), "error": err.Error(),
-		})
+		logAttempt(ctx, req, attempt, elapsed, "error", err.Error())
 		return nil, err
 	}
 	if t.clock != nil {
@@ -138,10 +138,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if cancel != nil {
 		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 	}
-	tflog.Debug(ctx, "API response", map[string]any{
-		"method": req.Method, "path": req.URL.RequestURI(), "attempt": attempt,
-		"status": resp.StatusCode, "duration_ms": durationMS(elapsed),
-	})
+	logAttempt(ctx, req, attempt, elapsed, "status", resp.StatusCode)
 	return resp, nil
 }
 

@@ -46,12 +46,12 @@ func New(k kind.Kind) func() list.ListResource {
 // ListResourceConfigSchema implements list.ListResource.
 func (l *configListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: fmt.Sprintf("Lists the %ss of a project that are not soft-deleted (all pages of the "+
-			"API collection `%s`), for `terraform query`.", l.kind.Noun, l.kind.Collection),
+		MarkdownDescription: fmt.Sprintf("Lists the %ss of a project for `terraform query`, to bring them under "+
+			"Terraform.", l.kind.Noun),
 		Attributes: map[string]schema.Attribute{
 			"project_id": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Project to list: a project id or `@current`. Defaults to the provider's " +
+				MarkdownDescription: "Project to list: its id or `@current`. Defaults to the provider's " +
 					"`project_id`.",
 				Validators: []validator.String{framework.ProjectIDValidator()},
 			},
@@ -124,7 +124,8 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 }
 
 // result is the list result of one record: its identity, a display name
-// and, when asked, the resource object the config resource would hold.
+// and, when asked, the resource object the config resource would hold,
+// with order left null.
 func (l *configListResource) result(ctx context.Context, req list.ListRequest, project string, rec *client.Record, noTimeouts timeouts.Value) list.ListResult {
 	res := req.NewListResult(ctx)
 	var m configresource.Model
@@ -138,6 +139,10 @@ func (l *configListResource) result(ctx context.Context, req list.ListRequest, p
 	res.Diagnostics.Append(configresource.SetIdentity(ctx, res.Identity, &m.Config)...)
 	if req.IncludeResource {
 		m.Timeouts = noTimeouts
+		// What -generate-config-out writes: order stays the service's (or an
+		// order resource's), as with order left out, so that the generated
+		// configuration never fights a pipeline_KIND_order.
+		m.Order = types.Int64Null()
 		res.Diagnostics.Append(res.Resource.Set(ctx, &m)...)
 	}
 	return res

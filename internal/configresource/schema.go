@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -50,65 +51,53 @@ func attrPath(attr string) (path.Path, bool) {
 func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 	return schema.Schema{
 		Version: schemaVersion,
-		MarkdownDescription: fmt.Sprintf("Manages one %[1]s of a project: a %[2]s plugin attached to the project, "+
-			"with its enabled flag, order, name, description, filters and plugin settings (API collection `%[3]s`); "+
-			"secret settings are write-only and never stored in state.\n\n"+
-			"Destroying it deletes the config for good (the service's `deleted` flag, which also disables it): "+
-			"the service's own DELETE only disables a config.\n\n"+
-			"The resource keeps what describes the config. What describes its plugin (`plugin_info`: the "+
-			"plugin's name, settings schema and jobs) or changes on its own (`delivery_rate_24h`, `error`), "+
-			"the `deleted` flag and `team_id` are attributes of the data source `%[4]s` with the same `id`.",
-			k.Noun, k.PluginNoun, k.Collection, k.ConfigTypeName()),
+		MarkdownDescription: fmt.Sprintf("Manages a %[1]s: one %[2]s plugin set up in a project, with its "+
+			"settings, enabled flag, order, name and description.", k.Noun, k.PluginNoun),
 		Attributes: map[string]schema.Attribute{
 			"id": schema.Int64Attribute{
 				Computed:            true,
-				MarkdownDescription: "Identifier of the config, unique across both collections.",
+				MarkdownDescription: "Identifier of the config.",
 			},
 			"project_id": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: "Project of the config: a project id or `@current`. Defaults to the provider's " +
-					"`project_id`. Changing it to another project creates the config there; `@current` and the " +
-					"project's id name the same project, so writing one for the other replaces nothing (the state " +
-					"keeps the form it was created or imported with).",
+				MarkdownDescription: "Project of the config: its id or `@current`. Defaults to the provider's " +
+					"`project_id`. Another project means another config.",
 				Validators: []validator.String{framework.ProjectIDValidator()},
 			},
 			"plugin": schema.Int64Attribute{
 				Required: true,
-				MarkdownDescription: fmt.Sprintf("Identifier of the %s plugin. Changing it creates a new config "+
-					"(the service cannot change the plugin of a config).", k.PluginNoun),
+				MarkdownDescription: fmt.Sprintf("Identifier of the %s plugin; the data source `%s` finds it by "+
+					"name. Another plugin means another config.", k.PluginNoun,
+					framework.ProviderTypeName+k.TypeSuffix("plugins")),
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"enabled": schema.BoolAttribute{
-				Optional:            true,
-				Computed:            true,
-				Default:             booldefault.StaticBool(false),
-				MarkdownDescription: "Whether the config runs. Defaults to `false`, as on the service.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the config runs. Defaults to `false`: set it on an imported config " +
+					"that runs, or the apply turns it off.",
 			},
 			"order": schema.Int64Attribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: "Position of the config among the project's configs. Left out, a new config " +
-					"gets `0` and later changes made elsewhere (e.g. by an ordering resource) are kept, " +
-					"not reverted.",
+				MarkdownDescription: "Position of the config among the project's configs, lowest first. Left out, " +
+					"it is not managed: an order set in PostHog or by an order resource is kept.",
 				Validators: []validator.Int64{int64validator.Between(math.MinInt32, math.MaxInt32)},
 			},
 			"name": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: fmt.Sprintf("Name of the config, at most %d characters. The service strips "+
-					"leading and trailing whitespace (a heredoc's last newline, say), which is no change and does "+
-					"not count. Left out, or blank, the service shows the plugin's name, which may be empty.",
-					maxNameLength),
+				MarkdownDescription: fmt.Sprintf("Name of the config, at most %d characters. Left out or blank, "+
+					"PostHog shows the plugin's name.", maxNameLength),
 				Validators: []validator.String{textValidator{max: maxNameLength}},
 			},
 			"description": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: fmt.Sprintf("Description of the config, at most %d characters. The service "+
-					"strips leading and trailing whitespace (a heredoc's last newline, say), which is no change "+
-					"and does not count. Left out, or blank, the service shows the plugin's description, which "+
-					"may be empty.", maxDescriptionLength),
+				MarkdownDescription: fmt.Sprintf("Description of the config, at most %d characters. Left out or "+
+					"blank, PostHog shows the plugin's description.", maxDescriptionLength),
 				Validators: []validator.String{textValidator{max: maxDescriptionLength}},
 			},
 			"filters": schema.StringAttribute{
@@ -119,16 +108,9 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				// import, say); planFilters still plans exactly the
 				// configuration otherwise, null included.
 				Computed: true,
-				MarkdownDescription: "Which events the config applies to: a JSON object (write it with " +
-					"`jsonencode`) with `events` and/or `actions` (lists of entries, each with a `type` of " +
-					"`events` or `actions` and optionally `id`, `name`, `order` and `properties`, a list of " +
-					"objects) and `filter_test_accounts` (a boolean). What the service would refuse (a blank " +
-					"`id` or `name`, an `order` that is not an integer, `properties = null`) is refused at plan " +
-					"time. What it rewrites is no change: it keeps only those keys (others are ignored, with a " +
-					"warning), stores `id` and `name` as trimmed text (`id = 5` is `\"5\"`), `order` as an " +
-					"integer and `filter_test_accounts` as a boolean (`\"true\"`, `1`), and adds `properties = []`. " +
-					"Left out after being set, the filters are cleared (the service stores `{}`, which the state " +
-					"shows as null). Services since July 2025 have no filters: set there, they are refused.",
+				MarkdownDescription: "Which events the config applies to, a JSON object (write it with `jsonencode`) " +
+					"with `events`, `actions` and `filter_test_accounts`. PostHog since July 2025 has no filters " +
+					"and refuses them.",
 			},
 			"config": schema.StringAttribute{
 				CustomType: jsontypes.NormalizedType{},
@@ -136,10 +118,9 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				// Computed: left out, the service's settings are shown (and kept).
 				Computed:   true,
 				Validators: []validator.String{settingsObject, storableNumbers},
-				MarkdownDescription: "Non-secret plugin settings, as a JSON object string (write it with `jsonencode`). " +
-					"The service keeps only what an update sends, so a setting added elsewhere (in the UI) shows " +
-					"as a change that the apply removes. Secret settings go in `secret_config_wo`. Left out, the " +
-					"settings are not managed and show what the service holds.",
+				MarkdownDescription: "Non-secret plugin settings, a JSON object (write it with `jsonencode`). It " +
+					"holds all of them: a setting added in PostHog's UI shows as a change that the apply removes. " +
+					"Left out, the settings are not managed.",
 			},
 			"secret_config_wo": schema.StringAttribute{
 				Optional:  true,
@@ -151,18 +132,17 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				// sensitivity as an update).
 				Sensitive:  true,
 				Validators: []validator.String{settingsObject, storableNumbers},
-				MarkdownDescription: "Secret plugin settings, as a JSON object string (write it with `jsonencode`), " +
-					"never stored in plan or state (Terraform 1.11+). Sent on create and whenever " +
-					"`secret_config_wo_version` changes; then a secret key it leaves out is cleared.",
+				MarkdownDescription: "Secret plugin settings, a JSON object (write it with `jsonencode`), never " +
+					"stored in plan or state. Sent on create and whenever `secret_config_wo_version` changes; a " +
+					"secret it then leaves out is cleared.",
 			},
 			"secret_config_wo_version": schema.Int64Attribute{
 				Optional: true,
 				Validators: []validator.Int64{
 					int64validator.AlsoRequires(path.MatchRoot("secret_config_wo")),
 				},
-				MarkdownDescription: "Version of `secret_config_wo`: change it (e.g. increment it) to send the " +
-					"secret settings again. Other updates leave the stored secrets as they are. Setting it on a " +
-					"config that has none (after an import, say) sends them once.",
+				MarkdownDescription: "Change it (e.g. add one) to send `secret_config_wo` again; other updates " +
+					"leave the stored secrets alone.",
 			},
 			"created_at": schema.StringAttribute{
 				Computed:            true,
@@ -174,9 +154,22 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			},
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{
+				Create: true, Read: true, Update: true, Delete: true,
+				CreateDescription: timeoutDescription("a create", framework.DefaultWriteTimeout),
+				ReadDescription:   timeoutDescription("a refresh", framework.DefaultReadTimeout),
+				UpdateDescription: timeoutDescription("an update", framework.DefaultWriteTimeout),
+				DeleteDescription: timeoutDescription("a destroy", framework.DefaultWriteTimeout),
+			}),
 		},
 	}
+}
+
+// timeoutDescription describes the time limit of one operation, retries and
+// waits for the service's rate limit included.
+func timeoutDescription(operation string, def time.Duration) string {
+	return fmt.Sprintf("Time limit of %s, retries included. Defaults to %d minutes.",
+		operation, int(def.Minutes()))
 }
 
 // identitySchema is the resource identity (Terraform 1.12+): the

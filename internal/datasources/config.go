@@ -45,8 +45,9 @@ func (d *configDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	}
 	attrs["project_id"] = projectIDArgument("config")
 	resp.Schema = schema.Schema{
-		MarkdownDescription: fmt.Sprintf("Reads one %s of a project by its id (API collection `%s`). A config "+
-			"the service has soft-deleted is still shown, with `deleted = true`.", d.kind.Noun, d.kind.Collection),
+		MarkdownDescription: fmt.Sprintf("Reads one %s by its id, with everything PostHog shows about it: also "+
+			"what the resource `%s` does not keep, such as the plugin's settings schema and jobs.",
+			d.kind.Noun, d.kind.ConfigTypeName()),
 		Attributes: attrs,
 	}
 }

@@ -44,11 +44,8 @@ func NewConfigs(k kind.Kind) func() datasource.DataSource {
 // Schema implements datasource.DataSource.
 func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: fmt.Sprintf("Lists the %ss of a project, across all pages of the API collection "+
-			"`%s`, optionally narrowed by `enabled` and `plugin`. Soft-deleted configs are never listed: the "+
-			"service leaves them out of its lists. `config` holds each config's non-secret settings: list pages "+
-			"do not say which settings a plugin marks secret, so the provider reads one config of each plugin "+
-			"(one request per plugin) to leave the secret ones out.", d.kind.Noun, d.kind.Collection),
+		MarkdownDescription: fmt.Sprintf("Lists every %s of a project, optionally only those with a given "+
+			"`enabled` flag or `plugin`.", d.kind.Noun),
 		Attributes: map[string]schema.Attribute{
 			"project_id": projectIDArgument("configs"),
 			"enabled": schema.BoolAttribute{
@@ -62,22 +59,17 @@ func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			},
 			"include_deleted": schema.BoolAttribute{
 				Optional: true,
-				MarkdownDescription: fmt.Sprintf("**Deprecated: has no effect.** It was meant to list soft-deleted "+
-					"configs too, but no version of the service lists them: its lists leave every config with "+
-					"`deleted = true` out, so `true` and `false` list the same configs, those that are not "+
-					"soft-deleted. A soft-deleted config can still be read by its id with the data source `%s`, "+
-					"whose `deleted` attribute is then `true`. It will be removed in the next major version.",
-					d.kind.ConfigTypeName()),
+				MarkdownDescription: fmt.Sprintf("**Deprecated: has no effect**, since PostHog never lists deleted "+
+					"configs. Read a deleted config by id with the data source `%s`.", d.kind.ConfigTypeName()),
 				DeprecationMessage: fmt.Sprintf("include_deleted has no effect and will be removed in the next major "+
 					"version: the service never lists soft-deleted configs, so no list can show them. Remove the "+
 					"argument; to see a soft-deleted config, read it by id with the data source %s (its deleted "+
 					"attribute is true).", d.kind.ConfigTypeName()),
 			},
 			"configs": schema.ListNestedAttribute{
-				Computed: true,
-				MarkdownDescription: "The configs, by `order` and then `id`, each with the attributes of the " +
-					"`" + d.kind.ConfigTypeName() + "` data source.",
-				NestedObject: schema.NestedAttributeObject{Attributes: recordDataSourceAttributes(d.kind)},
+				Computed:            true,
+				MarkdownDescription: "The configs, by `order` and then `id`.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: recordDataSourceAttributes(d.kind)},
 			},
 		},
 	}

@@ -44,11 +44,8 @@ func NewFrontend(k kind.Kind) func() datasource.DataSource {
 // Schema implements datasource.DataSource.
 func (d *frontendDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: fmt.Sprintf("Reads the frontend of a %s's plugin (the `frontend` action of the API "+
-			"collection `%s`), as the service returns it: JavaScript source on the live service (a stub saying so "+
-			"when the plugin has no frontend), a JSON document per the published API schema.\n\n"+
-			"The service lets only legacy personal API keys without scopes call it; a key with scopes gets an "+
-			"error that says so.", d.kind.Noun, d.kind.Collection),
+		MarkdownDescription: fmt.Sprintf("Reads the frontend of a %s's plugin, the JavaScript PostHog serves "+
+			"for it. Today's PostHog serves it to browser sessions only, not to API keys.", d.kind.Noun),
 		Attributes: map[string]schema.Attribute{
 			"project_id": projectIDArgument("config"),
 			"config_id": schema.Int64Attribute{
@@ -61,9 +58,8 @@ func (d *frontendDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "The frontend source, as text.",
 			},
 			"content_type": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The media type the service sent, e.g. `application/javascript` " +
-					"(with a charset on the live service).",
+				Computed:            true,
+				MarkdownDescription: "The media type PostHog sent, e.g. `application/javascript; charset=UTF-8`.",
 			},
 		},
 	}

@@ -23,7 +23,7 @@ func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.Int64Attribute{
 			Computed:            true,
-			MarkdownDescription: "Identifier of the config, unique across both collections.",
+			MarkdownDescription: "Identifier of the config.",
 		},
 		"project_id": schema.StringAttribute{
 			Computed:            true,
@@ -52,20 +52,20 @@ func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
 		"filters": schema.StringAttribute{
 			CustomType:          record.FiltersType{},
 			Computed:            true,
-			MarkdownDescription: "Which events the config applies to, as the service stores it (JSON), or null.",
+			MarkdownDescription: "Which events the config applies to (JSON), or null; PostHog since July 2025 has none.",
 		},
 		"deleted": schema.BoolAttribute{
 			Computed:            true,
-			MarkdownDescription: "The service's soft-delete flag.",
+			MarkdownDescription: "Whether the config was deleted.",
 		},
 		"hog_function":      hogFunctionAttribute(),
 		"config":            computedJSON("Non-secret plugin settings of the config, as a JSON object string (secret ones are left out)."),
 		"error":             computedJSON("Last error the plugin reported for the config, as JSON text, or null."),
 		"plugin_info":       computedJSON("What the service tells about the plugin (its name, settings schema, jobs), as a JSON string."),
-		"delivery_rate_24h": computedJSON("Delivery rate over the last 24 hours, as JSON text, or null."),
+		"delivery_rate_24h": computedJSON("Delivery rate over the last 24 hours, as JSON text; null on today's PostHog."),
 		"team_id": schema.Int64Attribute{
 			Computed:            true,
-			MarkdownDescription: "Identifier of the team owning the config.",
+			MarkdownDescription: "Identifier of the project (team) the config belongs to.",
 		},
 		"created_at": schema.StringAttribute{
 			Computed:            true,
@@ -94,21 +94,21 @@ func projectIDArgument(what string) schema.StringAttribute {
 func hogFunctionAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		Computed: true,
-		MarkdownDescription: "The hog function the service's migration would build of this config, in the terms of the " +
-			"official PostHog provider's `posthog_hog_function`: write one per config from these values (see the guide " +
-			"\"Moving to hog functions\").",
+		MarkdownDescription: "The arguments of the official PostHog provider's `posthog_hog_function` that would " +
+			"replace this config (see the guide \"Moving to hog functions\").",
 		Attributes: map[string]schema.Attribute{
 			"available": schema.BoolAttribute{Computed: true,
-				MarkdownDescription: "Whether a hog function template stands for the plugin (from its url: PostHog's own and inline plugins). Without one, there is nothing to build the hog function from."},
+				MarkdownDescription: "Whether PostHog can build a hog function of the plugin; without a template there is nothing to build from."},
 			"template_id": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "For `template_id`: `plugin-` and the plugin's url without `https://github.com/PostHog/` or `inline://`; null without a template."},
+				MarkdownDescription: "For `template_id`; null without a template."},
 			"type": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "For `type`: `transformation` for a plugin that processes events, `source_webhook` for an import app, else `destination`."},
-			"name": schema.StringAttribute{Computed: true, MarkdownDescription: "For `name`: the plugin's name (the config's when the plugin has none)."},
+				MarkdownDescription: "For `type`: `transformation`, `source_webhook` or `destination`."},
+			"name":        schema.StringAttribute{Computed: true, MarkdownDescription: "For `name`: the plugin's name."},
+			"description": schema.StringAttribute{Computed: true, MarkdownDescription: "For `description`: the config's description, never empty."},
 			"inputs_json": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
-				MarkdownDescription: "For `inputs_json`: every non-secret setting as `{\"<key>\": {\"value\": <value>}}`."},
+				MarkdownDescription: "For `inputs_json`: the non-secret settings."},
 			"secret_inputs": schema.ListAttribute{Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "The secret settings the config holds a value for. The service never shows them: supply them again in `sensitive_inputs_json`."},
+				MarkdownDescription: "The secret settings the config holds, to supply again in `sensitive_inputs_json`."},
 			"execution_order": schema.Int64Attribute{Computed: true, MarkdownDescription: "For `execution_order`: the config's `order`."},
 			"enabled":         schema.BoolAttribute{Computed: true, MarkdownDescription: "For `enabled`: the config's `enabled`."},
 		},

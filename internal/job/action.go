@@ -40,14 +40,13 @@ func NewAction(k kind.Kind) func() action.Action {
 // Schema implements action.Action.
 func (a *runJobAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: fmt.Sprintf("Runs a public job of a %s's plugin (the `job` action of the API "+
-			"collection `%s`) each time the action is invoked: `terraform apply -invoke=action.%s_%s_run_job.NAME`, "+
-			"or from an `action_trigger` of a resource's lifecycle. Needs Terraform 1.14 or later, and a legacy "+
-			"personal API key without scopes.", a.kind.Noun, a.kind.Collection, framework.ProviderTypeName, a.kind.Name),
+		MarkdownDescription: fmt.Sprintf("Runs a public job of a %s's plugin each time the action is invoked "+
+			"(Terraform 1.14+). PostHog since July 2025 runs no plugin jobs: this works with older self-hosted "+
+			"instances only.", a.kind.Noun),
 		Attributes: map[string]schema.Attribute{
 			"project_id": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Project of the config: a project id or `@current`. Defaults to the " +
+				MarkdownDescription: "Project of the config: its id or `@current`. Defaults to the " +
 					"provider's `project_id`.",
 				Validators: []validator.String{framework.ProjectIDValidator()},
 			},

@@ -90,7 +90,18 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, pr
 		Unknown:  "so no job can run on it",
 		Deferred: "so the job type and payload are left to the service to judge at apply",
 	})
-	if rec == nil || framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, framework.ActionJob, jobConfigIDPath, &diags) {
+	if rec == nil {
+		return diags
+	}
+	if stores, known := meta.Client.StoresConfigs(); known && !stores {
+		// A service that no longer stores configs has no job action either.
+		diags.AddAttributeError(jobConfigIDPath, "The service no longer runs plugin jobs", fmt.Sprintf(
+			"The service no longer stores plugin configs (%s) and has no job action, so nothing was sent. Remove "+
+				"this job (resource or action) from the configuration; %s says what replaces plugin configs.",
+			framework.Generation2Since, framework.MovingGuide))
+		return diags
+	}
+	if framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, framework.ActionJob, jobConfigIDPath, &diags) {
 		return diags
 	}
 	jobs, known := publicJobsOf(rec.PluginInfo)

@@ -32,10 +32,8 @@ type model struct {
 
 // Descriptions shared by the job resource and the run-job action.
 const (
-	jobTypeDescription = "Name of the job, one of the public jobs of the config's plugin (`plugin_info.public_jobs`). " +
-		"When the config id is known at plan time, an unknown name is reported then."
-	jobPayloadDescription = "The job's payload, a JSON object string (write it with `jsonencode`). Fields the job " +
-		"requires, and fields it does not know, are reported at plan time when the config id is known."
+	jobTypeDescription      = "Name of the job, one of the plugin's public jobs."
+	jobPayloadDescription   = "The job's payload, a JSON object (write it with `jsonencode`)."
 	jobOperationDescription = "The job operation the service is asked for. Defaults to `\"" + defaultJobOperation + "\"`."
 )
 
@@ -43,12 +41,9 @@ const (
 func resourceSchema(k kind.Kind) schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
-		MarkdownDescription: fmt.Sprintf("Runs a public job of a %[1]s's plugin (the `job` action of the API "+
-			"collection `%[2]s`) when it is created, and again whenever anything about it changes: change "+
-			"`triggers` to run it again. Reading and destroying it call nothing.\n\n"+
-			"The service lets only legacy personal API keys without scopes run jobs; a key with scopes gets an "+
-			"error that says so. On Terraform 1.14+ the action `%[3]s_%[4]s_run_job` makes the same call "+
-			"without keeping anything in state.", k.Noun, k.Collection, framework.ProviderTypeName, k.Name),
+		MarkdownDescription: fmt.Sprintf("Runs a public job of a %s's plugin when created, and again whenever "+
+			"`triggers` change. PostHog since July 2025 runs no plugin jobs: this works with older self-hosted "+
+			"instances only.", k.Noun),
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -58,9 +53,8 @@ func resourceSchema(k kind.Kind) schema.Schema {
 			"project_id": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: "Project of the config: a project id or `@current`. Defaults to the provider's " +
-					"`project_id`. Another project runs the job again; the same project written the other way " +
-					"(`@current` for its id, or back) does not.",
+				MarkdownDescription: "Project of the config: its id or `@current`. Defaults to the provider's " +
+					"`project_id`.",
 				Validators:    []validator.String{framework.ProjectIDValidator()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
@@ -79,7 +73,7 @@ func resourceSchema(k kind.Kind) schema.Schema {
 			"payload": schema.StringAttribute{
 				CustomType:          jsontypes.NormalizedType{},
 				Optional:            true,
-				MarkdownDescription: jobPayloadDescription + " Rewriting it the same way does not run the job again.",
+				MarkdownDescription: jobPayloadDescription,
 				Validators:          []validator.String{payloadObject},
 				PlanModifiers:       []planmodifier.String{sameJSONPlan{}, stringplanmodifier.RequiresReplace()},
 			},
@@ -92,11 +86,10 @@ func resourceSchema(k kind.Kind) schema.Schema {
 				PlanModifiers:       replace,
 			},
 			"triggers": schema.MapAttribute{
-				ElementType: types.StringType,
-				Optional:    true,
-				MarkdownDescription: "Arbitrary values whose change runs the job again (by replacing this " +
-					"resource), e.g. a date or the version of what the job processes.",
-				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				ElementType:         types.StringType,
+				Optional:            true,
+				MarkdownDescription: "Any values whose change runs the job again, e.g. a date or a release.",
+				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
 			},
 			"ran_at": schema.StringAttribute{
 				Computed:            true,

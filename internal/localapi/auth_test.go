@@ -69,7 +69,7 @@ var matrixKeys = append(localapi.DefaultKeys(),
 func TestAuthMatrixCoversEveryOperation(t *testing.T) {
 	a := newAPI(t, localapi.Options{})
 	known := map[string]bool{}
-	for _, op := range append(operations[:len(operations):len(operations)], pluginOperations...) {
+	for _, op := range append(append(operations[:len(operations):len(operations)], pluginOperations...), hogOperations...) {
 		known[op.name] = true
 	}
 	notOps := map[string]bool{"other": true, "total": true, "throttled": true, "faulted": true,

@@ -20,6 +20,7 @@ const (
 var operationNames = []string{
 	opList, opCreate, opRetrieve, opUpdate, opDelete, opFrontend, opJob, opRearrange, opMigrate, opActivity,
 	opPluginList, opPluginRetrieve, opOther,
+	opHogList, opHogCreate, opHogRetrieve, opHogUpdate, opHogDelete,
 }
 
 var counterNames = append(operationNames[:len(operationNames):len(operationNames)],

@@ -72,7 +72,7 @@ func TestGeneration2CreateMakesHogFunction(t *testing.T) {
 			hf := hfs[0]
 			if !uuidLike.MatchString(hf.ID) || hf.Project != 1 || hf.Plugin != m.migrator || hf.Name != "mine" ||
 				!hf.Enabled || hf.SourceConfigID != nil || hf.Type != m.hogType || hf.TemplateID != m.templateID ||
-				hf.ExecutionOrder != 7 || hf.CreatedAt.Before(start) || string(hf.Filters) != "{}" {
+				hf.ExecutionOrder == nil || *hf.ExecutionOrder != 7 || hf.CreatedAt.Before(start) || string(hf.Filters) != "{}" {
 				t.Errorf("hog function %+v", hf)
 			}
 			wantInputs := fmt.Sprintf(`{%q: {"value": "s3cr3t"}, %q: {"value": "x"}}`, m.secret, m.setting)

@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // The generation 2 refusals, worded as the service words them.
@@ -23,32 +20,45 @@ const (
 	DetailNoMigration = "No migration available for this plugin"
 )
 
-// HogFunction is a hog function the service made of a plugin config from
-// generation 2 on: by a create (which stores no config) or by migrate.
+// HogFunction is a hog function: one the service made of a plugin config
+// from generation 2 on (a create, which stores no config, or migrate), or
+// one made through the hog function API (hogfunction_api.go).
 type HogFunction struct {
 	// ID is a UUID (version 7), as PostHog's hog functions have.
 	ID      string `json:"id"`
 	Project int64  `json:"project"`
-	Plugin  int64  `json:"plugin"`
+	// Plugin is the plugin the function was made of, or whose template it
+	// was created from; 0 for a function of its own code.
+	Plugin int64 `json:"plugin"`
 	// Type is transformation (a plugin with processEvent), source_webhook
-	// (an import app) or destination (any other).
+	// (an import app) or destination (any other) when made of a config; what
+	// the API was sent (destination by default) otherwise.
 	Type        string `json:"type"`
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Enabled     bool   `json:"enabled"`
 	// TemplateID is "plugin-" and the plugin's URL without its
 	// https://github.com/PostHog/ or inline:// prefix (its ID without one),
-	// as PostHog's legacy plugin templates are named.
+	// as PostHog's legacy plugin templates are named; "" without a
+	// template.
 	TemplateID string `json:"template_id"`
-	// SourceConfigID is the config migrate made it of; nil for a create.
+	// SourceConfigID is the config migrate made it of; nil otherwise.
 	SourceConfigID *int64 `json:"source_config_id"`
-	// Inputs are the config's settings as {"<key>": {"value": v}}, secret
-	// values as they were sent (in process only: the debug route and the
-	// API mask them).
-	Inputs         json.RawMessage `json:"inputs"`
-	Filters        json.RawMessage `json:"filters"`
-	ExecutionOrder int64           `json:"execution_order"`
-	CreatedAt      time.Time       `json:"created_at"`
+	// Inputs are {"<key>": {"value": v, ...}}, secret values as they were
+	// sent (in process only: the debug route and the API mask them).
+	Inputs  json.RawMessage `json:"inputs"`
+	Filters json.RawMessage `json:"filters"`
+	// ExecutionOrder is nil when the function has none.
+	ExecutionOrder *int64 `json:"execution_order"`
+	// Hog and InputsSchema are nil while they are the template's, the
+	// plugin's (templateOf).
+	Hog          *string         `json:"hog"`
+	InputsSchema json.RawMessage `json:"inputs_schema"`
+	// Deleted is PostHog's soft delete (PATCH {"deleted": true}): the API
+	// no longer shows the function.
+	Deleted   bool      `json:"deleted"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // hogFunctionOf builds the hog function PostHog's migrator makes of rec, a
@@ -76,11 +86,12 @@ func hogFunctionOf(p *catalogEntry, rec *record, source *int64) (*HogFunction, e
 	if filters == nil {
 		filters = json.RawMessage(`{}`)
 	}
+	order, now := rec.Order, time.Now().UTC()
 	return &HogFunction{
 		ID: id.String(), Project: rec.Team, Plugin: p.ID, Type: p.hogFunctionType(),
 		Name: deref(rec.shownName(p)), Description: deref(rec.shownDescription(p)), Enabled: rec.Enabled,
 		TemplateID: p.templateID(), SourceConfigID: source, Inputs: rawInputs, Filters: filters,
-		ExecutionOrder: rec.Order, CreatedAt: time.Now().UTC(),
+		ExecutionOrder: &order, CreatedAt: now, UpdatedAt: now,
 	}, nil
 }
 
@@ -155,8 +166,8 @@ func (s *Server) HogFunctions() []HogFunction {
 // ResetHogFunctions forgets the hog functions made.
 func (s *Server) ResetHogFunctions() error { return s.store.resetHogFunctions(context.Background()) }
 
-// hogFunctionView is a hog function as PostHog's hog function API answers
-// it (the fields a legacy plugin's function has).
+// hogFunctionView is a hog function as the migrate action answers it
+// (the fields a legacy plugin's function has).
 type hogFunctionView struct {
 	ID             string          `json:"id"`
 	Type           string          `json:"type"`
@@ -168,70 +179,21 @@ type hogFunctionView struct {
 	Enabled        bool            `json:"enabled"`
 	Deleted        bool            `json:"deleted"`
 	Hog            string          `json:"hog"`
-	InputsSchema   []inputSchema   `json:"inputs_schema"`
+	InputsSchema   json.RawMessage `json:"inputs_schema"`
 	Inputs         json.RawMessage `json:"inputs"`
 	Filters        json.RawMessage `json:"filters"`
 	Masking        *struct{}       `json:"masking"`
 	IconURL        *string         `json:"icon_url"`
 	TemplateID     string          `json:"template_id"`
-	ExecutionOrder int64           `json:"execution_order"`
+	ExecutionOrder *int64          `json:"execution_order"`
 }
 
-// inputSchema is one entry of inputs_schema, from the plugin's
-// config_schema.
-type inputSchema struct {
-	Key      string          `json:"key"`
-	Type     string          `json:"type"`
-	Label    string          `json:"label"`
-	Required bool            `json:"required"`
-	Secret   bool            `json:"secret"`
-	Default  json.RawMessage `json:"default,omitempty"`
-}
-
-// legacyPluginHog is the code of a legacy plugin's hog function: the
-// plugin itself runs behind it.
-const legacyPluginHog = "// Runs the legacy plugin this function was migrated from.\nreturn event"
-
-// view renders hf as the API answers it; p is its plugin (nil when the
-// catalog no longer has it), whose secret inputs are masked.
-func (hf *HogFunction) view(p *catalogEntry) *hogFunctionView {
-	created := formatTime(hf.CreatedAt.UnixMicro())
-	v := &hogFunctionView{
-		ID: hf.ID, Type: hf.Type, Name: hf.Name, Description: hf.Description, CreatedAt: created, UpdatedAt: created,
-		Enabled: hf.Enabled, Hog: legacyPluginHog, InputsSchema: []inputSchema{}, Inputs: hf.maskedInputs(p),
+// view renders hf as migrate answers it, in catalog cat.
+func (hf *HogFunction) view(cat *catalog) *hogFunctionView {
+	return &hogFunctionView{
+		ID: hf.ID, Type: hf.Type, Name: hf.Name, Description: hf.Description,
+		CreatedAt: formatTime(hf.CreatedAt.UnixMicro()), UpdatedAt: formatTime(hf.UpdatedAt.UnixMicro()),
+		Enabled: hf.Enabled, Hog: hf.hog(cat), InputsSchema: hf.schemaJSON(cat), Inputs: hf.maskedInputs(cat),
 		Filters: hf.Filters, TemplateID: hf.TemplateID, ExecutionOrder: hf.ExecutionOrder,
 	}
-	if p != nil {
-		for _, f := range p.ConfigSchema.Fields {
-			typ := f.Type
-			if typ == "" {
-				typ = "string"
-			}
-			v.InputsSchema = append(v.InputsSchema, inputSchema{Key: f.Key, Type: typ, Label: f.Name,
-				Required: f.Required, Secret: slices.Contains(p.secrets, f.Key), Default: f.Default})
-		}
-	}
-	return v
-}
-
-// maskedInputs shows a secret input that is set as {"secret": true}, as
-// PostHog answers encrypted inputs.
-func (hf *HogFunction) maskedInputs(p *catalogEntry) json.RawMessage {
-	if p == nil || len(p.secrets) == 0 {
-		return hf.Inputs
-	}
-	var inputs map[string]map[string]json.RawMessage
-	if err := json.Unmarshal(hf.Inputs, &inputs); err != nil {
-		return json.RawMessage(`{}`) // never show what might be a secret
-	}
-	for _, k := range p.secrets {
-		if in, ok := inputs[k]; ok && python.Truthy(in["value"]) {
-			inputs[k] = map[string]json.RawMessage{"secret": json.RawMessage("true")}
-		}
-	}
-	out, err := marshalJSON(inputs)
-	if err != nil {
-		return json.RawMessage(`{}`)
-	}
-	return out
 }

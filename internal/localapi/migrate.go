@@ -37,6 +37,6 @@ func (s *Server) migrate(req *request) *apiError {
 	case rec == nil:
 		return errRecordNotFound()
 	}
-	writeJSON(req.w, http.StatusOK, hf.view(plugin))
+	writeJSON(req.w, http.StatusOK, hf.view(req.cat))
 	return nil
 }

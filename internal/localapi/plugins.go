@@ -183,7 +183,8 @@ func (p *Plugin) pluginInfo() json.RawMessage { return p.serialize(false) }
 
 // listingEntry renders the plugin as the organization's plugin listings answer
 // it: plugin_info's fields and hog_function_migration_available, which
-// plugin_info leaves out (*choice*: the notes name it for the listings).
+// plugin_info carries too from generation 2 on (PostHog's PluginSerializer;
+// before, the field did not exist).
 func (p *Plugin) listingEntry() json.RawMessage { return p.serialize(true) }
 
 // serialize renders the plugin as PostHog's plugin serializer does, its
@@ -205,7 +206,7 @@ func (p *Plugin) serialize(listed bool) json.RawMessage {
 		Capabilities     Capabilities       `json:"capabilities"`
 		Metrics          struct{}           `json:"metrics"`
 		PublicJobs       map[string]JobSpec `json:"public_jobs"`
-		// MigrationAvailable is left out of plugin_info.
+		// MigrationAvailable is left out of generation 1's plugin_info.
 		MigrationAvailable *bool `json:"hog_function_migration_available,omitempty"`
 	}
 	v := info{

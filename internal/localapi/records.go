@@ -85,7 +85,12 @@ func (rec *record) view(cat *catalog, withInfo bool, svc service) *recordView {
 		v.Name, v.Description = rec.shownName(p), rec.shownDescription(p)
 		v.Config = maskSecrets(rec.Config, p.secrets)
 		if withInfo {
+			// Since the service turns configs into hog functions, its
+			// plugin_info says whether it can (PluginSerializer's field).
 			v.PluginInfo = p.info
+			if svc.gen >= Generation2 {
+				v.PluginInfo = p.listed
+			}
 		}
 	}
 	if len(v.Config) == 0 {

@@ -58,6 +58,9 @@ type route struct {
 func parseRoute(cat *catalog, path string, today bool) route {
 	path = strings.TrimSuffix(path, "/")
 	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if rt, ok := parseHogFunctionRoute(parts); ok {
+		return rt
+	}
 	if len(parts) > 1 && parts[0] == "api" && parts[1] == "organizations" {
 		return parseOrganizationRoute(parts)
 	}
@@ -95,6 +98,9 @@ func parseRoute(cat *catalog, path string, today bool) route {
 // operation names what method does on the route; allowed is false for a
 // method the route does not serve (405, or 403 for a scoped key).
 func (rt route) operation(method string) (op string, allowed bool) {
+	if rt.isHogFunction() {
+		return rt.hogOperation(method)
+	}
 	get := method == http.MethodGet || method == http.MethodHead
 	switch {
 	case rt.kind == routeCollection && get:
@@ -128,6 +134,9 @@ func (rt route) operation(method string) (op string, allowed bool) {
 // requiredScope is the scope an operation needs; "" means personal API keys
 // with scopes may not call it at all (the live custom actions).
 func requiredScope(op string) string {
+	if scope, ok := hogScope(op); ok {
+		return scope
+	}
 	switch op {
 	case opList, opRetrieve, opPluginList, opPluginRetrieve:
 		return "plugin:read"

@@ -16,14 +16,15 @@ const (
 // are limited to project 1 (PostHog's scoped_teams), so the organization's
 // plugin listings refuse them; the others reach every project of the
 // organization, as their owner does, and may read those listings (KeyOrg
-// is the scoped key for that).
+// is the scoped key for that, and the one that may also manage hog
+// functions: a key for the way off the plugin API).
 func DefaultKeys() []APIKey {
 	return []APIKey{
 		{Key: KeyFull, Projects: []int64{1, 2}},
 		{Key: KeyWrite, Scopes: []string{"plugin:read", "plugin:write"}, Projects: []int64{1}, LimitedToProjects: true},
 		{Key: KeyRead, Scopes: []string{"plugin:read"}, Projects: []int64{1}, LimitedToProjects: true},
 		{Key: KeyStar, Scopes: []string{"*"}, Projects: []int64{1, 2}},
-		{Key: KeyOrg, Scopes: []string{"plugin:read", "plugin:write"}, Projects: []int64{1, 2}},
+		{Key: KeyOrg, Scopes: []string{"plugin:read", "plugin:write", "hog_function:read", "hog_function:write"}, Projects: []int64{1, 2}},
 	}
 }
 

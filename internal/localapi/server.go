@@ -208,6 +208,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 		return s.listPlugins(req)
 	case opPluginRetrieve:
 		return s.retrievePlugin(req)
+	case opHogList, opHogCreate, opHogRetrieve, opHogUpdate, opHogDelete:
+		return s.serveHogFunction(req, op)
 	}
 	return errRecordNotFound()
 }

@@ -27,6 +27,7 @@ type store struct {
 	every                                *sql.Stmt // a project's configs, deleted ones too
 	insertJob, jobs, clearJobs           *sql.Stmt
 	insertHog, hogs, clearHogs           *sql.Stmt
+	hogStmts                             // the hog function API's (store_hogfunctions.go)
 	insertActivity, activityRows         *sql.Stmt
 	activityCount                        *sql.Stmt
 	// page and count list the configs of a set of plugins (a collection, as
@@ -63,22 +64,7 @@ CREATE TABLE IF NOT EXISTS job_runs (
 	operation TEXT NOT NULL,
 	at        INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS hog_functions (
-	seq              INTEGER PRIMARY KEY AUTOINCREMENT,
-	id               TEXT NOT NULL UNIQUE,
-	team_id          INTEGER NOT NULL,
-	plugin_id        INTEGER NOT NULL,
-	type             TEXT NOT NULL,
-	name             TEXT NOT NULL,
-	description      TEXT NOT NULL,
-	enabled          INTEGER NOT NULL,
-	template_id      TEXT NOT NULL,
-	source_config_id INTEGER,
-	inputs           TEXT NOT NULL,
-	filters          TEXT NOT NULL,
-	execution_order  INTEGER NOT NULL,
-	created_at       INTEGER NOT NULL
-);
+CREATE TABLE IF NOT EXISTS hog_functions (` + hogTableColumns + `);
 CREATE TABLE IF NOT EXISTS activity_log (
 	seq        INTEGER PRIMARY KEY AUTOINCREMENT,
 	id         TEXT NOT NULL UNIQUE,
@@ -133,6 +119,9 @@ func (st *store) init(ctx context.Context, file bool) error {
 	if _, err := st.conn.ExecContext(ctx, schema); err != nil {
 		return err
 	}
+	if err := st.upgradeHogFunctions(ctx); err != nil {
+		return err
+	}
 	prep := func(dst **sql.Stmt, q string) error {
 		s, err := st.conn.PrepareContext(ctx, q)
 		if err != nil {
@@ -155,14 +144,14 @@ func (st *store) init(ctx context.Context, file bool) error {
 		{&st.insertJob, `INSERT INTO job_runs (config_id, team_id, type, payload, operation, at) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&st.jobs, `SELECT config_id, team_id, type, payload, operation, at FROM job_runs ORDER BY id`},
 		{&st.clearJobs, `DELETE FROM job_runs`},
-		{&st.insertHog, `INSERT INTO hog_functions (` + hogColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertHog, `INSERT INTO hog_functions (` + hogColumns + `) VALUES (` + hogPlaceholders + `)`},
 		{&st.hogs, `SELECT ` + hogColumns + ` FROM hog_functions ORDER BY seq`},
 		{&st.clearHogs, `DELETE FROM hog_functions`},
 		{&st.insertActivity, `INSERT INTO activity_log (` + activityColumns + `) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&st.activityRows, `SELECT ` + activityColumns + ` FROM activity_log WHERE team_id = ? AND config_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?`},
 		{&st.activityCount, `SELECT count(*) FROM activity_log WHERE team_id = ? AND config_id = ?`},
 	}
-	for _, s := range stmts {
+	for _, s := range append(stmts, st.hogStatements()...) {
 		if err := prep(s.dst, s.q); err != nil {
 			return err
 		}

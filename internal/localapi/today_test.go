@@ -143,7 +143,7 @@ func TestTodayCreate(t *testing.T) {
 				}
 			}
 			hfs := a.srv.HogFunctions()
-			if len(hfs) != 3 || !hfs[0].Enabled || hfs[0].ExecutionOrder != 3 || !hfs[1].Enabled || hfs[2].Enabled {
+			if len(hfs) != 3 || !hfs[0].Enabled || hfs[0].ExecutionOrder == nil || *hfs[0].ExecutionOrder != 3 || !hfs[1].Enabled || hfs[2].Enabled {
 				t.Errorf("hog functions %+v, want enabled, enabled, disabled", hfs)
 			}
 			if n := num(a.do(http.MethodGet, path(1, m.name), write, nil).want(t, 200).object(t), "count"); n != 0 {

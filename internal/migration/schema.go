@@ -27,9 +27,7 @@ type model struct {
 
 // Descriptions shared by the resource and the action.
 const (
-	projectIDDescription = "Project of the config: a project id or `@current`. Defaults to the provider's `project_id`."
-	keyNote              = "The service may refuse keys with scopes for its `migrate` action, as it does for its " +
-		"other custom actions; the error then says to use a legacy personal API key without scopes."
+	projectIDDescription = "Project of the config: its id or `@current`. Defaults to the provider's `project_id`."
 )
 
 func configIDDescription(k kind.Kind) string {
@@ -39,18 +37,9 @@ func configIDDescription(k kind.Kind) string {
 // resourceSchema is the schema of the migration resource of kind k.
 func resourceSchema(k kind.Kind) schema.Schema {
 	return schema.Schema{
-		MarkdownDescription: fmt.Sprintf("Turns an existing %[1]s into a hog function once, when it is created "+
-			"(the `migrate` action of the API collection `%[2]s`, which services offer since July 2025). The "+
-			"service makes the hog function and disables the config; it does not delete it.\n\n"+
-			"Reading it calls nothing: a migration is a past event, and the hog function is managed elsewhere "+
-			"(the official PostHog provider's `posthog_hog_function`). Destroying it only removes it from the "+
-			"state, with a warning: a migration cannot be undone, and the hog function and the disabled config "+
-			"stay on the service. Every migration makes a hog function, so a replacement (a changed `config_id`, "+
-			"another project, or `-replace`) migrates again and makes another; a migrate request that may have "+
-			"reached the service is never sent again.\n\n"+
-			"Works with Terraform 1.11+ and OpenTofu. On Terraform 1.14+ the action `%[3]s_%[4]s_migrate` makes "+
-			"the same call without keeping anything in state. See the guide \"Moving to hog functions\". %[5]s",
-			k.Noun, k.Collection, framework.ProviderTypeName, k.Name, keyNote),
+		MarkdownDescription: fmt.Sprintf("Turns an existing %s into a hog function once, when created; the "+
+			"config is disabled, not deleted. Today's PostHog lets no API key do this: see the guide \"Moving to "+
+			"hog functions\".", k.Noun),
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -58,30 +47,29 @@ func resourceSchema(k kind.Kind) schema.Schema {
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"project_id": schema.StringAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: projectIDDescription + " Changing it to another project migrates the config of " +
-					"that project; the same project written the other way (`@current` for its id, or back) changes nothing.",
-				Validators:    []validator.String{framework.ProjectIDValidator()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				Optional:            true,
+				Computed:            true,
+				MarkdownDescription: projectIDDescription,
+				Validators:          []validator.String{framework.ProjectIDValidator()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"config_id": schema.Int64Attribute{
 				Required:            true,
-				MarkdownDescription: configIDDescription(k) + " Changing it migrates that config.",
+				MarkdownDescription: configIDDescription(k) + " Changing it migrates that config too.",
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
 			},
 			"hog_function_id": schema.StringAttribute{
 				Computed: true,
-				MarkdownDescription: "Identifier of the hog function the service made: the id to import it into the " +
-					"official PostHog provider with (`posthog_hog_function`).",
+				MarkdownDescription: "Identifier of the hog function PostHog made, to import it as a " +
+					"`posthog_hog_function` of the official PostHog provider.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"hog_function": schema.StringAttribute{
 				CustomType: jsontypes.NormalizedType{},
 				Computed:   true,
-				MarkdownDescription: "The hog function as the service answered the migration, a JSON object " +
-					"string (read it with `jsondecode`); the service masks secret inputs.",
+				MarkdownDescription: "The hog function as PostHog made it, a JSON object (read it with " +
+					"`jsondecode`); secret inputs are masked.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 		},
@@ -91,13 +79,9 @@ func resourceSchema(k kind.Kind) schema.Schema {
 // actionSchema is the schema of the migrate action of kind k.
 func actionSchema(k kind.Kind) actionschema.Schema {
 	return actionschema.Schema{
-		MarkdownDescription: fmt.Sprintf("Turns an existing %[1]s into a hog function each time the action is "+
-			"invoked (the `migrate` action of the API collection `%[2]s`, which services offer since July 2025): "+
-			"`terraform apply -invoke=action.%[3]s_%[4]s_migrate.NAME`. The service makes a hog function and "+
-			"disables the config; it does not delete it. Every invocation makes another hog function, so invoke "+
-			"it once per config; the resource `%[3]s_%[4]s_migration` does it once and keeps the hog function's "+
-			"id in state. Needs Terraform 1.14 or later. %[5]s",
-			k.Noun, k.Collection, framework.ProviderTypeName, k.Name, keyNote),
+		MarkdownDescription: fmt.Sprintf("Turns an existing %s into a hog function each time the action is "+
+			"invoked (Terraform 1.14+). Today's PostHog lets no API key do this: see the guide \"Moving to hog "+
+			"functions\".", k.Noun),
 		Attributes: map[string]actionschema.Attribute{
 			"project_id": actionschema.StringAttribute{
 				Optional:            true,

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
@@ -21,7 +20,8 @@ import (
 // published schema) instead of the live array: the provider lists the
 // collection again to see what rearrange did and PATCHes only the disabled
 // config it skipped. A config missing from config_ids is placed after the
-// listed ones, with a warning on config_ids. Destroy makes no request.
+// listed ones (unlisted_configs defaults to "last"), without a warning, and
+// the state shows it in unlisted_config_ids. Destroy makes no request.
 func TestOrderResource_requests(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
@@ -56,11 +56,14 @@ func TestOrderResource_requests(t *testing.T) {
 		if got, want := log.Take(), []string{"GET " + coll, "PATCH " + coll + "rearrange/", "GET " + coll, "PATCH " + coll + strconv.FormatInt(b.ID, 10) + "/"}; !slices.Equal(got, want) {
 			t.Errorf("requests %q, want %q", got, want)
 		}
-		p := tftypes.NewAttributePath().WithAttributeName("config_ids")
-		if !slices.ContainsFunc(created.Diagnostics, func(d *tfprotov6.Diagnostic) bool {
-			return d.Severity == tfprotov6.DiagnosticSeverityWarning && d.Attribute.Equal(p) && strings.Contains(d.Detail, strconv.FormatInt(c.ID, 10))
-		}) {
-			t.Errorf("diagnostics %v, want a warning on config_ids naming config %d", created.Diagnostics, c.ID)
+		if len(created.Diagnostics) != 0 {
+			t.Errorf("diagnostics %v, want none", created.Diagnostics)
+		}
+		state := acctest.Attributes(t, created.NewState, srv.ResourceType(t, orderType))
+		if want := tftypes.NewValue(tftypes.List{ElementType: tftypes.Number}, []tftypes.Value{
+			tftypes.NewValue(tftypes.Number, c.ID),
+		}); !state["unlisted_config_ids"].Equal(want) {
+			t.Errorf("unlisted_config_ids %s, want %s", state["unlisted_config_ids"], want)
 		}
 		recs, err := api.ListAll(context.Background(), "1", tc.Kind.Collection)
 		if err != nil {

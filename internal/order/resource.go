@@ -26,11 +26,16 @@ var (
 	_ resource.ResourceWithIdentity    = (*orderResource)(nil)
 )
 
-// configIDsPath is the order resource's list of config ids.
-var configIDsPath = path.Root("config_ids")
+// The order resource's list of config ids and its policy for the configs
+// the list leaves out.
+var (
+	configIDsPath = path.Root("config_ids")
+	unlistedPath  = path.Root("unlisted_configs")
+)
 
-// orderResource is the resource pipeline_<kind>_order: the sequence of all
-// configs of the kind's collection in one project.
+// orderResource is the resource pipeline_<kind>_order: the sequence of the
+// listed configs of the kind's collection in one project, the others placed
+// by policy.
 type orderResource struct {
 	framework.ResourceBase
 	kind kind.Kind
@@ -54,11 +59,12 @@ func (r *orderResource) IdentitySchema(_ context.Context, _ resource.IdentitySch
 }
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id
-// defaults to the provider's, and orders are planned from what Read saw.
-// When the service already holds the configured sequence, the orders stay as
-// they are (no change); otherwise they are planned as 1, 2, 3, ... in
-// sequence. On create they are unknown: apply writes nothing when the
-// service already holds the sequence.
+// defaults to the provider's, and the orders of every config the last
+// refresh saw, listed or not, are planned as apply will write them
+// (arrange), so that a plan shows each config that moves on `orders`. When
+// that is not known (on create, a config id known only after apply, one the
+// refresh did not see), orders and unlisted_config_ids are unknown: apply
+// decides from what the service holds then.
 func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "config_ids"}, req, resp)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
@@ -70,28 +76,24 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		return
 	}
 	plan.ID = plan.ProjectID
+	plan.Orders, plan.UnlistedIDs = types.MapUnknown(types.Int64Type), types.ListUnknown(types.Int64Type)
 	ids, known, diags := listInt64s(ctx, plan.ConfigIDs)
 	resp.Diagnostics.Append(diags...)
-	switch {
-	case resp.Diagnostics.HasError():
-		return
-	case !known || req.State.Raw.IsNull():
-		plan.Orders = types.MapUnknown(types.Int64Type)
-	default:
+	if !req.State.Raw.IsNull() && known && !plan.Unlisted.IsUnknown() && !resp.Diagnostics.HasError() {
 		var state model
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		stateIDs, _, d1 := listInt64s(ctx, state.ConfigIDs)
-		stateOrders, _, d2 := mapOrders(ctx, state.Orders)
-		resp.Diagnostics.Append(d1...)
-		resp.Diagnostics.Append(d2...)
-		if resp.Diagnostics.HasError() {
-			return
+		current, currentKnown, d := mapOrders(ctx, state.Orders)
+		resp.Diagnostics.Append(d...)
+		if currentKnown && !resp.Diagnostics.HasError() && allIn(ids, current) {
+			want, unlisted := arrange(plan.Unlisted.ValueString(), ids, current)
+			plan.Orders, plan.UnlistedIDs = state.Orders, int64List(unlisted)
+			if !maps.Equal(want, current) {
+				plan.Orders = ordersMap(sequenceOf(want), want)
+			}
 		}
-		if slices.Equal(ids, stateIDs) && inSequence(ids, stateOrders) {
-			plan.Orders = state.Orders
-		} else {
-			plan.Orders = ordersMap(ids, targetOrders(ids))
-		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
@@ -140,6 +142,9 @@ func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc
 	diags.Append(d...)
 	planned, plannedKnown, d := mapOrders(ctx, plan.Orders)
 	diags.Append(d...)
+	plannedUnlisted, unlistedKnown, d := listInt64s(ctx, plan.UnlistedIDs)
+	diags.Append(d...)
+	plannedKnown = plannedKnown && unlistedKnown
 	if diags.HasError() {
 		return
 	}
@@ -150,7 +155,7 @@ func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc
 		framework.AddAPIError(diags, fmt.Sprintf("Could not list the %ss of project %s", r.kind.Noun, project), err, nil)
 		return
 	}
-	current, byOrder := activeOrders(recs)
+	current, _ := activeOrders(recs)
 	var missing []string
 	for _, id := range ids {
 		if _, ok := current[id]; !ok {
@@ -164,32 +169,20 @@ func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc
 		return
 	}
 
-	want := planned
-	switch {
-	case plannedKnown:
-	case inSequence(ids, current):
-		want = make(map[int64]int64, len(ids))
-		for _, id := range ids {
-			want[id] = current[id]
+	// The plan's orders when it knew them (a config that appeared since
+	// stays as it is until the next plan), else what the policy makes of
+	// the service's sequence now.
+	want, unlisted := planned, plannedUnlisted
+	if !plannedKnown {
+		want, unlisted = arrange(plan.Unlisted.ValueString(), ids, current)
+	}
+	writes := map[int64]int64{}
+	for id, o := range want {
+		if _, active := current[id]; active {
+			writes[id] = o
 		}
-	default:
-		want = targetOrders(ids)
 	}
-	after, unlisted := unlistedAfter(byOrder, want, current, maxOrder(want))
-	if len(unlisted) > 0 {
-		var names []string
-		for _, id := range unlisted {
-			names = append(names, client.FormatID(id))
-		}
-		diags.AddAttributeWarning(configIDsPath, "Configs missing from config_ids", fmt.Sprintf(
-			"The %ss %s of project %s are not in config_ids; they were placed after the listed configs. "+
-				"Unless they are about to be destroyed, add them to config_ids (or delete them), or the next "+
-				"plan shows them again.", r.kind.Noun, strings.Join(names, ", "), project))
-	}
-	changes := changedOrders(want, current)
-	for id, o := range after {
-		changes[id] = o
-	}
+	changes := changedOrders(writes, current)
 	// No list page fetched before these writes may serve the records' reads.
 	defer func() {
 		for id := range changes {
@@ -201,7 +194,7 @@ func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc
 			framework.ActionRearrange, err, nil)
 		return
 	}
-	plan.Orders = ordersMap(ids, want)
+	plan.Orders, plan.UnlistedIDs = ordersMap(sequenceOf(want), want), int64List(unlisted)
 }
 
 // setOrders writes orders (by config id): one rearrange request, then a
@@ -271,7 +264,8 @@ func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	ids := observedSequence(previous, current, byOrder)
 	state.ID = state.ProjectID
 	state.ConfigIDs = int64List(ids)
-	state.Orders = ordersMap(ids, current)
+	state.UnlistedIDs = int64List(unlistedIDs(byOrder, ids))
+	state.Orders = ordersMap(byOrder, current)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -302,10 +296,11 @@ func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStat
 	m := model{
 		ID:        types.StringValue(project),
 		ProjectID: types.StringValue(project),
-		ConfigIDs: types.ListNull(types.Int64Type),
-		Orders:    types.MapNull(types.Int64Type),
+		Unlisted:  types.StringValue(unlistedLast),
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, framework.ProjectIDPath, m.ProjectID)...)
+	// The default: a configuration that says otherwise plans the change.
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, unlistedPath, m.Unlisted)...)
 	resp.Diagnostics.Append(framework.SetImportedIdentity(ctx, resp.Identity, identityModel{ProjectID: m.ProjectID})...)
 }

@@ -33,8 +33,9 @@ type orderCase struct {
 // request, then a PATCH of the disabled config, which rearrange skips) and
 // once with the scoped write key (rearrange is refused; a PATCH of each
 // config whose order differs): both end in the same API state. Every step
-// checks the API and the requests made. Out-of-band reordering, an added
-// config and a soft-deleted one show as drift and are repaired; the order is
+// checks the API and the requests made. Out-of-band reordering and a
+// soft-deleted config show as drift and are repaired, a config added out of
+// band is placed after the listed ones in one planned update; the order is
 // imported by project id. The record resources and the order resource
 // together plan nothing after each apply. Each run has a local API of its
 // own, as the order resource owns the whole collection.
@@ -108,7 +109,8 @@ func testOrderResource(t *testing.T, tc acctest.KindCase, run *orderCase) {
 	}
 	// expect checks that the API holds the named configs in sequence,
 	// numbered from 1, and that the state's config_ids and orders say the
-	// same; extra configs are expected after them.
+	// same; extra configs, not listed, are expected after them, in
+	// unlisted_config_ids.
 	expect := func(names []string, extra ...*int64) resource.TestCheckFunc {
 		return func(s *terraform.State) error {
 			recs, err := api.ListAll(context.Background(), "1", tc.Kind.Collection)
@@ -141,8 +143,15 @@ func testOrderResource(t *testing.T, tc acctest.KindCase, run *orderCase) {
 				return fmt.Errorf("API sequence %q, want %q", got, wantS)
 			}
 			attrs := s.RootModule().Resources[addr].Primary.Attributes
-			if attrs["config_ids.#"] != strconv.Itoa(len(names)) || attrs["orders.%"] != strconv.Itoa(len(names)) {
-				return fmt.Errorf("state has %s config_ids and %s orders, want %d", attrs["config_ids.#"], attrs["orders.%"], len(names))
+			if attrs["config_ids.#"] != strconv.Itoa(len(names)) || attrs["orders.%"] != strconv.Itoa(len(names)+len(extra)) ||
+				attrs["unlisted_config_ids.#"] != strconv.Itoa(len(extra)) {
+				return fmt.Errorf("state has %s config_ids, %s unlisted_config_ids and %s orders, want %d, %d and %d",
+					attrs["config_ids.#"], attrs["unlisted_config_ids.#"], attrs["orders.%"], len(names), len(extra), len(names)+len(extra))
+			}
+			for i, id := range extra {
+				if got, want := attrs[fmt.Sprintf("unlisted_config_ids.%d", i)], strconv.FormatInt(*id, 10); got != want {
+					return fmt.Errorf("state unlisted_config_ids.%d = %s, want %s", i, got, want)
+				}
 			}
 			for i, n := range names {
 				id := strconv.FormatInt(*ids[n], 10)
@@ -217,21 +226,17 @@ func testOrderResource(t *testing.T, tc acctest.KindCase, run *orderCase) {
 		// the scoped key.
 		steps = append(steps, []resource.TestStep{
 			{
-				// A config added out of band (enabled, order 0): drift; it is
-				// placed after the listed ones, and shows again until it is
-				// listed or gone.
+				// A config added out of band (enabled, order 0), not listed:
+				// unlisted_configs defaults to "last", so the plan moves it
+				// after the listed ones, once; the next plan is empty.
 				PreConfig: func() {
 					added = acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{
 						Plugin: client.Some(tc.Plugins[1]), Order: client.Some(int64(0)), Enabled: client.Some(true), Name: client.Some("d"),
 					}).ID
 					take()
 				},
-				Config: ordered("a", "b", "c"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				ExpectNonEmptyPlan: true,
+				Config:           ordered("a", "b", "c"),
+				ConfigPlanChecks: update,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					expect([]string{"a", "b", "c"}, &added),
 					patches(byKey(nil, []*int64{&added})...),

@@ -7,9 +7,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -20,11 +22,15 @@ import (
 
 // model is the order resource's model.
 type model struct {
-	ID        types.String   `tfsdk:"id"`
-	ProjectID types.String   `tfsdk:"project_id"`
-	ConfigIDs types.List     `tfsdk:"config_ids"`
-	Orders    types.Map      `tfsdk:"orders"`
-	Timeouts  timeouts.Value `tfsdk:"timeouts"`
+	ID        types.String `tfsdk:"id"`
+	ProjectID types.String `tfsdk:"project_id"`
+	ConfigIDs types.List   `tfsdk:"config_ids"`
+	Unlisted  types.String `tfsdk:"unlisted_configs"`
+	// UnlistedIDs are the active configs config_ids does not list, in the
+	// service's sequence.
+	UnlistedIDs types.List     `tfsdk:"unlisted_config_ids"`
+	Orders      types.Map      `tfsdk:"orders"`
+	Timeouts    timeouts.Value `tfsdk:"timeouts"`
 }
 
 // identityModel is the order resource's identity (Terraform 1.12+).
@@ -49,22 +55,17 @@ func identitySchema() identityschema.Schema {
 func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 	record := k.ConfigTypeName()
 	return schema.Schema{
-		MarkdownDescription: fmt.Sprintf("Owns the order of all %[1]ss of a project (API collection `%[2]s`): "+
-			"one ordered list of config ids, first = lowest `order`.\n\n"+
-			"Apply sends one `rearrange` request when the API key may call it (a legacy personal API key "+
-			"without scopes). The service answers 403 to every key with scopes; the resource then falls back "+
-			"to updating `order` on just the configs whose order differs. Disabled configs, which `rearrange` "+
-			"skips, are updated the same way, so they end in the right place too. Nothing is written when "+
-			"the service already holds the sequence.\n\n"+
-			"Every config of the collection that is not soft-deleted belongs in `config_ids`: configs added, "+
-			"removed or re-ordered outside Terraform show as a change of `config_ids` at the next plan, and "+
-			"apply restores the configured sequence (configs missing from the list are placed after the "+
-			"listed ones, with a warning).\n\n"+
-			"**With `%[3]s`:** leave `order` unset on configs this resource orders. A config that leaves "+
-			"`order` unset keeps whatever order the service holds, so the two never fight; a config that "+
-			"sets `order` itself would be changed back and forth by both resources.\n\n"+
-			"Destroying the resource changes nothing on the service: the configs keep their orders.",
-			k.Noun, k.Collection, record),
+		Version: 1,
+		MarkdownDescription: fmt.Sprintf("Sets the order in which a project's %[1]ss run: `config_ids` "+
+			"lists them, first runs first.\n\n"+
+			"**Configs you do not list**, such as one added in the PostHog UI, never show as a change of "+
+			"`config_ids`; `unlisted_config_ids` shows them. With `unlisted_configs = \"last\"`, the default, "+
+			"they run after the listed configs: one that is not there yet shows in the next plan as its new "+
+			"place in `orders`, and one apply moves it. With `unlisted_configs = \"keep\"` they stay where "+
+			"they are and the plan stays empty.\n\n"+
+			"**Leave `order` unset on `%[2]s` resources**: a config that sets `order` and this resource would "+
+			"move it back and forth. Configuration that `terraform query` generates leaves it unset.",
+			k.Noun, record),
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -83,20 +84,33 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"config_ids": schema.ListAttribute{
 				ElementType: types.Int64Type,
 				Required:    true,
-				MarkdownDescription: fmt.Sprintf("Ids of the project's %ss in the wanted sequence: the first "+
-					"gets the lowest `order`. Each config once; every config of the collection that is not "+
-					"soft-deleted belongs here, disabled ones included.", k.Noun),
+				MarkdownDescription: fmt.Sprintf("Ids of the project's %ss, first runs first. Disabled "+
+					"configs too, to keep their place.", k.Noun),
 				Validators: []validator.List{
 					listvalidator.UniqueValues(),
 					listvalidator.ValueInt64sAre(int64validator.AtLeast(1)),
 				},
 			},
+			"unlisted_configs": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  stringdefault.StaticString(unlistedLast),
+				MarkdownDescription: fmt.Sprintf("What happens to the %ss `config_ids` leaves out: `last` "+
+					"(the default) runs them after the listed ones, keeping their sequence among themselves; "+
+					"`keep` leaves them where they are.", k.Noun),
+				Validators: []validator.String{stringvalidator.OneOf(unlistedLast, unlistedKeep)},
+			},
+			"unlisted_config_ids": schema.ListAttribute{
+				ElementType: types.Int64Type,
+				Computed:    true,
+				MarkdownDescription: fmt.Sprintf("The project's %ss that `config_ids` leaves out, in the order "+
+					"they run.", k.Noun),
+			},
 			"orders": schema.MapAttribute{
 				ElementType: types.Int64Type,
 				Computed:    true,
-				MarkdownDescription: "The `order` the service holds for each config of `config_ids`, by config " +
-					"id. When the sequence has to change, apply numbers the configs 1, 2, 3, ... in sequence " +
-					"(writing only the orders that differ).",
+				MarkdownDescription: "The `order` of each config of `config_ids` and `unlisted_config_ids`, by " +
+					"config id.",
 			},
 		},
 		Blocks: map[string]schema.Block{

@@ -1,6 +1,7 @@
 package order
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -33,6 +34,16 @@ func inSequence(ids []int64, orders map[int64]int64) bool {
 	return true
 }
 
+// allIn reports whether orders holds every id.
+func allIn(ids []int64, orders map[int64]int64) bool {
+	for _, id := range ids {
+		if _, ok := orders[id]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // targetOrders numbers ids from 1 in sequence: the first gets the lowest
 // order.
 func targetOrders(ids []int64) map[int64]int64 {
@@ -41,14 +52,6 @@ func targetOrders(ids []int64) map[int64]int64 {
 		out[id] = int64(i + 1)
 	}
 	return out
-}
-
-// sameMembers reports whether a and b hold the same ids, in any sequence.
-func sameMembers(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
 
 // activeOrders returns the order of every record that is not soft-deleted,
@@ -66,31 +69,130 @@ func activeOrders(recs []client.Record) (map[int64]int64, []int64) {
 	return orders, ids
 }
 
-// observedSequence is the sequence Read reports: the previous sequence while
-// the service still holds it (same configs, strictly increasing orders), so
-// that equal outcomes never show as a change; otherwise the service's own,
-// by order and then id, which differs from what is configured and so shows
-// configs added, removed or re-ordered out of band.
+// Policies for the configs of the collection that config_ids does not list
+// (unlisted_configs).
+const (
+	// unlistedLast places them after the listed configs, keeping their
+	// sequence among themselves.
+	unlistedLast = "last"
+	// unlistedKeep leaves their orders alone; the listed configs are ordered
+	// among themselves, in the places they already hold.
+	unlistedKeep = "keep"
+)
+
+// observedSequence is the config_ids Read reports: the listed configs
+// (previous) that are still active, in the previous sequence while the
+// service holds them in it (strictly increasing orders), so that equal
+// outcomes never show as a change; otherwise by the service's order and
+// then id, which differs from what is configured and so shows a listed
+// config re-ordered or gone out of band. Configs previous does not list are
+// not part of it: they are the unlisted ones, never drift of config_ids.
+// After an import (previous nil) every active config is listed.
 func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64) []int64 {
-	if sameMembers(previous, byOrder) && inSequence(previous, orders) {
+	if previous == nil {
+		return byOrder
+	}
+	var kept []int64
+	for _, id := range previous {
+		if _, ok := orders[id]; ok {
+			kept = append(kept, id)
+		}
+	}
+	if len(kept) == len(previous) && inSequence(kept, orders) {
 		return previous
 	}
-	return byOrder
+	listed := make(map[int64]bool, len(kept))
+	for _, id := range kept {
+		listed[id] = true
+	}
+	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return !listed[id] })
+}
+
+// unlistedIDs returns the ids of byOrder (a sequence of active configs)
+// that ids does not hold, in byOrder's sequence.
+func unlistedIDs(byOrder, ids []int64) []int64 {
+	out := []int64{}
+	for _, id := range byOrder {
+		if !slices.Contains(ids, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// arrange decides the orders of every active config (current, by id) once
+// ids are in sequence under the policy for unlisted configs, and returns
+// them with the unlisted ids in their resulting sequence. The listed
+// configs keep their orders when they already run in sequence; otherwise
+// "last" numbers them 1, 2, 3, ... and "keep" gives them the orders they
+// hold among themselves, in the wanted sequence. "last" then places the
+// unlisted configs after them (those already after stay); "keep" leaves
+// them alone. Every id must be in current.
+func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int64, []int64) {
+	want := make(map[int64]int64, len(current))
+	maps.Copy(want, current)
+	switch {
+	case inSequence(ids, current):
+	case policy == unlistedKeep:
+		maps.Copy(want, ownPlaces(ids, current))
+	default:
+		maps.Copy(want, targetOrders(ids))
+	}
+	byOrder := sequenceOf(current)
+	if policy != unlistedKeep {
+		listed := make(map[int64]int64, len(ids))
+		for _, id := range ids {
+			listed[id] = want[id]
+		}
+		after := unlistedAfter(byOrder, listed, current, maxOrder(listed))
+		maps.Copy(want, after)
+	}
+	return want, unlistedIDs(sequenceOf(want), ids)
+}
+
+// ownPlaces gives ids, in sequence, the orders they hold (sorted), so that
+// the configs between them stay between the same places; where orders tie,
+// each takes one more than the one before.
+func ownPlaces(ids []int64, current map[int64]int64) map[int64]int64 {
+	places := make([]int64, len(ids))
+	for i, id := range ids {
+		places[i] = current[id]
+	}
+	slices.Sort(places)
+	out := make(map[int64]int64, len(ids))
+	for i, id := range ids {
+		if i > 0 && places[i] <= places[i-1] {
+			places[i] = places[i-1] + 1
+		}
+		out[id] = places[i]
+	}
+	return out
+}
+
+// sequenceOf returns the ids of orders by order and then id, the sequence
+// the service lists them in (record.SortByOrder).
+func sequenceOf(orders map[int64]int64) []int64 {
+	ids := slices.Collect(maps.Keys(orders))
+	slices.SortFunc(ids, func(a, b int64) int {
+		if c := cmp.Compare(orders[a], orders[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return ids
 }
 
 // unlistedAfter gives the active configs missing from the wanted sequence
 // (byOrder without the wanted ids) orders after maxWanted, keeping their
-// relative order and leaving alone those already placed after. It returns
-// the orders to write and the ids it found.
-func unlistedAfter(byOrder []int64, wanted map[int64]int64, current map[int64]int64, maxWanted int64) (map[int64]int64, []int64) {
+// relative order and leaving alone those already placed after, and returns
+// the orders that change.
+func unlistedAfter(byOrder []int64, wanted map[int64]int64, current map[int64]int64, maxWanted int64) map[int64]int64 {
 	writes := map[int64]int64{}
-	var unlisted []int64
 	next := maxWanted + 1
 	for _, id := range byOrder {
 		if _, ok := wanted[id]; ok {
 			continue
 		}
-		unlisted = append(unlisted, id)
 		if current[id] >= next {
 			next = current[id] + 1
 			continue
@@ -98,7 +200,7 @@ func unlistedAfter(byOrder []int64, wanted map[int64]int64, current map[int64]in
 		writes[id] = next
 		next++
 	}
-	return writes, unlisted
+	return writes
 }
 
 // maxOrder is the highest value of orders, or 0.

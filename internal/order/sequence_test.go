@@ -43,9 +43,11 @@ func TestObservedSequence(t *testing.T) {
 		want     []int64
 	}{
 		{"tie: the service's sequence", []int64{1, 3, 2}, []int64{1, 2, 3}},
-		{"a config more", []int64{1, 2}, []int64{1, 2, 3}},
-		{"a config less", []int64{1, 2, 3, 9}, []int64{1, 2, 3}},
-		{"after an import", nil, []int64{1, 2, 3}},
+		{"a config not listed: not part of it", []int64{1, 2}, []int64{1, 2}},
+		{"a listed config gone", []int64{1, 2, 3, 9}, []int64{1, 2, 3}},
+		{"a listed config gone, the rest re-ordered", []int64{3, 1, 9}, []int64{1, 3}},
+		{"nothing listed", []int64{}, []int64{}},
+		{"after an import: every config", nil, []int64{1, 2, 3}},
 	} {
 		if got := observedSequence(tt.previous, orders, byOrder); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: observedSequence(%v) = %v, want %v", tt.name, tt.previous, got, tt.want)
@@ -66,12 +68,60 @@ func TestUnlistedAfter(t *testing.T) {
 	byOrder := []int64{20, 10, 11, 21, 22}
 	current := map[int64]int64{20: 0, 10: 1, 11: 2, 21: 7, 22: 7}
 	want := map[int64]int64{10: 1, 11: 2}
-	writes, unlisted := unlistedAfter(byOrder, want, current, maxOrder(want))
-	if !slices.Equal(unlisted, []int64{20, 21, 22}) {
-		t.Errorf("unlisted %v", unlisted)
-	}
-	if w := map[int64]int64{20: 3, 22: 8}; !maps.Equal(writes, w) {
+	if w, writes := map[int64]int64{20: 3, 22: 8}, unlistedAfter(byOrder, want, current, maxOrder(want)); !maps.Equal(writes, w) {
 		t.Errorf("writes %v, want %v", writes, w)
+	}
+}
+
+func TestArrange(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name         string
+		policy       string
+		ids          []int64
+		current      map[int64]int64
+		want         map[int64]int64
+		wantUnlisted []int64
+	}{
+		{
+			name: "last: in sequence, nothing else", policy: unlistedLast, ids: []int64{1, 2},
+			current: map[int64]int64{1: 1, 2: 2}, want: map[int64]int64{1: 1, 2: 2}, wantUnlisted: []int64{},
+		},
+		{
+			name: "last: a config added in the UI at 0 moves after the listed ones", policy: unlistedLast, ids: []int64{1, 2, 3},
+			current: map[int64]int64{1: 1, 2: 2, 3: 3, 6: 0}, want: map[int64]int64{1: 1, 2: 2, 3: 3, 6: 4}, wantUnlisted: []int64{6},
+		},
+		{
+			name: "last: one already after stays", policy: unlistedLast, ids: []int64{1, 2},
+			current: map[int64]int64{1: 1, 2: 2, 6: 9}, want: map[int64]int64{1: 1, 2: 2, 6: 9}, wantUnlisted: []int64{6},
+		},
+		{
+			name: "last: a new sequence numbers the listed ones, the unlisted follow in their own sequence", policy: unlistedLast,
+			ids: []int64{2, 1}, current: map[int64]int64{1: 1, 2: 2, 6: 0, 7: 3},
+			want: map[int64]int64{2: 1, 1: 2, 6: 3, 7: 4}, wantUnlisted: []int64{6, 7},
+		},
+		{
+			name: "keep: a config added in the UI stays", policy: unlistedKeep, ids: []int64{1, 2, 3},
+			current: map[int64]int64{1: 1, 2: 2, 3: 3, 6: 0}, want: map[int64]int64{1: 1, 2: 2, 3: 3, 6: 0}, wantUnlisted: []int64{6},
+		},
+		{
+			name: "keep: the listed ones swap their places; the one between them stays between", policy: unlistedKeep,
+			ids: []int64{3, 1, 2}, current: map[int64]int64{1: 1, 2: 2, 6: 3, 3: 4},
+			want: map[int64]int64{3: 1, 1: 2, 6: 3, 2: 4}, wantUnlisted: []int64{6},
+		},
+		{
+			name: "keep: tied places become one more than the one before", policy: unlistedKeep,
+			ids: []int64{2, 1, 3}, current: map[int64]int64{1: 0, 2: 0, 3: 0, 6: 5},
+			want: map[int64]int64{2: 0, 1: 1, 3: 2, 6: 5}, wantUnlisted: []int64{6},
+		},
+	} {
+		got, unlisted := arrange(tt.policy, tt.ids, tt.current)
+		if !maps.Equal(got, tt.want) || !slices.Equal(unlisted, tt.wantUnlisted) {
+			t.Errorf("%s: arrange = %v, unlisted %v; want %v, unlisted %v", tt.name, got, unlisted, tt.want, tt.wantUnlisted)
+		}
+		if !inSequence(tt.ids, got) {
+			t.Errorf("%s: %v does not put %v in sequence", tt.name, got, tt.ids)
+		}
 	}
 }
 

@@ -70,71 +70,60 @@ func (p *pipelineProvider) Metadata(_ context.Context, _ provider.MetadataReques
 // Schema implements provider.Provider.
 func (p *pipelineProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Manages the pipeline config records (transformation configs and import-app configs) " +
-			"of a PostHog-style service. The settings and environment variables are those of the official " +
-			"PostHog provider, so one environment serves both.",
+		MarkdownDescription: "Manages the plugin configs of PostHog projects (transformations and import apps). " +
+			"The settings and environment variables are the official PostHog provider's.",
 		Attributes: map[string]schema.Attribute{
 			attrHost: schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Base URL of the service, e.g. `https://eu.posthog.com`. Falls back to the " +
-					"`" + envHost + "` environment variable, then to `" + defaultHost + "`. Plain `http` is " +
-					"accepted for loopback hosts only, unless `allow_insecure_http` is set.",
+				MarkdownDescription: "Base URL of PostHog, e.g. `https://eu.posthog.com`. Defaults to `" + envHost +
+					"`, then `" + defaultHost + "`. Plain `http` is accepted for loopback hosts only, unless " +
+					"`allow_insecure_http` is set.",
 				Validators: []validator.String{httpURLValidator{}},
 			},
 			attrAPIKey: schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
-				MarkdownDescription: "Personal API key, sent as a Bearer token; never logged. Falls back to the `" +
-					envAPIKey + "` environment variable. It needs the `plugin:read` scope to plan and " +
-					"`plugin:write` to apply.",
+				MarkdownDescription: "Personal API key, with the `plugin:read` scope to plan and `plugin:write` to " +
+					"apply. Defaults to `" + envAPIKey + "`.",
 				Validators: []validator.String{notBlankValidator{}},
 			},
 			attrProjectID: schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Default project of every resource and data source: a project id " +
-					"or `@current` (the key owner's current project). Falls back to the `" + envProjectID +
-					"` environment variable.",
+				MarkdownDescription: "Default project of every resource and data source: its id or `@current` " +
+					"(the key owner's current project). Defaults to `" + envProjectID + "`.",
 				Validators: []validator.String{framework.ProjectIDValidator()},
 			},
 			attrMaxRetries: schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: "How often one request is retried after an unavailable answer (502/503/504) " +
-					"or a network error; a create is only retried when it provably did not reach the service. " +
-					"A throttled answer (429) is not counted: it is retried after the wait it asks for until " +
-					"the operation's time limit. Defaults to `" + itoa(defaultMaxRetries) + "`.",
+				MarkdownDescription: "How often a request is retried after a 502, 503, 504 or a passing network error (a " +
+					"host that does not exist or a refused certificate fails at once); a create only when it surely did " +
+					"not arrive. Defaults to `" + itoa(defaultMaxRetries) + "`.",
 				Validators: []validator.Int64{int64validator.Between(0, maxMaxRetries)},
 			},
 			attrRequestTimeout: schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Time limit of one HTTP attempt, as a Go duration (`30s`, `2m`). " +
-					"Defaults to `" + defaultRequestTimeout.String() + "`. The `timeouts` block of a " +
-					"resource bounds a whole operation, retries and waits for the service's rate limit included.",
+				MarkdownDescription: "Time limit of one HTTP attempt (`30s`, `2m`). Defaults to `" +
+					defaultRequestTimeout.String() + "`; a resource's `timeouts` bound a whole operation.",
 				Validators: []validator.String{durationValidator{}},
 			},
 			attrRequestsPerMinute: schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: "Most requests per minute of this provider instance, under the service's " +
-					"per-key limit (480 requests/minute on the live service). When the service throttles " +
-					"anyway (a key shared with other jobs, a lower limit on a self-hosted instance), every " +
-					"request waits for the time the service asks and the pace halves, then grows back while " +
-					"requests succeed, never above this value. `0` sends requests unpaced (a throttled " +
-					"answer still pauses them). Defaults to `" + itoa(defaultRequestsPerMinute) + "`.",
+				MarkdownDescription: "Most requests per minute, under PostHog's 480 per key. After a 429 the " +
+					"provider waits as long as PostHog asks and slows down, then speeds up again. `0` sends " +
+					"requests unpaced. Defaults to `" + itoa(defaultRequestsPerMinute) + "`.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
 			attrRetryWaitMax: schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Longest wait before retrying an unavailable answer (502/503/504) or a " +
-					"network error, as a Go duration (`30s`, `500ms`); it also caps such an answer's " +
-					"`Retry-After`. Waits grow from `" + retryWaitMin.String() + "` (or this value, if " +
-					"smaller) with each retry. A throttled answer (429) always waits the full `Retry-After` " +
-					"the service asks for, so that the provider never retries early against a service that " +
-					"throttles. Defaults to `" + defaultRetryWaitMax.String() + "`.",
+				MarkdownDescription: "Longest wait before retrying a 502, 503, 504 or a network error (`30s`, " +
+					"`500ms`). A 429 always waits as long as PostHog asks. Defaults to `" +
+					defaultRetryWaitMax.String() + "`.",
 				Validators: []validator.String{durationValidator{}},
 			},
 			attrAllowInsecureHTTP: schema.BoolAttribute{
 				Optional: true,
-				MarkdownDescription: "Allow a plain `http` host that is not a loopback address. The API key " +
-					"would cross the network unencrypted: use only on a trusted network.",
+				MarkdownDescription: "Allow plain `http` to a host that is not loopback. The API key would " +
+					"travel unencrypted: use it on a trusted network only.",
 			},
 		},
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
@@ -46,10 +47,11 @@ func HogTemplateID(url *string) (string, bool) {
 type HogFunction struct {
 	// Available says whether the plugin has a template; without one the
 	// rest is what a hog function would need, but no template stands for it.
-	Available  types.Bool   `tfsdk:"available"`
-	TemplateID types.String `tfsdk:"template_id"`
-	Type       types.String `tfsdk:"type"`
-	Name       types.String `tfsdk:"name"`
+	Available   types.Bool   `tfsdk:"available"`
+	TemplateID  types.String `tfsdk:"template_id"`
+	Type        types.String `tfsdk:"type"`
+	Name        types.String `tfsdk:"name"`
+	Description types.String `tfsdk:"description"`
 	// InputsJSON are the non-secret settings as {"<key>": {"value": v}}.
 	InputsJSON jsontypes.Normalized `tfsdk:"inputs_json"`
 	// SecretInputs are the secret settings the config holds a value for:
@@ -69,6 +71,7 @@ func hogFunctionOf(c *Config, pluginInfo, settings json.RawMessage) *HogFunction
 	p := PluginOf(pluginInfo)
 	info := struct {
 		URL          *string `json:"url"`
+		Migratable   *bool   `json:"hog_function_migration_available"`
 		Capabilities struct {
 			Methods        []string `json:"methods"`
 			ScheduledTasks []string `json:"scheduled_tasks"`
@@ -81,7 +84,9 @@ func hogFunctionOf(c *Config, pluginInfo, settings json.RawMessage) *HogFunction
 		InputsJSON: jsontypes.NewNormalizedNull(), ExecutionOrder: c.Order, Enabled: c.Enabled,
 		SecretInputs: []types.String{},
 	}
-	if id, ok := HogTemplateID(info.URL); ok {
+	// The service says whether it can migrate the plugin (since it can);
+	// before, the template's name is all there is to go by.
+	if id, ok := HogTemplateID(info.URL); ok && (info.Migratable == nil || *info.Migratable) {
 		h.Available, h.TemplateID = types.BoolValue(true), types.StringValue(id)
 	}
 	switch {
@@ -92,6 +97,12 @@ func hogFunctionOf(c *Config, pluginInfo, settings json.RawMessage) *HogFunction
 	}
 	if p.Name.Text != nil && *p.Name.Text != "" {
 		h.Name = types.StringValue(*p.Name.Text)
+	}
+	// Never empty: the service fills an empty description from the
+	// template, which posthog_hog_function would read back as a change.
+	h.Description = c.Description
+	if !framework.IsSet(h.Description) || strings.TrimSpace(h.Description.ValueString()) == "" {
+		h.Description = types.StringValue("Made from " + h.Name.ValueString() + ".")
 	}
 	inputs := map[string]map[string]json.RawMessage{}
 	if plain, err := ParseSettings(c.Settings.ValueString()); err == nil {

@@ -16,6 +16,8 @@ type record struct {
 	Enabled bool    `json:"enabled"`
 	Order   int64   `json:"order"`
 	Deleted bool    `json:"deleted"`
+	// Config is the config's settings, shown as the service sent them.
+	Config json.RawMessage `json:"config"`
 }
 
 func main() {
@@ -28,13 +30,17 @@ func main() {
 		os.Exit(1)
 	}
 	w := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "  id\tplugin\tname\tenabled\torder\tdeleted")
+	fmt.Fprintln(w, "  id\tplugin\tname\tenabled\torder\tdeleted\tsettings")
 	for _, r := range page.Results {
 		name := ""
 		if r.Name != nil {
 			name = *r.Name
 		}
-		fmt.Fprintf(w, "  %d\t%d\t%s\t%t\t%d\t%t\n", r.ID, r.Plugin, name, r.Enabled, r.Order, r.Deleted)
+		settings := string(r.Config)
+		if settings == "" {
+			settings = "null"
+		}
+		fmt.Fprintf(w, "  %d\t%d\t%s\t%t\t%d\t%t\t%s\n", r.ID, r.Plugin, name, r.Enabled, r.Order, r.Deleted, settings)
 	}
 	_ = w.Flush()
 }

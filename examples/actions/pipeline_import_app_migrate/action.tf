@@ -3,11 +3,6 @@
 # Every invocation makes another hog function.
 action "pipeline_import_app_migrate" "s3" {
   config {
-    config_id = pipeline_import_app_config.s3.id
+    config_id = 57
   }
-}
-
-resource "pipeline_import_app_config" "s3" {
-  plugin  = 3
-  enabled = true
 }

@@ -3,11 +3,6 @@
 # Every invocation makes another hog function.
 action "pipeline_transformation_migrate" "geoip" {
   config {
-    config_id = pipeline_transformation_config.geoip.id
+    config_id = 42
   }
-}
-
-resource "pipeline_transformation_config" "geoip" {
-  plugin  = 1
-  enabled = true
 }

@@ -1,19 +1,23 @@
+# A self-hosted PostHog older than July 2025, with a personal API key
+# without scopes: the only ones that run plugin jobs.
+provider "pipeline" {
+  alias = "unscoped"
+  host  = "https://posthog.example.com"
+}
+
 # Terraform 1.14+. Run it on demand:
 #   terraform apply -invoke=action.pipeline_transformation_run_job.reprocess
 action "pipeline_transformation_run_job" "reprocess" {
+  provider = pipeline.unscoped
+
   config {
-    config_id = pipeline_transformation_config.this.id
+    config_id = 42
     job_type  = "Reprocess"
     payload   = jsonencode({ since = "2024-01-01" })
   }
 }
 
-resource "pipeline_transformation_config" "this" {
-  plugin  = 2
-  enabled = true
-}
-
-# Or after a resource is created or updated, from an action_trigger.
+# Or after each release, from an action_trigger.
 resource "terraform_data" "release" {
   input = var.release
 

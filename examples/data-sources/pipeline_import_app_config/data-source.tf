@@ -1,9 +1,9 @@
-# One import app config by id. A config the service has soft-deleted is still
-# shown, with deleted = true.
+# One config by id, with what the resource does not keep.
 data "pipeline_import_app_config" "this" {
   id = 42
 }
 
-output "plugin_name" {
-  value = jsondecode(data.pipeline_import_app_config.this.plugin_info).name
+# The plugin's settings, and which of them are secret.
+output "settings" {
+  value = [for f in jsondecode(data.pipeline_import_app_config.this.plugin_info).config_schema : { key = f.key, secret = try(f.secret, false) }]
 }

@@ -1,13 +1,13 @@
-# The frontend of a config's plugin, as the service returns it (JavaScript
-# on the live service). Only a legacy personal API key without scopes may
-# read it: give such a key to an aliased provider.
+# Only a self-hosted PostHog older than March 2026 serves a frontend to an
+# API key, and only to a personal API key without scopes: give such a key
+# to an aliased provider.
 provider "pipeline" {
-  alias = "legacy"
-  # api_key of a legacy key without scopes, e.g. from a variable.
+  alias = "unscoped"
+  # api_key of a personal API key without scopes, e.g. from a variable.
 }
 
 data "pipeline_transformation_config_frontend" "this" {
-  provider  = pipeline.legacy
+  provider  = pipeline.unscoped
   config_id = 42
 }
 

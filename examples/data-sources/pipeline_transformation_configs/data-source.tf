@@ -1,6 +1,4 @@
-# Every enabled transformation config of the provider's project, across all pages,
-# by order and then id. Soft-deleted configs are never listed (the service
-# leaves them out of its lists).
+# Every enabled config of the provider's project, by order and then id.
 data "pipeline_transformation_configs" "enabled" {
   enabled = true
 }

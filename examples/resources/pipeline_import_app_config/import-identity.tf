@@ -1,5 +1,4 @@
-# Terraform 1.12+: import by resource identity. project_id defaults to the
-# provider's.
+# Terraform 1.12+. project_id defaults to the provider's.
 import {
   to = pipeline_import_app_config.s3
   identity = {

@@ -1,4 +1,3 @@
-# An import app config is imported by "<project_id>/<id>", or by "<id>"
-# alone when the provider has a project_id.
+# By "<project_id>/<id>", or "<id>" when the provider has a project_id.
 terraform import pipeline_import_app_config.s3 1/57
 terraform import pipeline_import_app_config.s3 57

@@ -1,17 +1,25 @@
-# Import raw events from S3, disabled until the bucket is ready.
+data "pipeline_import_app_plugins" "all" {}
+
+# PostHog makes no new configs: take over one that exists, by its id.
+import {
+  to = pipeline_import_app_config.s3
+  id = "57"
+}
+
+# Import raw events from S3, off until the bucket is ready.
 resource "pipeline_import_app_config" "s3" {
-  plugin      = 3
+  plugin      = data.pipeline_import_app_plugins.all.by_name["S3 Import"]
   enabled     = false
   name        = "S3 raw events"
   description = "Hourly import of the raw event export."
 
-  # Non-secret settings, kept in state and compared by the keys set here.
+  # Every non-secret setting: one added in PostHog's UI is removed.
   config = jsonencode({
     bucket = "raw-events-export"
   })
 
-  # Secret settings: write-only (Terraform 1.11+), never in plan or state.
-  # Sent on create and whenever secret_config_wo_version changes.
+  # Secret settings, never in plan or state: sent once after the import,
+  # then whenever the version changes.
   secret_config_wo = jsonencode({
     aws_secret_access_key = var.s3_secret_access_key
   })
@@ -22,22 +30,4 @@ variable "s3_secret_access_key" {
   type      = string
   sensitive = true
   ephemeral = true
-}
-
-# A second import app in another project, named after its plugin.
-resource "pipeline_import_app_config" "bigquery" {
-  project_id = "2"
-  plugin     = 4
-  enabled    = true
-  order      = 1
-}
-
-# The plugin's settings schema (and its jobs) are not kept in the
-# resource's state: the data source with the same id shows the whole record.
-data "pipeline_import_app_config" "s3" {
-  id = pipeline_import_app_config.s3.id
-}
-
-output "s3_secret_settings" {
-  value = [for f in jsondecode(data.pipeline_import_app_config.s3.plugin_info).config_schema : f.key if try(f.secret, false)]
 }

@@ -1,18 +1,19 @@
-resource "pipeline_import_app_config" "this" {
-  plugin  = 3
-  enabled = true
+# A self-hosted PostHog older than July 2025, with a personal API key
+# without scopes: the only ones that run plugin jobs.
+provider "pipeline" {
+  alias = "unscoped"
+  host  = "https://posthog.example.com"
 }
 
-# Runs the plugin's public job "Backfill" once when created, and again
-# whenever triggers (or any other argument) change. Jobs need a legacy
-# personal API key without scopes.
+# Runs the plugin's public job "Backfill" once, and again whenever the
+# triggers change.
 resource "pipeline_import_app_job" "backfill" {
-  config_id = pipeline_import_app_config.this.id
+  provider  = pipeline.unscoped
+  config_id = 57
   job_type  = "Backfill"
   payload   = jsonencode({ days = 7 })
 
   triggers = {
-    # Bump to run the job again.
-    run = "1"
+    run = "1" # change it to run the job again
   }
 }

@@ -1,18 +1,19 @@
-resource "pipeline_transformation_config" "this" {
-  plugin  = 2
-  enabled = true
+# A self-hosted PostHog older than July 2025, with a personal API key
+# without scopes: the only ones that run plugin jobs.
+provider "pipeline" {
+  alias = "unscoped"
+  host  = "https://posthog.example.com"
 }
 
-# Runs the plugin's public job "Reprocess" once when created, and again
-# whenever triggers (or any other argument) change. Jobs need a legacy
-# personal API key without scopes.
+# Runs the plugin's public job "Reprocess" once, and again whenever the
+# triggers change.
 resource "pipeline_transformation_job" "reprocess" {
-  config_id = pipeline_transformation_config.this.id
+  provider  = pipeline.unscoped
+  config_id = 42
   job_type  = "Reprocess"
   payload   = jsonencode({ since = "2024-01-01" })
 
   triggers = {
-    # Bump to run the job again.
-    run = "1"
+    run = "1" # change it to run the job again
   }
 }

@@ -1,14 +1,6 @@
-# A config that exists on a service that no longer creates plugin configs
-# (since July 2025).
-resource "pipeline_transformation_config" "geoip" {
-  plugin  = 1
-  enabled = true
-}
-
-# Turns it into a hog function once, when created; the service disables the
-# config. Destroying this resource undoes nothing.
+# Turns config 42 into a hog function once; PostHog disables the config.
 resource "pipeline_transformation_migration" "geoip" {
-  config_id = pipeline_transformation_config.geoip.id
+  config_id = 42
 }
 
 # The id to import the hog function into the official PostHog provider.

@@ -16,8 +16,9 @@ resource "pipeline_transformation_config" "paused" {
   enabled = false
 }
 
-# Every transformation config of the project that is not soft-deleted, first = lowest
-# order. Works with a scoped API key too (order is then set per config).
+# The configs Terraform manages, first runs first. Configs added in the UI
+# run after them (unlisted_configs = "last", the default); "keep" leaves
+# them where they are. Works with a scoped API key too.
 resource "pipeline_transformation_order" "this" {
   config_ids = [
     pipeline_transformation_config.first.id,

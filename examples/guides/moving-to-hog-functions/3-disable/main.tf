@@ -1,0 +1,26 @@
+# Step 3: the hog functions run; disable the configs, so that no event is
+# handled twice. Only enabled changes.
+resource "pipeline_transformation_config" "geoip" {
+  plugin  = 1
+  enabled = false
+  order   = 1
+  name    = "GeoIP"
+  config  = jsonencode({ locale = "en" })
+
+  secret_config_wo         = jsonencode({ api_key = var.geoip_api_key })
+  secret_config_wo_version = 1
+}
+
+resource "pipeline_transformation_config" "currency" {
+  plugin  = 8
+  enabled = false
+  order   = 2
+  name    = "Currency"
+  config  = jsonencode({ normalizedCurrency = "EUR" })
+}
+
+variable "geoip_api_key" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
