@@ -283,7 +283,7 @@ func candidates(ctx context.Context, c *client.Client, k kind.Kind, project stri
 			return nil, err
 		}
 		for i := range recs {
-			if createdWithin(recs[i].CreatedAt, from, to) && matchesSent(&recs[i], in) {
+			if createdWithin(recs[i].CreatedAt, from, to) && madeBy(&recs[i], in) {
 				ids = append(ids, recs[i].ID)
 			}
 		}
@@ -373,7 +373,7 @@ func orphanConfig(ctx context.Context, c *client.Client, k kind.Kind, project st
 		if err != nil {
 			return nil, err
 		}
-		if !matchesSent(rec, in) || !matchesFallback(rec, in) {
+		if !madeBy(rec, in) || !matchesFallback(rec, in) {
 			return nil, nil
 		}
 		return rec, nil
@@ -426,6 +426,24 @@ func resendSettings(ctx context.Context, c *client.Client, k kind.Kind, project 
 		return nil, fmt.Errorf("%s %d, created by a killed run, was adopted, but setting its plugin settings failed: %w", k.Noun, rec.ID, err)
 	}
 	return updated, nil
+}
+
+// madeBy reports whether rec may be the config a create of in made: it
+// holds everything in sends, or all of it but the settings while it holds
+// none, as a create leaves it whose settings were to follow in a PATCH
+// once the config exists (the caller sends them so until the service's
+// schema tells it may) when it was cut off before that PATCH.
+func madeBy(rec *client.Record, in client.RecordInput) bool {
+	if matchesSent(rec, in) {
+		return true
+	}
+	if _, ok := in.Config.Get(); !ok {
+		return false
+	}
+	stored, _ := record.ParseSettings(string(rec.Config))
+	posted := in
+	posted.Config = client.Opt[json.RawMessage]{}
+	return len(stored) == 0 && matchesSent(rec, posted)
 }
 
 // matchesSent reports whether rec is an active config holding everything

@@ -259,6 +259,30 @@ func TestJournal_killedRunAdopted(t *testing.T) {
 	}
 }
 
+// TestJournal_killedBeforeSettingsAdopted: a killed run whose create sent
+// its settings after the POST, and was killed between the two, left a
+// config without settings; the next create of the same request, which
+// sends them with the POST, adopts it and sends them.
+func TestJournal_killedBeforeSettingsAdopted(t *testing.T) {
+	t.Parallel()
+	a := newRecoveryAPI(t, keep)
+	dir := t.TempDir()
+	req := geoIP("settings after")
+	req.Settings = client.Some(json.RawMessage(`{"locale":"en"}`))
+	first, _ := create(t, a.run(dir), req) // the PATCH of its settings never came
+	Release(dir, false)                    // killed
+	withSettings := req
+	withSettings.Input.Config = req.Settings
+	again, diags := create(t, a.run(dir), withSettings)
+	if again.ID != first.ID || !adopted(diags) {
+		t.Fatalf("got config %d (warnings %v), want %d adopted", again.ID, diags, first.ID)
+	}
+	stored, err := a.srv.StoredConfig(1, first.ID)
+	if err != nil || !strings.Contains(string(stored), `"en"`) {
+		t.Errorf("the adopted config holds %s (%v), want its settings sent", stored, err)
+	}
+}
+
 // TestJournal_neverTakesAnothers: the journal hands over nothing that a
 // finished run made, that a resource of the state holds, that differs in
 // what was sent, or that changed on the service since.
