@@ -18,7 +18,7 @@ import (
 // two list pages of each collection.
 const budgetRecords = 120
 
-// TestAccRecordResource_requestBudget counts, through the real terraform,
+// TestAccConfigResource_requestBudget counts, through the real terraform,
 // the requests of each phase of managing budgetRecords records of each kind:
 // a plan of new records at most one list of each collection (whether the
 // service stores configs), an apply exactly one POST per record (no read
@@ -27,7 +27,7 @@ const budgetRecords = 120
 // every refresh of all of them reads each collection's two pages plus at
 // most one GET per collection, the first read, made before the provider
 // knows that many will follow.
-func TestAccRecordResource_requestBudget(t *testing.T) {
+func TestAccConfigResource_requestBudget(t *testing.T) {
 	var log acctest.RequestLog
 	host, _ := acctest.IsolatedAPI(t, log.Wrap)
 	kinds := acctest.KindCases(t)

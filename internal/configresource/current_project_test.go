@@ -22,14 +22,14 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
-// TestAccRecordResource_currentProject: "@current" and the project's id
+// TestAccConfigResource_currentProject: "@current" and the project's id
 // address the same configs, so writing one for the other never replaces a
 // config: a provider whose project_id changes form plans nothing, an
 // import by ID in either form under a provider of the other plans a no-op
 // import, and a configured project_id in the other form is an update that
 // sends nothing. Another project is still a replacement, from an id or from
 // "@current". The local API's keys have project 1 as their current project.
-func TestAccRecordResource_currentProject(t *testing.T) {
+func TestAccConfigResource_currentProject(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		acctest.SkipUnlessAcc(t)
 		host, local := acctest.IsolatedAPI(t, nil)
@@ -124,7 +124,7 @@ func resetCounters(local *localapi.Server) resource.TestCheckFunc {
 	}
 }
 
-// TestRecordResource_currentProjectProtocol: "@current" and the project's
+// TestConfigResource_currentProjectProtocol: "@current" and the project's
 // id address the same configs. A config imported, by ID or by identity, in
 // one form under a provider whose project_id is the other form plans no
 // replacement and keeps the imported form in state and identity; a
@@ -134,7 +134,7 @@ func resetCounters(local *localapi.Server) resource.TestCheckFunc {
 // with a provider of its own per case, so that no case learns from
 // another what "@current" stands for. The local API's keys have project 1
 // as their current project.
-func TestRecordResource_currentProjectProtocol(t *testing.T) {
+func TestConfigResource_currentProjectProtocol(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		host, local := acctest.IsolatedAPI(t, nil)

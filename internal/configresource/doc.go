@@ -1,8 +1,11 @@
 // Package configresource is the resource pipeline_KIND_config: one config
-// record of a kind's collection, with its schema (schema.go), model and
-// identity (model.go), plan logic (plan.go for name, description and
-// filters, settings_plan.go for the plugin settings), the requests it sends
-// (requests.go), CRUD (resource.go, read.go), import (import.go) and the
-// checks of plugin settings against the plugin's secret keys
-// (settings_validate.go). Creates go through package createonce.
+// record of a kind's collection. resource.go holds the CRUD in Terraform's
+// order (Create, Read, Update, Delete) and their helpers, import.go the
+// import, move.go the moves from the generic REST providers, upgrade.go the
+// state upgrade; schema.go and model.go the schema, model and identity;
+// plan.go the whole plan (ModifyPlan); requests.go what is sent;
+// plugin_facts.go what the plan keeps of the plugin, plugin_check.go and
+// settings_validate.go the checks of plugin settings against its schema;
+// generations.go what changes on services that no longer store configs.
+// Creates go through package createonce.
 package configresource

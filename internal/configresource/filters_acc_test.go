@@ -48,12 +48,12 @@ func checkAPISettings(t *testing.T, coll client.Collection, addr, want string) r
 	})
 }
 
-// TestAccRecordResource_filtersRemoved (case 3): filters left out after
+// TestAccConfigResource_filtersRemoved (case 3): filters left out after
 // they were set are cleared, in an apply of their own and in one that also
 // changes the plugin settings (a multipart request); the service holds {},
 // the state null, and nothing is planned after either apply or after an
 // import.
-func TestAccRecordResource_filtersRemoved(t *testing.T) {
+func TestAccConfigResource_filtersRemoved(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		addr := tc.TypeName + ".r"
 		plugin := "  plugin = " + strconv.FormatInt(tc.Plugins[0], 10) + "\n"
@@ -123,14 +123,14 @@ func TestAccRecordResource_filtersRemoved(t *testing.T) {
 	})
 }
 
-// TestAccRecordResource_filtersRewritten (case 4): filters the service
+// TestAccConfigResource_filtersRewritten (case 4): filters the service
 // rewrites (a number id becomes text, names are trimmed, an order in text
 // becomes an integer, keys it does not know are dropped, the test-accounts
 // flag becomes a boolean) plan nothing after their apply or an import, and
 // the service holds its own form of them. Numbers past a double's precision
 // in filters and settings are stored as the double, and are no change
 // either.
-func TestAccRecordResource_filtersRewritten(t *testing.T) {
+func TestAccConfigResource_filtersRewritten(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		addr := tc.TypeName + ".r"
 		config := tc.Config("r", fmt.Sprintf(`  plugin  = %d

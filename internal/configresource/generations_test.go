@@ -14,14 +14,14 @@ import (
 
 const seededFilters = `{"events":[{"id":"$pageview","type":"events"}]}`
 
-// TestRecordResource_droppedFilters: against a generation 2 service, which
+// TestConfigResource_droppedFilters: against a generation 2 service, which
 // has no filters field, configured filters are an error on the filters
 // attribute, never an inconsistent result: at plan time (without a request)
 // once this operation's refresh saw a record without the field, and at
 // apply when the provider could not know before (the update's answer lacks
 // the field). The apply stores what the service answered, the other changes
 // applied.
-func TestRecordResource_droppedFilters(t *testing.T) {
+func TestConfigResource_droppedFilters(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		host, srv := acctest.IsolatedAPI(t, nil)

@@ -19,9 +19,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
-// TestAccRecordResource_identity runs on Terraform 1.12+ only: identity in
+// TestAccConfigResource_identity runs on Terraform 1.12+ only: identity in
 // state, and import by identity through an import block.
-func TestAccRecordResource_identity(t *testing.T) {
+func TestAccConfigResource_identity(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		addr := tc.TypeName + ".test"
 		config := tc.Config("test", "  plugin  = "+strconv.FormatInt(tc.Plugins[0], 10)+"\n  enabled = true")
@@ -53,11 +53,11 @@ func TestAccRecordResource_identity(t *testing.T) {
 	})
 }
 
-// TestRecordResource_identityProtocol covers resource identity on any
+// TestConfigResource_identityProtocol covers resource identity on any
 // Terraform by calling the provider's protocol 6 server as Terraform 1.12+
 // would: the identity schema, create, import by identity and by ID, read,
 // and delete each carry the identity (project_id, id).
-func TestRecordResource_identityProtocol(t *testing.T) {
+func TestConfigResource_identityProtocol(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		ctx := context.Background()

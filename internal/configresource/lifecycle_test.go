@@ -37,13 +37,13 @@ const (
 	filtersActionsStored = `{"actions":[{"id":7,"name":"Signed up","type":"actions","properties":[]}],"filter_test_accounts":true}`
 )
 
-// TestAccRecordResource_lifecycle takes one config of each kind through its
+// TestAccConfigResource_lifecycle takes one config of each kind through its
 // whole life with the scoped write key: create, update of every writable
 // field, import (three ways), out-of-band DELETE, disable and soft-delete
 // each repaired by the next apply, attributes handed back to the service,
 // a plugin change, and destroy. Every step checks the API's record, not only
 // the state, and that the next plan is empty.
-func TestAccRecordResource_lifecycle(t *testing.T) {
+func TestAccConfigResource_lifecycle(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		addr := tc.TypeName + ".test"
 		var id, replacedID int64
@@ -227,11 +227,11 @@ func checkImportedFilters(want string) resource.ImportStateCheckFunc {
 	}
 }
 
-// TestAccRecordResource_otherKindPlugin creates a config with a plugin of
+// TestAccConfigResource_otherKindPlugin creates a config with a plugin of
 // the other kind: the apply fails naming the right resource type, and the
 // API keeps no active config of it. Not parallel: it compares the whole
 // collection before and after.
-func TestAccRecordResource_otherKindPlugin(t *testing.T) {
+func TestAccConfigResource_otherKindPlugin(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		var before map[int64]bool
 		otherColl := collectionOf(t, tc.OtherType)

@@ -12,14 +12,14 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
-// TestAccRecordResource_pluginChanged upgrades a plugin on the service
+// TestAccConfigResource_pluginChanged upgrades a plugin on the service
 // (localapi's SetPlugin, as an upgrade does) under configs that leave
 // their name and description to it: renamed and re-described, then with a
 // name of "" and a null description, then with its config_schema in the
 // older object form. The refresh, which reads most of the configs from list
 // pages, shows the plugin's new name and description, so the plan is
 // empty; an update then applies without an inconsistent result.
-func TestAccRecordResource_pluginChanged(t *testing.T) {
+func TestAccConfigResource_pluginChanged(t *testing.T) {
 	acctest.SkipUnlessAcc(t)
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		host, srv := acctest.IsolatedAPI(t, nil)

@@ -57,7 +57,7 @@ resource "pipeline_import_app_config" "same" {
 // API then holds exactly the 100 configs in the state (no duplicate, no
 // orphan), the next plan is empty, and destroy leaves none active. (A
 // create whose answer is lost after the service stored it is an error
-// that names the config: TestRecordResource_createAnswerLost.)
+// that names the config: TestConfigResource_createAnswerLost.)
 func TestAccReliability_faults(t *testing.T) {
 	t.Parallel()
 	seed := rand.Uint64()

@@ -15,11 +15,11 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
 
-// TestRecordResource_createAnswerLost: through the provider, a create whose
+// TestConfigResource_createAnswerLost: through the provider, a create whose
 // answer is lost after the service stored the config (a proxy's 502) is not
 // sent again: the error names the config the service made, and nothing
 // enters the state.
-func TestRecordResource_createAnswerLost(t *testing.T) {
+func TestConfigResource_createAnswerLost(t *testing.T) {
 	t.Parallel()
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()

@@ -8,10 +8,10 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 )
 
-// TestRecordResource_projectReplace: moving a config to another project
+// TestConfigResource_projectReplace: moving a config to another project
 // replaces it, whether project_id is configured or follows the provider's;
 // the plan names project_id once.
-func TestRecordResource_projectReplace(t *testing.T) {
+func TestConfigResource_projectReplace(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		host, _ := acctest.IsolatedAPI(t, nil)

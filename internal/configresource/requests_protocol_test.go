@@ -42,14 +42,14 @@ func stripCapabilities(h http.Handler) http.Handler {
 	})
 }
 
-// TestRecordResource_requests counts the requests of each operation against
+// TestConfigResource_requests counts the requests of each operation against
 // a local API of the test's own: create is one POST (plus one GET only when
 // plugin_info does not tell the plugin's kind, and the plan's one look at
 // the collection while nothing told whether the service stores configs), an update one PATCH with
 // only the changed fields, a destroy one PATCH {"deleted": true}. A create
 // with a plugin of the other kind deletes what it created, also when the
 // plugin's kind is not in plugin_info.
-func TestRecordResource_requests(t *testing.T) {
+func TestConfigResource_requests(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		for _, strip := range []bool{false, true} {
 			t.Run(fmt.Sprintf("capabilities_hidden=%v", strip), func(t *testing.T) {

@@ -134,139 +134,6 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 }
 
-// storeRecord stores the service's answer rec about the config (a create's
-// or update's) as the new state m (the plan, whose configured values stay
-// where the service agrees), with the plugin facts it tells (prior's where
-// it does not) in private state, and the identity. configured holds the
-// configuration's name and description.
-func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *record.Config,
-	prior pluginFacts, state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
-) {
-	r.checkDroppedFilters(m.Filters, rec, diags)
-	facts := pluginFactsOf(rec, prior)
-	facts.BlankName, facts.BlankDescription = isBlank(configured.Name), isBlank(configured.Description)
-	planned := m.Config
-	fromRecord(&m.Config, rec, facts, true)
-	if !diags.HasError() {
-		// With an error Terraform stores what the service answered.
-		keepPlanned(&m.Config, &planned)
-	}
-	diags.Append(state.Set(ctx, m)...)
-	diags.Append(facts.store(ctx, private)...)
-	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
-}
-
-// settingsWithCreate reports whether the create's POST may carry the plugin
-// settings: only once the service is known to store configs (a multipart
-// create with settings is what today's service turns into an enabled hog
-// function, while it refuses a JSON one and makes nothing), and secrets only
-// when the plan checked them against the plugin's schema (checked), else
-// they go once the answer has shown which settings the plugin marks secret.
-func (r *configResource) settingsWithCreate(meta *framework.ProviderData, secret types.String, checked bool) bool {
-	stores, known := meta.Client.StoresConfigs()
-	return known && stores && (!framework.IsSet(secret) || checked)
-}
-
-// keepPlanned puts back into got, the answer's values, every value the plan
-// knew: Terraform wants them back as planned. They differ only where the
-// service changed what the configuration leaves out since the state was
-// read (an order set by an order resource, under -refresh=false); the next
-// refresh shows the service's.
-func keepPlanned(got, planned *record.Config) {
-	keep := func(dst *types.String, v types.String) {
-		if !v.IsUnknown() {
-			*dst = v
-		}
-	}
-	keepInt := func(dst *types.Int64, v types.Int64) {
-		if !v.IsUnknown() {
-			*dst = v
-		}
-	}
-	keepInt(&got.ID, planned.ID)
-	keepInt(&got.Plugin, planned.Plugin)
-	keepInt(&got.Order, planned.Order)
-	keep(&got.ProjectID, planned.ProjectID)
-	keep(&got.Name, planned.Name)
-	keep(&got.Description, planned.Description)
-	keep(&got.CreatedAt, planned.CreatedAt)
-	keep(&got.UpdatedAt, planned.UpdatedAt)
-	if !planned.Enabled.IsUnknown() {
-		got.Enabled = planned.Enabled
-	}
-	if !planned.Filters.IsUnknown() {
-		got.Filters = planned.Filters
-	}
-	if !planned.Settings.IsUnknown() {
-		got.Settings = planned.Settings
-	}
-}
-
-// showsCreated reports whether the collection shows a config just created:
-// from its plugin_info when that carries the plugin's capabilities, else by
-// retrieving it from the collection.
-func (r *configResource) showsCreated(ctx context.Context, c *client.Client, project string, rec *client.Record) (bool, error) {
-	if shows, known := r.kind.Shows(rec); known {
-		return shows, nil
-	}
-	_, err := c.Get(ctx, project, r.kind.Collection, rec.ID)
-	switch {
-	case err == nil:
-		return true, nil
-	case client.IsNotFound(err):
-		return false, nil
-	default:
-		return false, err
-	}
-}
-
-// refuseOtherKind deletes a config the service stored for a plugin of
-// another kind, and reports which resource type the plugin belongs to.
-func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, project string, rec *client.Record, diags *diag.Diagnostics) {
-	owner, err := r.removeStray(ctx, c, project, rec)
-
-	var owners []string
-	for _, k := range kind.Kinds() {
-		shows, known := k.Shows(rec)
-		if k.Name != r.kind.Name && (known && shows || !known && owner != nil && k.Name == owner.Name) {
-			owners = append(owners, k.ConfigTypeName())
-		}
-	}
-	detail := fmt.Sprintf("Plugin %d is not a %s plugin: the service stores its configs but does not show them "+
-		"among the %ss of project %s.", rec.Plugin, r.kind.PluginNoun, r.kind.Noun, project)
-	if len(owners) > 0 {
-		detail += fmt.Sprintf(" Manage it with the %s resource instead.", strings.Join(owners, " or "))
-	} else {
-		detail += fmt.Sprintf(" Use a %s plugin, or the resource type of the plugin's kind.", r.kind.PluginNoun)
-	}
-	detail += deletedAgainNote(rec.ID, err, "Delete it on the service, or import it into the right resource type.")
-	diags.AddAttributeError(path.Root("plugin"), fmt.Sprintf("Plugin %d is not a %s plugin", rec.Plugin, r.kind.PluginNoun), detail)
-}
-
-// removeStray soft-deletes a config through a collection that shows it (the
-// live service answers 404 for it in every other) and returns that
-// collection's kind. When no collection shows it, DELETE, which the live
-// service resolves in the whole project, at least disables it.
-func (r *configResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
-	var errs []error
-	for _, k := range r.kind.OwnFirst()[1:] {
-		if shows, known := k.Shows(rec); known && !shows {
-			continue
-		}
-		err := softDelete(ctx, c, project, k.Collection, rec.ID)
-		if err == nil {
-			return &k, nil
-		}
-		if !client.IsNotFound(err) {
-			errs = append(errs, err)
-		}
-	}
-	if err := c.Delete(ctx, project, r.kind.Collection, rec.ID); err != nil {
-		return nil, errors.Join(append(errs, err)...)
-	}
-	return nil, errors.Join(append(errs, fmt.Errorf("no collection shows config %d, so it could only be disabled", rec.ID))...)
-}
-
 // Read reads the config from the operation's list pages or by one GET (see
 // read). A config the service no longer has (404) or has soft-deleted is
 // removed from state, so that the next plan re-creates it.
@@ -408,6 +275,152 @@ func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 }
 
+// read returns the record behind a resource's state for Read: through the
+// operation's read cache, which serves a refresh of many records from list
+// pages (package readcache) with the plugin_info a GET of the operation
+// showed for their plugin. An import (a state of project_id and id alone)
+// reads by GET.
+func (r *configResource) read(ctx context.Context, meta *framework.ProviderData, state *record.Config) (*client.Record, error) {
+	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
+	if state.Plugin.IsNull() || state.Plugin.IsUnknown() {
+		return meta.Client.Get(ctx, project, r.kind.Collection, id)
+	}
+	return meta.ReadCache().Read(ctx, project, r.kind.Collection, id)
+}
+
+// storeRecord stores the service's answer rec about the config (a create's
+// or update's) as the new state m (the plan, whose configured values stay
+// where the service agrees), with the plugin facts it tells (prior's where
+// it does not) in private state, and the identity. configured holds the
+// configuration's name and description.
+func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *record.Config,
+	prior pluginFacts, state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+) {
+	r.checkDroppedFilters(m.Filters, rec, diags)
+	facts := pluginFactsOf(rec, prior)
+	facts.BlankName, facts.BlankDescription = isBlank(configured.Name), isBlank(configured.Description)
+	planned := m.Config
+	fromRecord(&m.Config, rec, facts, true)
+	if !diags.HasError() {
+		// With an error Terraform stores what the service answered.
+		keepPlanned(&m.Config, &planned)
+	}
+	diags.Append(state.Set(ctx, m)...)
+	diags.Append(facts.store(ctx, private)...)
+	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
+}
+
+// settingsWithCreate reports whether the create's POST may carry the plugin
+// settings: only once the service is known to store configs (a multipart
+// create with settings is what today's service turns into an enabled hog
+// function, while it refuses a JSON one and makes nothing), and secrets only
+// when the plan checked them against the plugin's schema (checked), else
+// they go once the answer has shown which settings the plugin marks secret.
+func (r *configResource) settingsWithCreate(meta *framework.ProviderData, secret types.String, checked bool) bool {
+	stores, known := meta.Client.StoresConfigs()
+	return known && stores && (!framework.IsSet(secret) || checked)
+}
+
+// keepPlanned puts back into got, the answer's values, every value the plan
+// knew: Terraform wants them back as planned. They differ only where the
+// service changed what the configuration leaves out since the state was
+// read (an order set by an order resource, under -refresh=false); the next
+// refresh shows the service's.
+func keepPlanned(got, planned *record.Config) {
+	keep := func(dst *types.String, v types.String) {
+		if !v.IsUnknown() {
+			*dst = v
+		}
+	}
+	keepInt := func(dst *types.Int64, v types.Int64) {
+		if !v.IsUnknown() {
+			*dst = v
+		}
+	}
+	keepInt(&got.ID, planned.ID)
+	keepInt(&got.Plugin, planned.Plugin)
+	keepInt(&got.Order, planned.Order)
+	keep(&got.ProjectID, planned.ProjectID)
+	keep(&got.Name, planned.Name)
+	keep(&got.Description, planned.Description)
+	keep(&got.CreatedAt, planned.CreatedAt)
+	keep(&got.UpdatedAt, planned.UpdatedAt)
+	if !planned.Enabled.IsUnknown() {
+		got.Enabled = planned.Enabled
+	}
+	if !planned.Filters.IsUnknown() {
+		got.Filters = planned.Filters
+	}
+	if !planned.Settings.IsUnknown() {
+		got.Settings = planned.Settings
+	}
+}
+
+// showsCreated reports whether the collection shows a config just created:
+// from its plugin_info when that carries the plugin's capabilities, else by
+// retrieving it from the collection.
+func (r *configResource) showsCreated(ctx context.Context, c *client.Client, project string, rec *client.Record) (bool, error) {
+	if shows, known := r.kind.Shows(rec); known {
+		return shows, nil
+	}
+	_, err := c.Get(ctx, project, r.kind.Collection, rec.ID)
+	switch {
+	case err == nil:
+		return true, nil
+	case client.IsNotFound(err):
+		return false, nil
+	default:
+		return false, err
+	}
+}
+
+// refuseOtherKind deletes a config the service stored for a plugin of
+// another kind, and reports which resource type the plugin belongs to.
+func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, project string, rec *client.Record, diags *diag.Diagnostics) {
+	owner, err := r.removeStray(ctx, c, project, rec)
+
+	var owners []string
+	for _, k := range kind.Kinds() {
+		shows, known := k.Shows(rec)
+		if k.Name != r.kind.Name && (known && shows || !known && owner != nil && k.Name == owner.Name) {
+			owners = append(owners, k.ConfigTypeName())
+		}
+	}
+	detail := fmt.Sprintf("Plugin %d is not a %s plugin: the service stores its configs but does not show them "+
+		"among the %ss of project %s.", rec.Plugin, r.kind.PluginNoun, r.kind.Noun, project)
+	if len(owners) > 0 {
+		detail += fmt.Sprintf(" Manage it with the %s resource instead.", strings.Join(owners, " or "))
+	} else {
+		detail += fmt.Sprintf(" Use a %s plugin, or the resource type of the plugin's kind.", r.kind.PluginNoun)
+	}
+	detail += deletedAgainNote(rec.ID, err, "Delete it on the service, or import it into the right resource type.")
+	diags.AddAttributeError(path.Root("plugin"), fmt.Sprintf("Plugin %d is not a %s plugin", rec.Plugin, r.kind.PluginNoun), detail)
+}
+
+// removeStray soft-deletes a config through a collection that shows it (the
+// live service answers 404 for it in every other) and returns that
+// collection's kind. When no collection shows it, DELETE, which the live
+// service resolves in the whole project, at least disables it.
+func (r *configResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
+	var errs []error
+	for _, k := range r.kind.OwnFirst()[1:] {
+		if shows, known := k.Shows(rec); known && !shows {
+			continue
+		}
+		err := softDelete(ctx, c, project, k.Collection, rec.ID)
+		if err == nil {
+			return &k, nil
+		}
+		if !client.IsNotFound(err) {
+			errs = append(errs, err)
+		}
+	}
+	if err := c.Delete(ctx, project, r.kind.Collection, rec.ID); err != nil {
+		return nil, errors.Join(append(errs, err)...)
+	}
+	return nil, errors.Join(append(errs, fmt.Errorf("no collection shows config %d, so it could only be disabled", rec.ID))...)
+}
+
 // addError reports a failed operation on a config (id 0: not created yet),
 // on the attribute the service names when it names one.
 func (r *configResource) addError(diags *diag.Diagnostics, op string, id int64, err error) {
@@ -416,4 +429,22 @@ func (r *configResource) addError(diags *diag.Diagnostics, op string, id int64, 
 		summary += fmt.Sprintf(" %d", id)
 	}
 	framework.AddAPIError(diags, summary, err, attrPath)
+}
+
+// softDelete removes config id by PATCH {"deleted": true} through coll: the
+// live service's DELETE only disables a config, while the deleted flag
+// removes it (and disables it).
+func softDelete(ctx context.Context, c *client.Client, project string, coll client.Collection, id int64) error {
+	_, err := c.Update(ctx, project, coll, id, client.RecordInput{Deleted: client.Some(true)})
+	return err
+}
+
+// deletedAgainNote tells what became of config id, created on the way to
+// an error: deleted again, or not (err), with what to do then (advice).
+func deletedAgainNote(id int64, err error, advice string) string {
+	if err == nil {
+		return fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", id)
+	}
+	return fmt.Sprintf("\n\nThe config created on the way (id %d) could not be deleted again: %s\n%s",
+		id, framework.DescribeError(err), advice)
 }

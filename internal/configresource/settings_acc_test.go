@@ -55,14 +55,14 @@ func (sc settingsCase) body(plain, secret string, version int) string {
 	return b
 }
 
-// TestAccRecordResource_settings takes a config with a plain and a secret
+// TestAccConfigResource_settings takes a config with a plain and a secret
 // setting through its life, per kind, against a local API of its own:
 // create, a plain change, a secret rotation, drift repaired and import. At
 // each step it checks what the service stores (secrets unmasked, through the
 // local API's store), that no secret appears in any plan, in `terraform
 // show -json` or in the state file, that the next plan is empty, and which
 // requests were made.
-func TestAccRecordResource_settings(t *testing.T) {
+func TestAccConfigResource_settings(t *testing.T) {
 	if acctest.IsLive() {
 		t.Skip("checks the stored secrets: needs the local API")
 	}
@@ -245,12 +245,12 @@ func TestAccRecordResource_settings(t *testing.T) {
 	})
 }
 
-// TestAccRecordResource_settingsRefused: settings in the wrong attribute are
+// TestAccConfigResource_settingsRefused: settings in the wrong attribute are
 // refused, naming it, at plan time when the plugin's schema is known (an
 // update) and right after the create otherwise, which deletes the config
 // again; the same key in both attributes and non-objects are refused before
 // any request.
-func TestAccRecordResource_settingsRefused(t *testing.T) {
+func TestAccConfigResource_settingsRefused(t *testing.T) {
 	if acctest.IsLive() {
 		t.Skip("uses the local API's seeded plugins")
 	}

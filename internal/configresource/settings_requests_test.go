@@ -120,13 +120,13 @@ func (l *formLog) expectJSON(t *testing.T, step, method, want string) {
 	}
 }
 
-// TestRecordResource_settingsRequests checks the requests the provider
+// TestConfigResource_settingsRequests checks the requests the provider
 // builds for plugin settings, as the service receives them: settings go as
 // the multipart field config (a JSON object string) with the other fields
 // being written as plain form values; secrets only on create and when the
 // version changes; requests without settings stay JSON. It calls the
 // provider's protocol 6 server directly, against a local API of its own.
-func TestRecordResource_settingsRequests(t *testing.T) {
+func TestConfigResource_settingsRequests(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		sc := settingsPlugins[tc.Kind.Name]

@@ -30,12 +30,12 @@ var blankPlugins = map[string][]int64{
 	"import_app":     {7},    // name null, description ""
 }
 
-// TestAccRecordResource_pluginEmptyText (case 1): configs of plugins whose
+// TestAccConfigResource_pluginEmptyText (case 1): configs of plugins whose
 // own name or description is "" or null, left to the plugin, plan nothing
 // after their apply, after an import, and with the configuration `terraform
 // query -generate-config-out` writes (`description = ""`; null is left
 // out); a blank configured value plans nothing either.
-func TestAccRecordResource_pluginEmptyText(t *testing.T) {
+func TestAccConfigResource_pluginEmptyText(t *testing.T) {
 	if acctest.IsLive() {
 		t.Skip("uses the local API's plugins 5 to 7")
 	}
@@ -103,13 +103,13 @@ func blankAction(name, description *string) plancheck.ResourceActionType {
 	return plancheck.ResourceActionNoop
 }
 
-// TestAccRecordResource_strippedText (case 2): the service strips names and
+// TestAccConfigResource_strippedText (case 2): the service strips names and
 // descriptions (a heredoc's newline, Unicode spaces), so the configured
 // text is kept in state and is no change, after an apply, an import and a
 // change of whitespace alone; blank text is stored as "" and shows the
 // plugin's; leaving it out afterwards plans the plugin's; a name changed
 // on the service is drift, repaired.
-func TestAccRecordResource_strippedText(t *testing.T) {
+func TestAccConfigResource_strippedText(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		addr := tc.TypeName + ".r"
 		var id int64
@@ -187,12 +187,12 @@ func TestAccRecordResource_strippedText(t *testing.T) {
 	})
 }
 
-// TestAccRecordResource_objectFormSchema (case 5): an older plugin keeps
+// TestAccConfigResource_objectFormSchema (case 5): an older plugin keeps
 // its config_schema as an object by key; its name and description are
 // still the plugin's (no change planned), and its apiKey, which the
 // service does not treat as secret there, belongs in config, not in
 // secret_config_wo.
-func TestAccRecordResource_objectFormSchema(t *testing.T) {
+func TestAccConfigResource_objectFormSchema(t *testing.T) {
 	if acctest.IsLive() {
 		t.Skip("uses the local API's plugins 8 and 9")
 	}
@@ -238,12 +238,12 @@ func TestAccRecordResource_objectFormSchema(t *testing.T) {
 	})
 }
 
-// TestAccRecordResource_textLength (case 8): the service counts characters
+// TestAccConfigResource_textLength (case 8): the service counts characters
 // of the stripped text: one more than 400 "é" for a name or 1000 for a
 // description is refused at plan time on the attribute, as is a null
 // character; 400 "é" (800 bytes) with whitespace around them is a valid
 // name and 1000 a valid description.
-func TestAccRecordResource_textLength(t *testing.T) {
+func TestAccConfigResource_textLength(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		addr := tc.TypeName + ".r"
 		config := func(name, description int) string {
@@ -336,12 +336,12 @@ func checkAPIText(c *client.Client, coll client.Collection, addr string, name, d
 	}
 }
 
-// TestAccRecordResource_blankTextPluginUpgraded (cases 1 and 2 under
+// TestAccConfigResource_blankTextPluginUpgraded (cases 1 and 2 under
 // upgrades): configs that set a blank name and a heredoc description keep
 // them in state while the service shows the plugin's name, through plugin
 // upgrades on the service (renamed, to "" and null, its schema in the
 // object form), read from list pages: no plan ever changes anything.
-func TestAccRecordResource_blankTextPluginUpgraded(t *testing.T) {
+func TestAccConfigResource_blankTextPluginUpgraded(t *testing.T) {
 	acctest.SkipUnlessAcc(t)
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		host, srv := acctest.IsolatedAPI(t, nil)

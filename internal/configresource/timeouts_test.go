@@ -10,10 +10,10 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 )
 
-// TestRecordResource_timeoutsOnly: a change of timeouts alone is nothing
+// TestConfigResource_timeoutsOnly: a change of timeouts alone is nothing
 // for the service. Its plan keeps the state's computed values (no
 // unknowns), its apply sends no request at all, and the next plan is empty.
-func TestRecordResource_timeoutsOnly(t *testing.T) {
+func TestConfigResource_timeoutsOnly(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
 		var log acctest.RequestLog

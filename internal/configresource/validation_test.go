@@ -116,11 +116,11 @@ func badInputs(tc acctest.KindCase, withProvider bool) []badInput {
 	return cases
 }
 
-// TestAccRecordResource_badInput: bad values are refused at validate or
+// TestAccConfigResource_badInput: bad values are refused at validate or
 // plan time, with the attribute named (Terraform shows its line), before
 // any request to the service: on the local API the test has one of its
 // own, which must have counted no request.
-func TestAccRecordResource_badInput(t *testing.T) {
+func TestAccConfigResource_badInput(t *testing.T) {
 	for i, tc := range acctest.KindCases(t) {
 		t.Run(tc.Kind.Name, func(t *testing.T) {
 			host, key := "", acctest.KeyWrite
@@ -173,10 +173,10 @@ func TestAccRecordResource_badInput(t *testing.T) {
 	}
 }
 
-// TestAccRecordResource_serviceError: what only the service knows (the
+// TestAccConfigResource_serviceError: what only the service knows (the
 // plugin does not exist) is reported naming the operation, the status and
 // the service's detail, on the attribute the service names.
-func TestAccRecordResource_serviceError(t *testing.T) {
+func TestAccConfigResource_serviceError(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		resource.ParallelTest(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
