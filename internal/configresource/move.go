@@ -235,7 +235,7 @@ func (r *configResource) moveOwn(ctx context.Context, req resource.MoveStateRequ
 	switch req.SourceSchemaVersion {
 	case 0:
 		var err error
-		if raw, err = upgradeVersion0(raw); err != nil {
+		if raw, err = framework.UpgradeJSON(raw, dropRemovedInVersion1); err != nil {
 			refuse(err.Error())
 			return
 		}

@@ -3,10 +3,10 @@ package configresource
 import (
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 var _ resource.ResourceWithUpgradeState = (*configResource)(nil)
@@ -17,41 +17,19 @@ var _ resource.ResourceWithUpgradeState = (*configResource)(nil)
 // the project's (team_id). The data source pipeline_KIND_config shows them.
 var removedInVersion1 = []string{"plugin_info", "delivery_rate_24h", "error", "deleted", "team_id"}
 
-// UpgradeState implements resource.ResourceWithUpgradeState.
+// UpgradeState implements resource.ResourceWithUpgradeState: version 0
+// loses the attributes version 1 no longer has. The plugin facts the plan
+// uses come with the next read (private state has none yet: the plan then
+// keeps a name or description left to the plugin).
 func (r *configResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{0: {StateUpgrader: upgradeFromVersion0}}
+	return map[int64]resource.StateUpgrader{0: framework.JSONStateUpgrader("config", dropRemovedInVersion1)}
 }
 
-// upgradeFromVersion0 drops the attributes version 1 no longer has; every
-// other attribute keeps its value, so the next plan shows no change. The
-// plugin facts the plan uses come with the next read (private state has
-// none yet: the plan then keeps a name or description left to the plugin).
-func upgradeFromVersion0(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	var raw []byte
-	if req.RawState != nil {
-		raw = req.RawState.JSON
-	}
-	upgraded, err := upgradeVersion0(raw)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected state of version 0",
-			"The state of this config is not the JSON object version 0 of the provider wrote. "+
-				"Remove it from the state (terraform state rm) and import the config again.")
-		return
-	}
-	resp.DynamicValue = &tfprotov6.DynamicValue{JSON: upgraded}
-}
-
-// upgradeVersion0 turns the attributes of a version 0 state (JSON) into
-// those of version 1; a state moved from another provider address goes
-// the same way (move.go).
-func upgradeVersion0(raw []byte) ([]byte, error) {
-	var attrs map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &attrs); err != nil || attrs == nil {
-		return nil, errors.New("its state of version 0 is not a JSON object of attributes")
-	}
+// dropRemovedInVersion1 turns the attributes of a version 0 state into
+// those of version 1; a state moved from another provider address goes the
+// same way (move.go).
+func dropRemovedInVersion1(attrs map[string]json.RawMessage) {
 	for _, name := range removedInVersion1 {
 		delete(attrs, name)
 	}
-	// Decoded JSON values always encode again.
-	return json.Marshal(attrs)
 }
