@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
@@ -21,24 +22,18 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// What the job resource and the run-job action share: the job they send,
-// the check of it against the plugin's public jobs, and the call.
-
 // defaultJobOperation is the operation the service assumes.
 const defaultJobOperation = "start"
 
-// Paths of the job attributes, the same in the resource and the action.
 var (
 	jobConfigIDPath = path.Root("config_id")
 	jobTypePath     = path.Root("job_type")
 	jobPayloadPath  = path.Root("payload")
 )
 
-// jobArgs is a job as configured: the attributes the resource and the
-// action have in common.
+// jobArgs is a job as configured, in the resource and the action alike.
 type jobArgs struct {
-	ProjectID types.String         `tfsdk:"project_id"`
-	ConfigID  types.Int64          `tfsdk:"config_id"`
+	Target
 	JobType   types.String         `tfsdk:"job_type"`
 	Payload   jsontypes.Normalized `tfsdk:"payload"`
 	Operation types.String         `tfsdk:"operation"`
@@ -75,11 +70,8 @@ func publicJobsOf(pluginInfo json.RawMessage) (map[string]publicJob, bool) {
 	return *info.PublicJobs, true
 }
 
-// checkJob judges a job at plan time against the public jobs of the
-// config's plugin (one read of the config, record.ForPlan), so that an unknown job type, a missing required payload
-// field or an unknown one is reported on its attribute before anything
-// runs. Values not known yet are not judged (a payload known only at apply
-// leaves just the job type to judge).
+// checkJob judges a job against the public jobs of the config's plugin (one
+// read, record.ForPlan); values not known yet are left to the service.
 func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *jobArgs) diag.Diagnostics {
 	if !framework.IsSet(a.ConfigID) || !framework.IsSet(a.JobType) {
 		return nil
@@ -184,11 +176,12 @@ func quoteAll(names []string) string {
 
 // runJob asks the service to run the job; errors are added to diags, a key
 // the service refuses with what to do instead.
-func runJob(ctx context.Context, c *client.Client, k kind.Kind, project string, a *jobArgs, diags *diag.Diagnostics) {
+func runJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *jobArgs, diags *diag.Diagnostics) (struct{}, bool) {
 	id := a.ConfigID.ValueInt64()
-	err := c.RunJob(ctx, project, k.Collection, id, a.request())
+	err := meta.Client.RunJob(ctx, project, k.Collection, id, a.request())
 	if err == nil {
-		return
+		tflog.Info(ctx, "job accepted", map[string]any{"job_type": a.JobType.ValueString()})
+		return struct{}{}, true
 	}
 	summary := fmt.Sprintf("Could not run job %q of %s %d", a.JobType.ValueString(), k.Noun, id)
 	switch {
@@ -205,6 +198,7 @@ func runJob(ctx context.Context, c *client.Client, k kind.Kind, project string, 
 	default:
 		framework.AddCustomActionError(diags, summary, framework.ActionJob, err, nil)
 	}
+	return struct{}{}, false
 }
 
 // jobErrorPath maps the service's job validation messages ("Missing

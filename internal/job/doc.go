@@ -1,6 +1,5 @@
-// Package job runs public jobs of a config's plugin: the resource
-// pipeline_KIND_job (resource.go, schema.go), which runs one on create, and
-// the action pipeline_KIND_run_job (action.go, Terraform 1.14+), which runs
-// one whenever it is invoked. Both judge the job against the plugin's public
-// jobs at plan time and make the same call (check.go).
+// Package job is the resource pipeline_KIND_job and the action
+// pipeline_KIND_run_job (run.go, schema.go, check.go), and Event (event.go):
+// one resource and action pair per thing done to a config, which the
+// migration package builds on too.
 package job

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
@@ -32,10 +33,15 @@ type model struct {
 
 // Descriptions shared by the job resource and the run-job action.
 const (
+	projectIDDescription    = "Project of the config: its id or `@current`. Defaults to the provider's `project_id`."
 	jobTypeDescription      = "Name of the job, one of the plugin's public jobs."
 	jobPayloadDescription   = "The job's payload, a JSON object (write it with `jsonencode`)."
 	jobOperationDescription = "The job operation the service is asked for. Defaults to `\"" + defaultJobOperation + "\"`."
 )
+
+func configIDDescription(k kind.Kind) string {
+	return fmt.Sprintf("Identifier of the %s whose plugin runs the job.", k.Noun)
+}
 
 // resourceSchema is the schema of the job resource of kind k.
 func resourceSchema(k kind.Kind) schema.Schema {
@@ -51,16 +57,15 @@ func resourceSchema(k kind.Kind) schema.Schema {
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"project_id": schema.StringAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: "Project of the config: its id or `@current`. Defaults to the provider's " +
-					"`project_id`.",
-				Validators:    []validator.String{framework.ProjectIDValidator()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				Optional:            true,
+				Computed:            true,
+				MarkdownDescription: projectIDDescription,
+				Validators:          []validator.String{framework.ProjectIDValidator()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"config_id": schema.Int64Attribute{
 				Required:            true,
-				MarkdownDescription: fmt.Sprintf("Identifier of the %s whose plugin runs the job.", k.Noun),
+				MarkdownDescription: configIDDescription(k),
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
 			},
@@ -95,6 +100,43 @@ func resourceSchema(k kind.Kind) schema.Schema {
 				Computed:            true,
 				MarkdownDescription: "When the service accepted the job (RFC 3339, UTC).",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+// actionSchema is the schema of the run-job action of kind k.
+func actionSchema(k kind.Kind) actionschema.Schema {
+	return actionschema.Schema{
+		MarkdownDescription: fmt.Sprintf("Runs a public job of a %s's plugin each time the action is invoked "+
+			"(Terraform 1.14+). PostHog since July 2025 runs no plugin jobs: this works with older self-hosted "+
+			"instances only.", k.Noun),
+		Attributes: map[string]actionschema.Attribute{
+			"project_id": actionschema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: projectIDDescription,
+				Validators:          []validator.String{framework.ProjectIDValidator()},
+			},
+			"config_id": actionschema.Int64Attribute{
+				Required:            true,
+				MarkdownDescription: configIDDescription(k),
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+			},
+			"job_type": actionschema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: jobTypeDescription,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"payload": actionschema.StringAttribute{
+				CustomType:          jsontypes.NormalizedType{},
+				Optional:            true,
+				MarkdownDescription: jobPayloadDescription,
+				Validators:          []validator.String{payloadObject},
+			},
+			"operation": actionschema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: jobOperationDescription,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 		},
 	}

@@ -6,31 +6,20 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/job"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// What the migration resource and the migrate action share: their
-// arguments, the check of the config at plan time, and the call.
-
-// configIDPath is the config_id attribute of both.
 var configIDPath = path.Root("config_id")
 
-// args is a migration as configured.
-type args struct {
-	ProjectID types.String `tfsdk:"project_id"`
-	ConfigID  types.Int64  `tfsdk:"config_id"`
-}
-
-// check looks at the config at plan time (one read, record.ForPlan), so
-// that a config that does not exist, is deleted, or a service without the
-// API is reported before anything is migrated. Values not known yet are not
-// judged.
-func check(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *args) diag.Diagnostics {
+// check looks at the config (one read, record.ForPlan): one that does not
+// exist or is deleted, or a service without the API, is refused.
+func check(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *job.Target) diag.Diagnostics {
 	if !framework.IsSet(a.ConfigID) {
 		return nil
 	}
@@ -52,7 +41,7 @@ func check(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proje
 
 // migrate asks the service once to turn config a.ConfigID into a hog
 // function; errors are added to diags, each with what to do.
-func migrate(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *args, diags *diag.Diagnostics) (client.HogFunction, bool) {
+func migrate(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *job.Target, diags *diag.Diagnostics) (client.HogFunction, bool) {
 	id := a.ConfigID.ValueInt64()
 	// The service disables the config: no page read before serves it.
 	defer meta.ReadCache().Invalidate(id)
@@ -61,6 +50,7 @@ func migrate(ctx context.Context, meta *framework.ProviderData, k kind.Kind, pro
 		addMigrateError(diags, k, project, id, err)
 		return client.HogFunction{}, false
 	}
+	tflog.Info(ctx, "migrated to a hog function", map[string]any{"hog_function_id": hf.ID})
 	if hf.ID == "" {
 		diags.AddWarning("The service's answer names no hog function", fmt.Sprintf(
 			"%s %d was migrated, but the answer has no hog function id: find the hog function among the project's "+

@@ -14,21 +14,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/job"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // model is the migration resource's model.
 type model struct {
-	args
+	job.Target
 	ID            types.String         `tfsdk:"id"`
 	HogFunctionID types.String         `tfsdk:"hog_function_id"`
 	HogFunction   jsontypes.Normalized `tfsdk:"hog_function"`
 }
 
-// Descriptions shared by the resource and the action.
-const (
-	projectIDDescription = "Project of the config: its id or `@current`. Defaults to the provider's `project_id`."
-)
+const projectIDDescription = "Project of the config: its id or `@current`. Defaults to the provider's `project_id`."
 
 func configIDDescription(k kind.Kind) string {
 	return fmt.Sprintf("Identifier of the %s to turn into a hog function.", k.Noun)

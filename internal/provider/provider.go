@@ -153,8 +153,8 @@ func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resour
 		resources = append(resources,
 			configresource.New(k),
 			order.New(k),
-			job.NewResource(k),
-			migration.NewResource(k),
+			job.Run.NewResource(k),
+			migration.Migrate.NewResource(k),
 		)
 	}
 	return resources
@@ -178,7 +178,7 @@ func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.Da
 func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
 	var actions []func() action.Action
 	for _, k := range kind.Kinds() {
-		actions = append(actions, job.NewAction(k), migration.NewAction(k))
+		actions = append(actions, job.Run.NewAction(k), migration.Migrate.NewAction(k))
 	}
 	return actions
 }

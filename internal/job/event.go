@@ -1,0 +1,169 @@
+package job
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+)
+
+// Target is the config an event acts on: arguments of every event resource
+// and action.
+type Target struct {
+	ProjectID types.String `tfsdk:"project_id"`
+	ConfigID  types.Int64  `tfsdk:"config_id"`
+}
+
+// Event is something done to a config (a job run, a migration), written
+// once for its resource, which does it on create only, and its action
+// (Terraform 1.14+), which does it on every invocation. M is the resource's
+// model, A the arguments it shares with the action, R what Call returns.
+type Event[M, A, R any] struct {
+	Resource, Action string // type suffixes, e.g. "job" and "run_job"
+	ResourceSchema   func(kind.Kind) schema.Schema
+	ActionSchema     func(kind.Kind) actionschema.Schema
+	Args             func(*M) *A
+	Target           func(*A) *Target
+	Check            func(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *A) diag.Diagnostics
+	Call             func(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *A, diags *diag.Diagnostics) (R, bool)
+	Record           func(m *M, project string, r R)                      // the resource's computed attributes
+	Forget           func(k kind.Kind, state *M, diags *diag.Diagnostics) // what a destroy tells, if anything
+	Starting         func(k kind.Kind, project string, a *A) string       // the action's progress
+	Done             func(k kind.Kind, a *A, r R) string
+}
+
+// call makes the event's call within the write time limit.
+func (e *Event[M, A, R]) call(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *A, diags *diag.Diagnostics) (R, bool) {
+	ctx, cancel := context.WithTimeout(ctx, framework.DefaultWriteTimeout)
+	defer cancel()
+	ctx = tflog.SetField(ctx, "config_id", e.Target(a).ConfigID.ValueInt64())
+	return e.Call(ctx, meta, k, project, a, diags)
+}
+
+// NewResource returns the constructor of the event's resource of kind k.
+func (e *Event[M, A, R]) NewResource(k kind.Kind) func() resource.Resource {
+	return func() resource.Resource {
+		return &eventResource[M, A, R]{EventResource: framework.NewEventResource(k.TypeSuffix(e.Resource)), kind: k, event: e}
+	}
+}
+
+// NewAction returns the constructor of the event's action of kind k.
+func (e *Event[M, A, R]) NewAction(k kind.Kind) func() action.Action {
+	return func() action.Action {
+		return &eventAction[M, A, R]{ActionBase: framework.NewActionBase(k.TypeSuffix(e.Action)), kind: k, event: e}
+	}
+}
+
+// eventResource is an event's resource: every argument forces replacement,
+// so any change does it again; refresh calls nothing.
+type eventResource[M, A, R any] struct {
+	framework.EventResource
+	kind  kind.Kind
+	event *Event[M, A, R]
+}
+
+var (
+	_ resource.ResourceWithModifyPlan = (*eventResource[model, jobArgs, struct{}])(nil)
+	_ action.ActionWithModifyPlan     = (*eventAction[model, jobArgs, struct{}])(nil)
+)
+
+// Schema implements resource.Resource.
+func (r *eventResource[M, A, R]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = r.event.ResourceSchema(r.kind)
+}
+
+// ModifyPlan implements resource.ResourceWithModifyPlan: project_id
+// defaults to the provider's, and a planned create is checked.
+func (r *eventResource[M, A, R]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	w := framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "config_id"}
+	r.PlanCreate(ctx, req, resp, w, func(meta *framework.ProviderData, project string) diag.Diagnostics {
+		var plan M
+		if diags := resp.Plan.Get(ctx, &plan); diags.HasError() {
+			return diags
+		}
+		return r.event.Check(ctx, meta, r.kind, project, r.event.Args(&plan))
+	})
+}
+
+// Create makes the call, once.
+func (r *eventResource[M, A, R]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	args := r.event.Args(&plan)
+	meta, project := r.MustProject(r.event.Target(args).ProjectID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	result, ok := r.event.call(ctx, meta, r.kind, project, args, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	r.event.Target(args).ProjectID = types.StringValue(project)
+	r.event.Record(&plan, project, result)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete calls nothing: what was done cannot be undone.
+func (r *eventResource[M, A, R]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if r.event.Forget == nil {
+		return
+	}
+	var state M
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if !resp.Diagnostics.HasError() {
+		r.event.Forget(r.kind, &state, &resp.Diagnostics)
+	}
+}
+
+// eventAction is an event's action: the resource's call, made whenever the
+// action is invoked, with nothing kept in state.
+type eventAction[M, A, R any] struct {
+	framework.ActionBase
+	kind  kind.Kind
+	event *Event[M, A, R]
+}
+
+// Schema implements action.Action.
+func (x *eventAction[M, A, R]) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	resp.Schema = x.event.ActionSchema(x.kind)
+}
+
+// ModifyPlan implements action.ActionWithModifyPlan: the event is checked
+// before anything is done.
+func (x *eventAction[M, A, R]) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	x.PlanCheck(ctx, req.Config, &resp.Diagnostics, func(meta *framework.ProviderData, project string) diag.Diagnostics {
+		var args A
+		if diags := req.Config.Get(ctx, &args); diags.HasError() {
+			return diags
+		}
+		return x.event.Check(ctx, meta, x.kind, project, &args)
+	})
+}
+
+// Invoke makes the call, saying what it does as it goes.
+func (x *eventAction[M, A, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var args A
+	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	meta, project := x.MustProject(x.event.Target(&args).ProjectID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	framework.Progress(resp, x.event.Starting(x.kind, project, &args))
+	if result, ok := x.event.call(ctx, meta, x.kind, project, &args, &resp.Diagnostics); ok {
+		framework.Progress(resp, x.event.Done(x.kind, &args, result))
+	}
+}
