@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -26,16 +27,12 @@ var (
 	_ resource.ResourceWithIdentity    = (*orderResource)(nil)
 )
 
-// The order resource's list of config ids and its policy for the configs
-// the list leaves out.
 var (
 	configIDsPath = path.Root("config_ids")
 	unlistedPath  = path.Root("unlisted_configs")
 )
 
-// orderResource is the resource pipeline_<kind>_order: the sequence of the
-// listed configs of the kind's collection in one project, the others placed
-// by policy.
+// orderResource is the resource pipeline_<kind>_order.
 type orderResource struct {
 	framework.ResourceBase
 	kind kind.Kind
@@ -58,13 +55,9 @@ func (r *orderResource) IdentitySchema(_ context.Context, _ resource.IdentitySch
 	resp.IdentitySchema = identitySchema()
 }
 
-// ModifyPlan implements resource.ResourceWithModifyPlan: project_id
-// defaults to the provider's, and the orders of every config the last
-// refresh saw, listed or not, are planned as apply will write them
-// (arrange), so that a plan shows each config that moves on `orders`. When
-// that is not known (on create, a config id known only after apply, one the
-// refresh did not see), orders and unlisted_config_ids are unknown: apply
-// decides from what the service holds then.
+// ModifyPlan implements resource.ResourceWithModifyPlan: the orders of
+// every config the last refresh saw are planned as apply will write them, so
+// that a plan shows each config that moves; what it cannot know is unknown.
 func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "config_ids"}, req, resp)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
@@ -100,32 +93,29 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 
 // Create applies the configured sequence.
 func (r *orderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan model
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.write(ctx, plan.Timeouts.Create, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: plan.ProjectID})...)
+	r.apply(ctx, req.Plan, func(m *model) framework.TimeoutFunc { return m.Timeouts.Create }, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // Update applies the configured sequence.
 func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.apply(ctx, req.Plan, func(m *model) framework.TimeoutFunc { return m.Timeouts.Update }, &resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+// apply writes the planned sequence and keeps what the service holds then.
+func (r *orderResource) apply(ctx context.Context, planned tfsdk.Plan, timeout func(*model) framework.TimeoutFunc,
+	state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+) {
 	var plan model
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	diags.Append(planned.Get(ctx, &plan)...)
+	if diags.HasError() {
 		return
 	}
-	r.write(ctx, plan.Timeouts.Update, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	r.write(ctx, timeout(&plan), &plan, diags)
+	if diags.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(framework.StoreIdentity(ctx, resp.Identity, identityModel{ProjectID: plan.ProjectID})...)
+	diags.Append(state.Set(ctx, &plan)...)
+	diags.Append(framework.StoreIdentity(ctx, identity, identityModel{ProjectID: plan.ProjectID})...)
 }
 
 // write brings the service to plan's sequence and sets plan's orders (and
@@ -169,9 +159,7 @@ func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc
 		return
 	}
 
-	// The plan's orders when it knew them (a config that appeared since
-	// stays as it is until the next plan), else what the policy makes of
-	// the service's sequence now.
+	// A config that appeared since the plan stays as it is until the next.
 	want, unlisted := planned, plannedUnlisted
 	if !plannedKnown {
 		want, unlisted = arrange(plan.Unlisted.ValueString(), ids, current)
@@ -197,10 +185,9 @@ func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc
 	plan.Orders, plan.UnlistedIDs = ordersMap(sequenceOf(want), want), int64List(unlisted)
 }
 
-// setOrders writes orders (by config id): one rearrange request, then a
-// PATCH of order on every config that rearrange did not set (disabled ones,
-// which it skips). When the key may not call rearrange (403), every
-// config is PATCHed.
+// setOrders writes orders (by config id): one rearrange, then a PATCH of
+// each config it did not set (it skips disabled ones); every config when the
+// key may not call rearrange.
 func (r *orderResource) setOrders(ctx context.Context, c *client.Client, project string, orders map[int64]int64) error {
 	if len(orders) == 0 {
 		tflog.Debug(ctx, "the service already holds the sequence")
@@ -215,19 +202,12 @@ func (r *orderResource) setOrders(ctx context.Context, c *client.Client, project
 	case err != nil:
 		return err
 	default:
-		if recs == nil {
-			// An answer without the records (the published schema's shape):
-			// look at what the service holds now.
+		if recs == nil { // the published schema's answer, without the records
 			if recs, err = c.ListAll(ctx, project, r.kind.Collection); err != nil {
 				return err
 			}
 		}
-		now := make(map[int64]int64, len(recs))
-		for _, rec := range recs {
-			if !rec.Deleted {
-				now[rec.ID] = rec.Order
-			}
-		}
+		now, _ := activeOrders(recs)
 		remaining = changedOrders(orders, now)
 		tflog.Debug(ctx, "rearranged", map[string]any{"configs": len(orders), "left_to_update": len(remaining)})
 	}
@@ -274,9 +254,8 @@ func (r *orderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ 
 	tflog.Info(ctx, "removing the "+r.kind.Name+" order from state; the configs keep their orders")
 }
 
-// ImportState implements resource.ResourceWithImportState: the import ID is
-// the project id (or "@current"); on Terraform 1.12+ the identity names the
-// project, or leaves it to the provider's. Read then fills in the sequence.
+// ImportState implements resource.ResourceWithImportState: the import ID,
+// or the identity (Terraform 1.12+), names the project; Read fills the rest.
 func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	project := req.ID
 	if project == "" && req.Identity != nil {
@@ -293,14 +272,10 @@ func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStat
 			`The import ID of the order resource is the project id (e.g. 1) or "@current", got %q.`, req.ID))
 		return
 	}
-	m := model{
-		ID:        types.StringValue(project),
-		ProjectID: types.StringValue(project),
-		Unlisted:  types.StringValue(unlistedLast),
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, framework.ProjectIDPath, m.ProjectID)...)
+	id := types.StringValue(project)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, framework.ProjectIDPath, id)...)
 	// The default: a configuration that says otherwise plans the change.
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, unlistedPath, m.Unlisted)...)
-	resp.Diagnostics.Append(framework.SetImportedIdentity(ctx, resp.Identity, identityModel{ProjectID: m.ProjectID})...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, unlistedPath, types.StringValue(unlistedLast))...)
+	resp.Diagnostics.Append(framework.SetImportedIdentity(ctx, resp.Identity, identityModel{ProjectID: id})...)
 }

@@ -22,12 +22,10 @@ import (
 
 // model is the order resource's model.
 type model struct {
-	ID        types.String `tfsdk:"id"`
-	ProjectID types.String `tfsdk:"project_id"`
-	ConfigIDs types.List   `tfsdk:"config_ids"`
-	Unlisted  types.String `tfsdk:"unlisted_configs"`
-	// UnlistedIDs are the active configs config_ids does not list, in the
-	// service's sequence.
+	ID          types.String   `tfsdk:"id"`
+	ProjectID   types.String   `tfsdk:"project_id"`
+	ConfigIDs   types.List     `tfsdk:"config_ids"`
+	Unlisted    types.String   `tfsdk:"unlisted_configs"`
 	UnlistedIDs types.List     `tfsdk:"unlisted_config_ids"`
 	Orders      types.Map      `tfsdk:"orders"`
 	Timeouts    timeouts.Value `tfsdk:"timeouts"`
@@ -38,8 +36,7 @@ type identityModel struct {
 	ProjectID types.String `tfsdk:"project_id"`
 }
 
-// identitySchema is the order resource's identity: its project, as
-// there is one order per collection and project.
+// identitySchema is the order resource's identity: one per project.
 func identitySchema() identityschema.Schema {
 	return identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{

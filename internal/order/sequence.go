@@ -13,17 +13,10 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// The order resource's arithmetic, free of Terraform and HTTP: which
-// sequence the service holds, whether it already matches the wanted one,
-// and which orders to write.
-
-// inSequence reports whether orders (by config id) put ids in exactly that
-// sequence: every id has an order and each is strictly greater than the one
-// before. Ties do not count as ordered: the service would run them in an
-// order of its own.
+// inSequence reports whether orders (by config id) put ids in that sequence:
+// strictly increasing, as the service runs ties in an order of its own.
 func inSequence(ids []int64, orders map[int64]int64) bool {
 	for i, id := range ids {
 		o, ok := orders[id]
@@ -44,8 +37,7 @@ func allIn(ids []int64, orders map[int64]int64) bool {
 	return true
 }
 
-// targetOrders numbers ids from 1 in sequence: the first gets the lowest
-// order.
+// targetOrders numbers ids from 1 in sequence.
 func targetOrders(ids []int64) map[int64]int64 {
 	out := make(map[int64]int64, len(ids))
 	for i, id := range ids {
@@ -54,39 +46,27 @@ func targetOrders(ids []int64) map[int64]int64 {
 	return out
 }
 
-// activeOrders returns the order of every record that is not soft-deleted,
-// by id, and those records' ids by order and then id. The service lists no
-// soft-deleted record; one in a page anyway is no part of the sequence.
+// activeOrders returns the orders of the records not soft-deleted, by id,
+// and their ids by order and then id.
 func activeOrders(recs []client.Record) (map[int64]int64, []int64) {
-	active := slices.DeleteFunc(slices.Clone(recs), func(r client.Record) bool { return r.Deleted })
-	record.SortByOrder(active)
-	orders := make(map[int64]int64, len(active))
-	ids := make([]int64, len(active))
-	for i, r := range active {
-		orders[r.ID] = r.Order
-		ids[i] = r.ID
+	orders := make(map[int64]int64, len(recs))
+	for _, r := range recs {
+		if !r.Deleted {
+			orders[r.ID] = r.Order
+		}
 	}
-	return orders, ids
+	return orders, sequenceOf(orders)
 }
 
-// Policies for the configs of the collection that config_ids does not list
-// (unlisted_configs).
+// Policies for the configs config_ids does not list (unlisted_configs).
 const (
-	// unlistedLast places them after the listed configs, keeping their
-	// sequence among themselves.
-	unlistedLast = "last"
-	// unlistedKeep leaves their orders alone; the listed configs are ordered
-	// among themselves, in the places they already hold.
-	unlistedKeep = "keep"
+	unlistedLast = "last" // after the listed configs, in their own sequence
+	unlistedKeep = "keep" // where they are; the listed ones take each other's places
 )
 
-// observedSequence is the config_ids Read reports: the listed configs
-// (previous) that are still active, in the previous sequence while the
-// service holds them in it (strictly increasing orders), so that equal
-// outcomes never show as a change; otherwise by the service's order and
-// then id, which differs from what is configured and so shows a listed
-// config re-ordered or gone out of band. Configs previous does not list are
-// not part of it: they are the unlisted ones, never drift of config_ids.
+// observedSequence is the config_ids Read reports: the still active configs
+// of previous, in its sequence while the service holds them so (an equal
+// outcome is no change), else in the service's, which shows the drift.
 // After an import (previous nil) every active config is listed.
 func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64) []int64 {
 	if previous == nil {
@@ -108,8 +88,7 @@ func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64)
 	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return !listed[id] })
 }
 
-// unlistedIDs returns the ids of byOrder (a sequence of active configs)
-// that ids does not hold, in byOrder's sequence.
+// unlistedIDs returns the ids of byOrder that ids does not hold.
 func unlistedIDs(byOrder, ids []int64) []int64 {
 	out := []int64{}
 	for _, id := range byOrder {
@@ -120,14 +99,11 @@ func unlistedIDs(byOrder, ids []int64) []int64 {
 	return out
 }
 
-// arrange decides the orders of every active config (current, by id) once
-// ids are in sequence under the policy for unlisted configs, and returns
-// them with the unlisted ids in their resulting sequence. The listed
-// configs keep their orders when they already run in sequence; otherwise
-// "last" numbers them 1, 2, 3, ... and "keep" gives them the orders they
-// hold among themselves, in the wanted sequence. "last" then places the
-// unlisted configs after them (those already after stay); "keep" leaves
-// them alone. Every id must be in current.
+// arrange returns the orders of every active config (current, by id) once
+// ids are in sequence under policy, and the unlisted ids in their resulting
+// sequence. Listed configs already in sequence keep their orders; otherwise
+// "last" numbers them from 1 and "keep" gives them their own places. "last"
+// then moves the unlisted configs after them. Every id must be in current.
 func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int64, []int64) {
 	want := make(map[int64]int64, len(current))
 	maps.Copy(want, current)
@@ -150,9 +126,8 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 	return want, unlistedIDs(sequenceOf(want), ids)
 }
 
-// ownPlaces gives ids, in sequence, the orders they hold (sorted), so that
-// the configs between them stay between the same places; where orders tie,
-// each takes one more than the one before.
+// ownPlaces gives ids, in sequence, the orders they hold (sorted), a tie one
+// more than the one before, so that configs between them stay between.
 func ownPlaces(ids []int64, current map[int64]int64) map[int64]int64 {
 	places := make([]int64, len(ids))
 	for i, id := range ids {
@@ -169,23 +144,16 @@ func ownPlaces(ids []int64, current map[int64]int64) map[int64]int64 {
 	return out
 }
 
-// sequenceOf returns the ids of orders by order and then id, the sequence
-// the service lists them in (record.SortByOrder).
+// sequenceOf returns the ids of orders by order and then id, as the service
+// lists them.
 func sequenceOf(orders map[int64]int64) []int64 {
 	ids := slices.Collect(maps.Keys(orders))
-	slices.SortFunc(ids, func(a, b int64) int {
-		if c := cmp.Compare(orders[a], orders[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	slices.SortFunc(ids, func(a, b int64) int { return cmp.Or(cmp.Compare(orders[a], orders[b]), cmp.Compare(a, b)) })
 	return ids
 }
 
-// unlistedAfter gives the active configs missing from the wanted sequence
-// (byOrder without the wanted ids) orders after maxWanted, keeping their
-// relative order and leaving alone those already placed after, and returns
-// the orders that change.
+// unlistedAfter returns new orders after maxWanted for the configs of
+// byOrder not wanted, in their sequence; those already after stay.
 func unlistedAfter(byOrder []int64, wanted map[int64]int64, current map[int64]int64, maxWanted int64) map[int64]int64 {
 	writes := map[int64]int64{}
 	next := maxWanted + 1
@@ -231,8 +199,7 @@ func int64List(ids []int64) types.List {
 	return types.ListValueMust(types.Int64Type, elems)
 }
 
-// listInt64s reads a known list of known numbers; ok is false when the list
-// or an element is unknown.
+// listInt64s reads a list of numbers; ok is false when it is not known.
 func listInt64s(ctx context.Context, l types.List) (ids []int64, ok bool, diags diag.Diagnostics) {
 	if l.IsNull() || l.IsUnknown() {
 		return nil, false, nil
@@ -252,8 +219,7 @@ func listInt64s(ctx context.Context, l types.List) (ids []int64, ok bool, diags 
 	return ids, true, diags
 }
 
-// ordersMap converts orders of the given ids to a Terraform map keyed by
-// config id.
+// ordersMap converts the orders of ids to a Terraform map by config id.
 func ordersMap(ids []int64, orders map[int64]int64) types.Map {
 	elems := make(map[string]attr.Value, len(ids))
 	for _, id := range ids {
@@ -262,8 +228,7 @@ func ordersMap(ids []int64, orders map[int64]int64) types.Map {
 	return types.MapValueMust(types.Int64Type, elems)
 }
 
-// mapOrders reads a known orders map; ok is false when it is null, unknown
-// or holds a key that is not an id.
+// mapOrders reads a known orders map; ok is false when it is not known.
 func mapOrders(ctx context.Context, m types.Map) (map[int64]int64, bool, diag.Diagnostics) {
 	if m.IsNull() || m.IsUnknown() {
 		return nil, false, nil
