@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,19 +17,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
-// Attribute names, environment variables and defaults of the provider
-// configuration. host, api_key and project_id and their variables are those
-// of the official PostHog provider.
+// Environment variables and defaults of the settings; the variables are
+// the official PostHog provider's.
 const (
-	attrHost              = "host"
-	attrAPIKey            = "api_key"
-	attrProjectID         = "project_id"
-	attrMaxRetries        = "max_retries"
-	attrRequestTimeout    = "request_timeout"
-	attrRequestsPerMinute = "requests_per_minute"
-	attrRetryWaitMax      = "retry_wait_max"
-	attrAllowInsecureHTTP = "allow_insecure_http"
-
 	envHost      = "POSTHOG_HOST"
 	envAPIKey    = "POSTHOG_API_KEY" //nolint:gosec // the name of a variable, not a credential
 	envProjectID = "POSTHOG_PROJECT_ID"
@@ -41,18 +30,7 @@ const (
 	defaultRequestsPerMinute = 400 // under the live service's 480 per minute and key
 )
 
-// The retry defaults are the client's.
-const (
-	defaultMaxRetries   = client.DefaultMaxRetries
-	retryWaitMin        = client.DefaultRetryWaitMin
-	defaultRetryWaitMax = client.DefaultRetryWaitMax
-)
-
-var (
-	hostPath      = path.Root(attrHost)
-	apiKeyPath    = path.Root(attrAPIKey)
-	projectIDPath = path.Root(attrProjectID)
-)
+var hostPath = path.Root("host")
 
 // providerModel is the provider configuration.
 type providerModel struct {
@@ -66,35 +44,28 @@ type providerModel struct {
 	AllowInsecureHTTP types.Bool   `tfsdk:"allow_insecure_http"`
 }
 
-// hasUnknown reports whether any setting is only known after apply.
-func (m providerModel) hasUnknown() bool {
-	return m.Host.IsUnknown() || m.APIKey.IsUnknown() || m.ProjectID.IsUnknown() ||
-		m.MaxRetries.IsUnknown() || m.RequestTimeout.IsUnknown() ||
-		m.RequestsPerMinute.IsUnknown() || m.RetryWaitMax.IsUnknown() || m.AllowInsecureHTTP.IsUnknown()
-}
-
 // stringSetting returns the configured value, else the environment
 // variable's, else def.
 func stringSetting(v types.String, env, def string) string {
 	if !v.IsNull() {
 		return v.ValueString()
 	}
-	if e, ok := os.LookupEnv(env); ok && e != "" {
+	if e := os.Getenv(env); e != "" {
 		return e
 	}
 	return def
 }
 
 // Configure implements provider.Provider: it resolves the settings against
-// their environment variables and defaults, checks what validation could not
-// see (values from the environment), and hands a client to every construct.
+// their environment variables and defaults, checks those from the
+// environment, and hands a client to every construct.
 func (p *pipelineProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if cfg.hasUnknown() {
+	if !req.Config.Raw.IsFullyKnown() {
 		// Terraform configures the provider again once the values are known;
 		// constructs report "not configured" if they are called before that.
 		tflog.Debug(ctx, "provider configuration has unknown values; not configuring the client yet")
@@ -102,41 +73,30 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 	}
 
 	host := strings.TrimRight(stringSetting(cfg.Host, envHost, defaultHost), "/")
-	if err := checkHost(host, cfg.AllowInsecureHTTP.ValueBool()); err != nil {
+	if err := client.CheckHost(host, cfg.AllowInsecureHTTP.ValueBool()); err != nil {
 		resp.Diagnostics.AddAttributeError(hostPath, "Invalid host",
 			fmt.Sprintf("%s (from the host setting or %s)", err, envHost))
 	}
 
 	apiKey := stringSetting(cfg.APIKey, envAPIKey, "")
 	if strings.TrimSpace(apiKey) == "" {
-		resp.Diagnostics.AddAttributeError(apiKeyPath, "Missing API key",
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing API key",
 			"The provider needs a personal API key: set api_key in the provider block or the "+
 				envAPIKey+" environment variable. It must not be empty or blank.")
 	}
 
 	projectID := strings.TrimSpace(stringSetting(cfg.ProjectID, envProjectID, ""))
 	if projectID != "" && !framework.ValidProjectID(projectID) {
-		resp.Diagnostics.AddAttributeError(projectIDPath, "Invalid project_id",
+		resp.Diagnostics.AddAttributeError(framework.ProjectIDPath, "Invalid project_id",
 			fmt.Sprintf(`project_id (or %s) must be a positive integer or "@current", got %q.`, envProjectID, projectID))
 	}
 
-	requestTimeout := defaultRequestTimeout
-	if !cfg.RequestTimeout.IsNull() {
-		// The attribute validator has already refused malformed durations.
-		requestTimeout, _ = time.ParseDuration(cfg.RequestTimeout.ValueString())
-	}
-	maxRetries := int64(defaultMaxRetries)
+	requestTimeout := durationSetting(cfg.RequestTimeout, defaultRequestTimeout)
+	waitMax := durationSetting(cfg.RetryWaitMax, client.DefaultRetryWaitMax)
+	maxRetries := int64(client.DefaultMaxRetries)
 	if !cfg.MaxRetries.IsNull() {
 		maxRetries = cfg.MaxRetries.ValueInt64()
 	}
-	// retry_wait_max bounds the backoff between retries of a 5xx or a
-	// network error; the shortest wait never exceeds it.
-	waitMax := defaultRetryWaitMax
-	if !cfg.RetryWaitMax.IsNull() {
-		// The attribute validator has already refused malformed durations.
-		waitMax, _ = time.ParseDuration(cfg.RetryWaitMax.ValueString())
-	}
-	waitMin := min(retryWaitMin, waitMax)
 	rpm := int64(defaultRequestsPerMinute)
 	if !cfg.RequestsPerMinute.IsNull() {
 		rpm = cfg.RequestsPerMinute.ValueInt64()
@@ -150,7 +110,7 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 		APIKey:            apiKey,
 		UserAgent:         fmt.Sprintf("Terraform/%s terraform-provider-pipeline/%s", req.TerraformVersion, p.version),
 		MaxRetries:        int(maxRetries),
-		RetryWaitMin:      waitMin,
+		RetryWaitMin:      min(client.DefaultRetryWaitMin, waitMax), // never above retry_wait_max
 		RetryWaitMax:      waitMax,
 		RequestTimeout:    requestTimeout,
 		RequestsPerMinute: int(rpm),
@@ -182,4 +142,12 @@ func (p *pipelineProvider) createJournalDir() string {
 	return createonce.DefaultJournalDir()
 }
 
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+// durationSetting returns the configured duration, else def; durationValidator
+// has refused malformed ones.
+func durationSetting(v types.String, def time.Duration) time.Duration {
+	if v.IsNull() {
+		return def
+	}
+	d, _ := time.ParseDuration(v.ValueString())
+	return d
+}

@@ -4,6 +4,7 @@ package provider
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -14,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configlist"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/datasources"
@@ -24,6 +26,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/order"
 )
 
+// Address is the provider's source address in the registry.
+const Address = "registry.terraform.io/pipelinecfg/pipeline"
+
 var (
 	_ provider.Provider                   = (*pipelineProvider)(nil)
 	_ provider.ProviderWithValidateConfig = (*pipelineProvider)(nil)
@@ -33,11 +38,8 @@ var (
 
 // pipelineProvider is the pipeline provider.
 type pipelineProvider struct {
-	// version is the provider's release, set at build time ("dev" otherwise).
-	version string
-	// journalDir is where creates are journaled (package createonce); nil:
-	// the working directory's, found at Configure.
-	journalDir *string
+	version    string  // set at build time, "dev" otherwise
+	journalDir *string // where creates are journaled; nil: the working directory's
 }
 
 // Option changes how New builds the provider.
@@ -73,54 +75,54 @@ func (p *pipelineProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 		MarkdownDescription: "Manages the plugin configs of PostHog projects (transformations and import apps). " +
 			"The settings and environment variables are the official PostHog provider's.",
 		Attributes: map[string]schema.Attribute{
-			attrHost: schema.StringAttribute{
+			"host": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Base URL of PostHog, e.g. `https://eu.posthog.com`. Defaults to `" + envHost +
 					"`, then `" + defaultHost + "`. Plain `http` is accepted for loopback hosts only, unless " +
 					"`allow_insecure_http` is set.",
-				Validators: []validator.String{httpURLValidator{}},
+				Validators: []validator.String{httpURLValidator},
 			},
-			attrAPIKey: schema.StringAttribute{
+			"api_key": schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
 				MarkdownDescription: "Personal API key, with the `plugin:read` scope to plan and `plugin:write` to " +
 					"apply. Defaults to `" + envAPIKey + "`.",
-				Validators: []validator.String{notBlankValidator{}},
+				Validators: []validator.String{notBlankValidator},
 			},
-			attrProjectID: schema.StringAttribute{
+			"project_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Default project of every resource and data source: its id or `@current` " +
 					"(the key owner's current project). Defaults to `" + envProjectID + "`.",
 				Validators: []validator.String{framework.ProjectIDValidator()},
 			},
-			attrMaxRetries: schema.Int64Attribute{
+			"max_retries": schema.Int64Attribute{
 				Optional: true,
 				MarkdownDescription: "How often a request is retried after a 502, 503, 504 or a passing network error (a " +
 					"host that does not exist or a refused certificate fails at once); a create only when it surely did " +
-					"not arrive. Defaults to `" + itoa(defaultMaxRetries) + "`.",
+					"not arrive. Defaults to `" + strconv.Itoa(client.DefaultMaxRetries) + "`.",
 				Validators: []validator.Int64{int64validator.Between(0, maxMaxRetries)},
 			},
-			attrRequestTimeout: schema.StringAttribute{
+			"request_timeout": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Time limit of one HTTP attempt (`30s`, `2m`). Defaults to `" +
 					defaultRequestTimeout.String() + "`; a resource's `timeouts` bound a whole operation.",
-				Validators: []validator.String{durationValidator{}},
+				Validators: []validator.String{durationValidator},
 			},
-			attrRequestsPerMinute: schema.Int64Attribute{
+			"requests_per_minute": schema.Int64Attribute{
 				Optional: true,
 				MarkdownDescription: "Most requests per minute, under PostHog's 480 per key. After a 429 the " +
 					"provider waits as long as PostHog asks and slows down, then speeds up again. `0` sends " +
-					"requests unpaced. Defaults to `" + itoa(defaultRequestsPerMinute) + "`.",
+					"requests unpaced. Defaults to `" + strconv.Itoa(defaultRequestsPerMinute) + "`.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
-			attrRetryWaitMax: schema.StringAttribute{
+			"retry_wait_max": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Longest wait before retrying a 502, 503, 504 or a network error (`30s`, " +
 					"`500ms`). A 429 always waits as long as PostHog asks. Defaults to `" +
-					defaultRetryWaitMax.String() + "`.",
-				Validators: []validator.String{durationValidator{}},
+					client.DefaultRetryWaitMax.String() + "`.",
+				Validators: []validator.String{durationValidator},
 			},
-			attrAllowInsecureHTTP: schema.BoolAttribute{
+			"allow_insecure_http": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Allow plain `http` to a host that is not loopback. The API key would " +
 					"travel unencrypted: use it on a trusted network only.",
@@ -140,7 +142,7 @@ func (p *pipelineProvider) ValidateConfig(ctx context.Context, req provider.Vali
 	if cfg.Host.IsNull() || cfg.Host.IsUnknown() || cfg.AllowInsecureHTTP.IsUnknown() {
 		return
 	}
-	if err := checkHost(cfg.Host.ValueString(), cfg.AllowInsecureHTTP.ValueBool()); err != nil {
+	if err := client.CheckHost(cfg.Host.ValueString(), cfg.AllowInsecureHTTP.ValueBool()); err != nil {
 		resp.Diagnostics.AddAttributeError(hostPath, "Invalid host", err.Error())
 	}
 }

@@ -11,66 +11,48 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
-// checkHost applies the client's host rules (client.CheckHost), so what
-// passes validation is what the client accepts. Plain http is accepted for
-// loopback hosts (the local API) and otherwise only when insecure is set.
-func checkHost(raw string, insecure bool) error {
-	return client.CheckHost(raw, insecure)
+// stringCheck validates a known string: check returns what is wrong with
+// it, or "".
+type stringCheck struct {
+	description string
+	check       func(attr, value string) string
 }
 
-// httpURLValidator refuses a host that is not an http(s) URL. Whether plain
-// http is allowed depends on allow_insecure_http and is checked in
-// ValidateConfig.
-type httpURLValidator struct{}
+func (v stringCheck) Description(context.Context) string { return v.description }
 
-func (httpURLValidator) Description(context.Context) string {
-	return "must be an http(s) URL"
-}
+func (v stringCheck) MarkdownDescription(context.Context) string { return v.description }
 
-func (v httpURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (httpURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if err := checkHost(req.ConfigValue.ValueString(), true); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid host", err.Error())
+	if problem := v.check(req.Path.String(), req.ConfigValue.ValueString()); problem != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), problem)
 	}
 }
 
-// notBlankValidator refuses an empty or whitespace-only string.
-type notBlankValidator struct{}
-
-func (notBlankValidator) Description(context.Context) string { return "must not be empty or blank" }
-
-func (v notBlankValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (notBlankValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
+// httpURLValidator refuses a host that is not an http(s) URL; whether plain
+// http is allowed depends on allow_insecure_http (ValidateConfig).
+var httpURLValidator = stringCheck{"must be an http(s) URL", func(_, value string) string {
+	if err := client.CheckHost(value, true); err != nil {
+		return err.Error()
 	}
-	if strings.TrimSpace(req.ConfigValue.ValueString()) == "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(),
-			req.Path.String()+" must not be empty or blank.")
+	return ""
+}}
+
+// notBlankValidator refuses an empty or whitespace-only string; the stock
+// ones would change the error, and a regex one would echo the api_key.
+var notBlankValidator = stringCheck{"must not be empty or blank", func(attr, value string) string {
+	if strings.TrimSpace(value) == "" {
+		return attr + " must not be empty or blank."
 	}
-}
+	return ""
+}}
 
 // durationValidator refuses a string that is not a positive Go duration.
-type durationValidator struct{}
-
-func (durationValidator) Description(context.Context) string {
-	return `must be a positive duration such as "30s" or "2m"`
-}
-
-func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
+var durationValidator = stringCheck{`must be a positive duration such as "30s" or "2m"`, func(attr, value string) string {
+	if d, err := time.ParseDuration(value); err != nil || d <= 0 {
+		return fmt.Sprintf(`%s must be a positive duration such as "30s" or "2m", got %q.`, attr, value)
 	}
-	d, err := time.ParseDuration(req.ConfigValue.ValueString())
-	if err != nil || d <= 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(),
-			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
-	}
-}
+	return ""
+}}

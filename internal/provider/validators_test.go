@@ -3,6 +3,8 @@ package provider
 import (
 	"strings"
 	"testing"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
 func TestCheckHost(t *testing.T) {
@@ -31,7 +33,7 @@ func TestCheckHost(t *testing.T) {
 		{host: "https://us posthog.com", wantErr: "http(s) URL"},
 	}
 	for _, tt := range tests {
-		err := checkHost(tt.host, tt.insecure)
+		err := client.CheckHost(tt.host, tt.insecure)
 		switch {
 		case tt.wantErr == "" && err != nil:
 			t.Errorf("checkHost(%q) = %v, want nil", tt.host, err)
