@@ -20,15 +20,13 @@ import (
 
 var _ datasource.DataSourceWithConfigure = (*configDataSource)(nil)
 
-// configDataSource is the data source pipeline_<kind>_config: one record of
-// the kind's collection, by id.
+// configDataSource is the data source pipeline_<kind>_config: one record by id.
 type configDataSource struct {
 	framework.DataSourceBase
 	kind kind.Kind
 }
 
-// NewConfig returns the constructor of the single-record data source of
-// kind k.
+// NewConfig returns the constructor of the config data source of kind k.
 func NewConfig(k kind.Kind) func() datasource.DataSource {
 	return func() datasource.DataSource {
 		return &configDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix()), kind: k}

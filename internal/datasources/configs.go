@@ -17,15 +17,13 @@ import (
 
 var _ datasource.DataSourceWithConfigure = (*configsDataSource)(nil)
 
-// configsDataSource is the data source pipeline_<kind>_configs: every record
-// of the kind's collection, across all pages, optionally narrowed.
+// configsDataSource is the data source pipeline_<kind>_configs.
 type configsDataSource struct {
 	framework.DataSourceBase
 	kind kind.Kind
 }
 
-// configsDataSourceModel is the list data source's model; each element of
-// Configs is filled by the one record mapper.
+// configsDataSourceModel is the list data source's model.
 type configsDataSourceModel struct {
 	ProjectID      types.String   `tfsdk:"project_id"`
 	Enabled        types.Bool     `tfsdk:"enabled"`
@@ -75,8 +73,7 @@ func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	}
 }
 
-// Read lists every page of the collection (client.ListAll), and reads one
-// config of each plugin for its plugin_info (readcache).
+// Read lists the collection, with each plugin's plugin_info (readcache).
 func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m configsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -87,8 +84,7 @@ func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// A data source has no timeouts block: the default read limit keeps a
-	// service whose pages do not end from holding the run forever.
+	// No timeouts block: pages that never end must not hold the run forever.
 	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
 	defer cancel()
 	recs, err := record.List(ctx, meta.Client, project, d.kind, record.Filter{Enabled: m.Enabled, Plugin: m.Plugin})

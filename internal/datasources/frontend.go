@@ -19,8 +19,7 @@ import (
 
 var _ datasource.DataSourceWithConfigure = (*frontendDataSource)(nil)
 
-// frontendDataSource is the data source pipeline_<kind>_config_frontend: the
-// frontend source of a config's plugin.
+// frontendDataSource is the data source pipeline_<kind>_config_frontend.
 type frontendDataSource struct {
 	framework.DataSourceBase
 	kind kind.Kind
@@ -33,8 +32,7 @@ type frontendDataSourceModel struct {
 	ContentType types.String `tfsdk:"content_type"`
 }
 
-// NewFrontend returns the constructor of the frontend data source of kind
-// k.
+// NewFrontend returns the constructor of the frontend data source of kind k.
 func NewFrontend(k kind.Kind) func() datasource.DataSource {
 	return func() datasource.DataSource {
 		return &frontendDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix() + "_frontend"), kind: k}

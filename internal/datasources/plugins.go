@@ -24,9 +24,7 @@ import (
 
 var _ datasource.DataSourceWithConfigure = (*pluginsDataSource)(nil)
 
-// pluginsDataSource is the data source pipeline_<kind>_plugins: the plugins
-// whose configs the kind's collection holds, from the organization's plugin
-// listing, so that a configuration finds a plugin's id by name or url.
+// pluginsDataSource is the data source pipeline_<kind>_plugins.
 type pluginsDataSource struct {
 	framework.DataSourceBase
 	kind kind.Kind
@@ -193,8 +191,7 @@ func sortedStrings(set map[string]bool) []types.String {
 	return out
 }
 
-// addListError reports a listing the key or the service refused, saying
-// which key would work.
+// addListError reports a refused listing, saying which key would work.
 func (d *pluginsDataSource) addListError(diags *diag.Diagnostics, org string, err error) {
 	summary := fmt.Sprintf("Could not list the %s plugins of organization %s", d.kind.PluginNoun, org)
 	if client.IsProjectScopedKey(err) {

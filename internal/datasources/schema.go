@@ -13,9 +13,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// recordDataSourceAttributes are the attributes of one record as the data
-// sources show it (every attribute of record.Model, read-only): the single
-// record data source, and each element of the list data source's configs.
+// recordDataSourceAttributes are record.Model's attributes, read-only.
 func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
 	computedJSON := func(description string) schema.StringAttribute {
 		return schema.StringAttribute{CustomType: jsontypes.NormalizedType{}, Computed: true, MarkdownDescription: description}
@@ -89,8 +87,8 @@ func projectIDArgument(what string) schema.StringAttribute {
 	}
 }
 
-// hogFunctionAttribute shows the hog function the service's migration would
-// build of the config, in the terms of posthog_hog_function.
+// hogFunctionAttribute is the hog function a migration would make of the
+// config, in posthog_hog_function's terms.
 func hogFunctionAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		Computed: true,
