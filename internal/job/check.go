@@ -164,9 +164,6 @@ func describeFields(job publicJob, fields []string) string {
 
 // quoteAll renders names as a quoted, comma-separated list.
 func quoteAll(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = fmt.Sprintf("%q", n)

@@ -3,6 +3,12 @@ package job
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -38,6 +44,42 @@ type Event[M, A, R any] struct {
 	Forget           func(k kind.Kind, state *M, diags *diag.Diagnostics) // what a destroy tells, if anything
 	Starting         func(k kind.Kind, project string, a *A) string       // the action's progress
 	Done             func(k kind.Kind, a *A, r R) string
+}
+
+const projectIDDescription = "Project of the config: its id or `@current`. Defaults to the provider's `project_id`."
+
+// WithTarget adds an event resource's project_id and config_id to attrs; a
+// change of either makes a new event.
+func WithTarget(configIDDescription string, attrs map[string]schema.Attribute) map[string]schema.Attribute {
+	attrs["project_id"] = schema.StringAttribute{
+		Optional:            true,
+		Computed:            true,
+		MarkdownDescription: projectIDDescription,
+		Validators:          []validator.String{framework.ProjectIDValidator()},
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+	attrs["config_id"] = schema.Int64Attribute{
+		Required:            true,
+		MarkdownDescription: configIDDescription,
+		Validators:          []validator.Int64{int64validator.AtLeast(1)},
+		PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+	}
+	return attrs
+}
+
+// WithActionTarget adds an event action's project_id and config_id to attrs.
+func WithActionTarget(configIDDescription string, attrs map[string]actionschema.Attribute) map[string]actionschema.Attribute {
+	attrs["project_id"] = actionschema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: projectIDDescription,
+		Validators:          []validator.String{framework.ProjectIDValidator()},
+	}
+	attrs["config_id"] = actionschema.Int64Attribute{
+		Required:            true,
+		MarkdownDescription: configIDDescription,
+		Validators:          []validator.Int64{int64validator.AtLeast(1)},
+	}
+	return attrs
 }
 
 // call makes the event's call within the write time limit.

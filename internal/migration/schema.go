@@ -4,16 +4,12 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/job"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
@@ -26,8 +22,6 @@ type model struct {
 	HogFunction   jsontypes.Normalized `tfsdk:"hog_function"`
 }
 
-const projectIDDescription = "Project of the config: its id or `@current`. Defaults to the provider's `project_id`."
-
 func configIDDescription(k kind.Kind) string {
 	return fmt.Sprintf("Identifier of the %s to turn into a hog function.", k.Noun)
 }
@@ -38,24 +32,11 @@ func resourceSchema(k kind.Kind) schema.Schema {
 		MarkdownDescription: fmt.Sprintf("Turns an existing %s into a hog function once, when created; the "+
 			"config is disabled, not deleted. Today's PostHog lets no API key do this: see the guide \"Moving to "+
 			"hog functions\".", k.Noun),
-		Attributes: map[string]schema.Attribute{
+		Attributes: job.WithTarget(configIDDescription(k)+" Changing it migrates that config too.", map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "Identifier of this migration: `<project_id>/<config_id>`.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"project_id": schema.StringAttribute{
-				Optional:            true,
-				Computed:            true,
-				MarkdownDescription: projectIDDescription,
-				Validators:          []validator.String{framework.ProjectIDValidator()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"config_id": schema.Int64Attribute{
-				Required:            true,
-				MarkdownDescription: configIDDescription(k) + " Changing it migrates that config too.",
-				Validators:          []validator.Int64{int64validator.AtLeast(1)},
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
 			},
 			"hog_function_id": schema.StringAttribute{
 				Computed: true,
@@ -70,7 +51,7 @@ func resourceSchema(k kind.Kind) schema.Schema {
 					"`jsondecode`); secret inputs are masked.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-		},
+		}),
 	}
 }
 
@@ -80,17 +61,6 @@ func actionSchema(k kind.Kind) actionschema.Schema {
 		MarkdownDescription: fmt.Sprintf("Turns an existing %s into a hog function each time the action is "+
 			"invoked (Terraform 1.14+). Today's PostHog lets no API key do this: see the guide \"Moving to hog "+
 			"functions\".", k.Noun),
-		Attributes: map[string]actionschema.Attribute{
-			"project_id": actionschema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: projectIDDescription,
-				Validators:          []validator.String{framework.ProjectIDValidator()},
-			},
-			"config_id": actionschema.Int64Attribute{
-				Required:            true,
-				MarkdownDescription: configIDDescription(k),
-				Validators:          []validator.Int64{int64validator.AtLeast(1)},
-			},
-		},
+		Attributes: job.WithActionTarget(configIDDescription(k), map[string]actionschema.Attribute{}),
 	}
 }
