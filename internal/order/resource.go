@@ -93,35 +93,26 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 
 // Create applies the configured sequence.
 func (r *orderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan, func(m *model) framework.TimeoutFunc { return m.Timeouts.Create }, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.apply(ctx, req.Plan, false, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // Update applies the configured sequence.
 func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, req.Plan, func(m *model) framework.TimeoutFunc { return m.Timeouts.Update }, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.apply(ctx, req.Plan, true, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
-// apply writes the planned sequence and keeps what the service holds then.
-func (r *orderResource) apply(ctx context.Context, planned tfsdk.Plan, timeout func(*model) framework.TimeoutFunc,
+// apply brings the service to the planned sequence and keeps the orders (and
+// the project, when the plan did not know it) it holds afterwards.
+func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bool,
 	state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
 ) {
 	var plan model
-	diags.Append(planned.Get(ctx, &plan)...)
-	if diags.HasError() {
-		return
-	}
-	r.write(ctx, timeout(&plan), &plan, diags)
-	if diags.HasError() {
-		return
-	}
-	diags.Append(state.Set(ctx, &plan)...)
-	diags.Append(framework.StoreIdentity(ctx, identity, identityModel{ProjectID: plan.ProjectID})...)
-}
-
-// write brings the service to plan's sequence and sets plan's orders (and
-// project, when it was not known at plan time) to what it holds afterwards.
-func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc, plan *model, diags *diag.Diagnostics) {
+	diags.Append(reqPlan.Get(ctx, &plan)...)
 	meta := r.MustMeta(diags)
+	timeout := plan.Timeouts.Create
+	if update {
+		timeout = plan.Timeouts.Update
+	}
 	ctx, cancel := framework.OperationContext(ctx, timeout, framework.DefaultWriteTimeout, diags)
 	defer cancel()
 	if diags.HasError() {
@@ -183,6 +174,8 @@ func (r *orderResource) write(ctx context.Context, timeout framework.TimeoutFunc
 		return
 	}
 	plan.Orders, plan.UnlistedIDs = ordersMap(sequenceOf(want), want), int64List(unlisted)
+	diags.Append(state.Set(ctx, &plan)...)
+	diags.Append(framework.StoreIdentity(ctx, identity, identityModel{ProjectID: plan.ProjectID})...)
 }
 
 // setOrders writes orders (by config id): one rearrange, then a PATCH of
