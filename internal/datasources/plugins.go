@@ -31,10 +31,10 @@ type pluginsDataSource struct {
 }
 
 type pluginsModel struct {
-	OrganizationID types.String  `tfsdk:"organization_id"`
-	Plugins        []pluginModel `tfsdk:"plugins"`
-	ByName         types.Map     `tfsdk:"by_name"`
-	ByURL          types.Map     `tfsdk:"by_url"`
+	OrganizationID types.String     `tfsdk:"organization_id"`
+	Plugins        []pluginModel    `tfsdk:"plugins"`
+	ByName         map[string]int64 `tfsdk:"by_name"`
+	ByURL          map[string]int64 `tfsdk:"by_url"`
 }
 
 type pluginModel struct {
@@ -42,8 +42,8 @@ type pluginModel struct {
 	Name               types.String         `tfsdk:"name"`
 	Description        types.String         `tfsdk:"description"`
 	URL                types.String         `tfsdk:"url"`
-	SettingKeys        []types.String       `tfsdk:"setting_keys"`
-	SecretKeys         []types.String       `tfsdk:"secret_keys"`
+	SettingKeys        []string             `tfsdk:"setting_keys"`
+	SecretKeys         []string             `tfsdk:"secret_keys"`
 	PublicJobs         jsontypes.Normalized `tfsdk:"public_jobs"`
 	MigrationAvailable types.Bool           `tfsdk:"migration_available"`
 	HogTemplateID      types.String         `tfsdk:"hog_function_template_id"`
@@ -130,33 +130,28 @@ func (d *pluginsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 	slices.SortFunc(plugins, func(a, b client.Plugin) int { return cmp.Compare(a.ID, b.ID) })
-	byName, byURL := map[string]int64{}, map[string]int64{}
+	m.ByName, m.ByURL = map[string]int64{}, map[string]int64{}
 	shared := map[string]bool{}
 	m.Plugins = make([]pluginModel, 0, len(plugins))
 	for i := range plugins {
 		p := &plugins[i]
 		m.Plugins = append(m.Plugins, pluginOf(p))
 		if p.Name != nil && strings.TrimSpace(*p.Name) != "" {
-			if _, dup := byName[*p.Name]; dup {
+			if _, dup := m.ByName[*p.Name]; dup {
 				shared[*p.Name] = true
 			}
-			byName[*p.Name] = p.ID
+			m.ByName[*p.Name] = p.ID
 		}
 		if p.URL != nil && *p.URL != "" {
-			byURL[*p.URL] = p.ID
+			m.ByURL[*p.URL] = p.ID
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(shared)) {
-		delete(byName, name)
+		delete(m.ByName, name)
 		resp.Diagnostics.AddAttributeWarning(path.Root("by_name"), fmt.Sprintf("Several plugins are named %q", name),
 			fmt.Sprintf("by_name leaves %q out, since more than one %s plugin has that name: pick one by url "+
 				"(by_url) or from plugins.", name, d.kind.PluginNoun))
 	}
-	var diags diag.Diagnostics
-	m.ByName, diags = types.MapValueFrom(ctx, types.Int64Type, byName)
-	resp.Diagnostics.Append(diags...)
-	m.ByURL, diags = types.MapValueFrom(ctx, types.Int64Type, byURL)
-	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -164,12 +159,13 @@ func (d *pluginsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 func pluginOf(p *client.Plugin) pluginModel {
 	facts := record.PluginOf(p.JSON)
 	out := pluginModel{
-		ID:                 types.Int64Value(p.ID),
-		Name:               types.StringPointerValue(p.Name),
-		Description:        types.StringPointerValue(p.Description),
-		URL:                types.StringPointerValue(p.URL),
-		SettingKeys:        sortedStrings(facts.SettingKeys),
-		SecretKeys:         sortedStrings(facts.SecretKeys),
+		ID:          types.Int64Value(p.ID),
+		Name:        types.StringPointerValue(p.Name),
+		Description: types.StringPointerValue(p.Description),
+		URL:         types.StringPointerValue(p.URL),
+		// [], not null, for a plugin without settings.
+		SettingKeys:        append([]string{}, slices.Sorted(maps.Keys(facts.SettingKeys))...),
+		SecretKeys:         append([]string{}, slices.Sorted(maps.Keys(facts.SecretKeys))...),
 		PublicJobs:         jsontypes.NewNormalizedNull(),
 		HogTemplateID:      types.StringNull(),
 		MigrationAvailable: types.BoolPointerValue(p.MigrationAvailable),
@@ -179,14 +175,6 @@ func pluginOf(p *client.Plugin) pluginModel {
 	}
 	if id, ok := record.HogTemplateID(p.URL); ok && (p.MigrationAvailable == nil || *p.MigrationAvailable) {
 		out.HogTemplateID = types.StringValue(id)
-	}
-	return out
-}
-
-func sortedStrings(set map[string]bool) []types.String {
-	out := make([]types.String, 0, len(set))
-	for _, k := range slices.Sorted(maps.Keys(set)) {
-		out = append(out, types.StringValue(k))
 	}
 	return out
 }
