@@ -150,47 +150,32 @@ func (p *pipelineProvider) ValidateConfig(ctx context.Context, req provider.Vali
 // Resources implements provider.Provider: every construct is written once
 // and registered per collection kind.
 func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resource {
-	var resources []func() resource.Resource
-	for _, k := range kind.Kinds() {
-		resources = append(resources,
-			configresource.New(k),
-			order.New(k),
-			job.Run.NewResource(k),
-			migration.Migrate.NewResource(k),
-		)
-	}
-	return resources
+	return perKind(configresource.New, order.New, job.Run.NewResource, migration.Migrate.NewResource)
 }
 
 // DataSources implements provider.Provider.
 func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	var dataSources []func() datasource.DataSource
-	for _, k := range kind.Kinds() {
-		dataSources = append(dataSources,
-			datasources.NewConfig(k),
-			datasources.NewConfigs(k),
-			datasources.NewFrontend(k),
-			datasources.NewPlugins(k),
-		)
-	}
-	return dataSources
+	return perKind(datasources.NewConfig, datasources.NewConfigs, datasources.NewFrontend, datasources.NewPlugins)
 }
 
 // Actions implements provider.ProviderWithActions (Terraform 1.14+).
 func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
-	var actions []func() action.Action
-	for _, k := range kind.Kinds() {
-		actions = append(actions, job.Run.NewAction(k), migration.Migrate.NewAction(k))
-	}
-	return actions
+	return perKind(job.Run.NewAction, migration.Migrate.NewAction)
 }
 
 // ListResources implements provider.ProviderWithListResources (Terraform
 // 1.14+, terraform query).
 func (p *pipelineProvider) ListResources(_ context.Context) []func() list.ListResource {
-	var lists []func() list.ListResource
+	return perKind(configlist.New)
+}
+
+// perKind returns the constructors that news make for each kind.
+func perKind[T any](news ...func(kind.Kind) func() T) []func() T {
+	var out []func() T
 	for _, k := range kind.Kinds() {
-		lists = append(lists, configlist.New(k))
+		for _, n := range news {
+			out = append(out, n(k))
+		}
 	}
-	return lists
+	return out
 }
