@@ -31,8 +31,11 @@ func TestAccRunJobAction(t *testing.T) {
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
-				Config: acctest.ProviderBlock(host, acctest.KeyFull, "1") +
-					tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.Plugin)) + fmt.Sprintf(`
+				Config: fmt.Sprintf(`%[5]s
+resource %[2]q "test" {
+  plugin = %[6]d
+}
+
 action %[1]q "test" {
   config {
     config_id = %[2]s.test.id
@@ -50,7 +53,7 @@ resource "terraform_data" "trigger" {
     }
   }
 }
-`, actionType, tc.TypeName, jc.JobType, jc.Payload),
+`, actionType, tc.TypeName, jc.JobType, jc.Payload, acctest.ProviderBlock(host, acctest.KeyFull, "1"), jc.Plugin),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					acctest.CaptureID(tc.TypeName+".test", &configID),
 					checkJobs(srv, &configID, jc, 1),

@@ -37,9 +37,17 @@ func TestAccJobResource(t *testing.T) {
 		addr := jobType + ".test"
 		var configID int64
 		config := func(job, triggers string) string {
-			return acctest.ProviderBlock(host, acctest.KeyFull, "1") +
-				tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.Plugin)) +
-				fmt.Sprintf("\nresource %q \"test\" {\n  config_id = %s.test.id\n%s\n  triggers = { %s }\n}\n", jobType, tc.TypeName, job, triggers)
+			return fmt.Sprintf(`%[1]s
+resource %[2]q "test" {
+  plugin = %[3]d
+}
+
+resource %[4]q "test" {
+  config_id = %[2]s.test.id
+%[5]s
+  triggers = { %[6]s }
+}
+`, acctest.ProviderBlock(host, acctest.KeyFull, "1"), tc.TypeName, jc.Plugin, jobType, job, triggers)
 		}
 		valid := fmt.Sprintf("  job_type  = %q\n  payload   = %s", jc.JobType, jc.Payload)
 		// The same JSON, written out by hand in another key order.
@@ -109,9 +117,16 @@ func TestAccJobResource(t *testing.T) {
 					// A key with scopes may not run jobs. (One provider
 					// configuration: in-process test providers share one
 					// server, so an aliased second one would not be apart.)
-					Config: acctest.ProviderBlock(host, acctest.KeyWrite, "1") +
-						tc.Resource("test", fmt.Sprintf("  plugin = %d", jc.Plugin)) +
-						fmt.Sprintf("\nresource %q \"scoped\" {\n  config_id = %s.test.id\n%s\n}\n", jobType, tc.TypeName, valid),
+					Config: fmt.Sprintf(`%[1]s
+resource %[2]q "test" {
+  plugin = %[3]d
+}
+
+resource %[4]q "scoped" {
+  config_id = %[2]s.test.id
+%[5]s
+}
+`, acctest.ProviderBlock(host, acctest.KeyWrite, "1"), tc.TypeName, jc.Plugin, jobType, valid),
 					// Refused at plan time: nothing is sent that writes.
 					ExpectError: regexp.MustCompile(`(?s)This\s+API\s+key\s+may\s+not\s+call\s+job.*Nothing\s+was\s+sent.*Run\s+the\s+job\s+from\s+the\s+config's\s+page`),
 				},

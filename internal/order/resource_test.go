@@ -68,10 +68,6 @@ func testOrderResource(t *testing.T, tc acctest.KindCase, run *orderCase) {
 	var added int64
 	var last string
 
-	records := acctest.ProviderBlock(host, run.key, "1") +
-		tc.Resource("a", fmt.Sprintf("  plugin  = %d\n  name    = \"a\"\n  enabled = true", tc.Plugins[0])) +
-		tc.Resource("b", fmt.Sprintf("  plugin  = %d\n  name    = \"b\"\n  enabled = true", tc.Plugins[1])) +
-		tc.Resource("c", fmt.Sprintf("  plugin  = %d\n  name    = \"c\"\n  enabled = false", tc.Plugins[0]))
 	ordered := func(names ...string) string {
 		refs := make([]string, len(names))
 		for i, n := range names {
@@ -80,7 +76,29 @@ func testOrderResource(t *testing.T, tc acctest.KindCase, run *orderCase) {
 				refs[i] = "999999"
 			}
 		}
-		return records + fmt.Sprintf("\nresource %q \"test\" {\n  config_ids = [%s]\n}\n", orderType, strings.Join(refs, ", "))
+		return fmt.Sprintf(`%[1]s
+resource %[2]q "a" {
+  plugin  = %[3]d
+  name    = "a"
+  enabled = true
+}
+
+resource %[2]q "b" {
+  plugin  = %[4]d
+  name    = "b"
+  enabled = true
+}
+
+resource %[2]q "c" {
+  plugin  = %[3]d
+  name    = "c"
+  enabled = false
+}
+
+resource %[5]q "test" {
+  config_ids = [%[6]s]
+}
+`, acctest.ProviderBlock(host, run.key, "1"), tc.TypeName, tc.Plugins[0], tc.Plugins[1], orderType, strings.Join(refs, ", "))
 	}
 	// patches expects the step's PATCH requests, as paths below the
 	// collection: the rearrange when sent, then the configs in id order.
