@@ -26,7 +26,7 @@ import (
 func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework.ProviderData, plugin int64, cfg *configured,
 	diags *diag.Diagnostics,
 ) bool {
-	if !framework.IsSet(cfg.settings) && !framework.IsSet(cfg.secret) {
+	if !framework.IsSet(cfg.Settings) && !framework.IsSet(cfg.secret) {
 		return false
 	}
 	p, err := meta.Plugin(ctx, plugin)
@@ -38,9 +38,9 @@ func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework
 	if facts.SecretKeys == nil {
 		return false
 	}
-	diags.Append(checkSettingKeys(plugin, facts.SecretKeys, cfg.settings, cfg.secret, "")...)
-	if known := facts.SettingKeys; known != nil && framework.IsSet(cfg.settings) {
-		if s, err := record.ParseSettings(cfg.settings.ValueString()); err == nil {
+	diags.Append(checkSettingKeys(plugin, facts.SecretKeys, cfg.Settings, cfg.secret, "")...)
+	if known := facts.SettingKeys; known != nil && framework.IsSet(cfg.Settings) {
+		if s, err := record.ParseSettings(cfg.Settings.ValueString()); err == nil {
 			for _, k := range s.SortedKeys() {
 				if !known[k] {
 					diags.AddAttributeWarning(settingsPath, fmt.Sprintf("Unknown setting %q", k),

@@ -63,10 +63,10 @@ func (storableNumbersValidator) ValidateString(_ context.Context, req validator.
 // every config of every plan.
 func (r *configResource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	cfg := configuredOf(req.Config.Raw)
-	if !framework.IsSet(cfg.settings) || !framework.IsSet(cfg.secret) {
+	if !framework.IsSet(cfg.Settings) || !framework.IsSet(cfg.secret) {
 		return
 	}
-	plain, err1 := record.ParseSettings(cfg.settings.ValueString())
+	plain, err1 := record.ParseSettings(cfg.Settings.ValueString())
 	secret, err2 := record.ParseSettings(cfg.secret.ValueString())
 	if err1 != nil || err2 != nil {
 		return // the attribute validators report it
