@@ -39,15 +39,11 @@ func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework
 		return false
 	}
 	diags.Append(checkSettingKeys(plugin, facts.SecretKeys, cfg.Settings, cfg.secret, "")...)
-	if known := facts.SettingKeys; known != nil && framework.IsSet(cfg.Settings) {
-		if s, err := record.ParseSettings(cfg.Settings.ValueString()); err == nil {
-			for _, k := range s.SortedKeys() {
-				if !known[k] {
-					diags.AddAttributeWarning(settingsPath, fmt.Sprintf("Unknown setting %q", k),
-						fmt.Sprintf("Plugin %d has no setting %q%s. The service stores it anyway, and the plugin ignores it.",
-							plugin, k, closestHint(k, known)))
-				}
-			}
+	if known := facts.SettingKeys; known != nil {
+		for _, k := range settingKeys(cfg.Settings, func(k string) bool { return !known[k] }) {
+			diags.AddAttributeWarning(settingsPath, fmt.Sprintf("Unknown setting %q", k),
+				fmt.Sprintf("Plugin %d has no setting %q%s. The service stores it anyway, and the plugin ignores it.",
+					plugin, k, closestHint(k, known)))
 		}
 	}
 	return true

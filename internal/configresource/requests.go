@@ -170,16 +170,3 @@ func optionalString(configured, planned types.String) client.Opt[string] {
 	}
 	return client.Some(planned.ValueString())
 }
-
-// settingKeys lists the keys of configured settings (none when unset or not
-// an object).
-func settingKeys(v types.String) []string {
-	if !framework.IsSet(v) {
-		return nil
-	}
-	s, err := record.ParseSettings(v.ValueString())
-	if err != nil {
-		return nil
-	}
-	return s.SortedKeys()
-}

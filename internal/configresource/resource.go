@@ -96,7 +96,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		in.Config = client.Opt[json.RawMessage]{} // sent once the config exists
 	}
 	rec, err := createonce.Create(ctx, meta, r.kind, project,
-		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(secret)}, &resp.Diagnostics)
+		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(secret, nil)}, &resp.Diagnostics)
 	if err != nil {
 		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return

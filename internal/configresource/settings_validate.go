@@ -3,6 +3,8 @@ package configresource
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -58,72 +60,64 @@ func (storableNumbersValidator) ValidateString(_ context.Context, req validator.
 }
 
 // ValidateConfig implements resource.ResourceWithValidateConfig: a setting
-// is either secret or not, so config and secret_config_wo share no key.
-// It reads the configuration's raw values (see raw.go): Terraform validates
-// every config of every plan.
+// is either secret or not, so config and secret_config_wo share no key. It
+// reads the configuration raw (raw.go): Terraform validates every config
+// of every plan.
 func (r *configResource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	cfg := configuredOf(req.Config.Raw)
-	if !framework.IsSet(cfg.Settings) || !framework.IsSet(cfg.secret) {
-		return
-	}
-	plain, err1 := record.ParseSettings(cfg.Settings.ValueString())
-	secret, err2 := record.ParseSettings(cfg.secret.ValueString())
-	if err1 != nil || err2 != nil {
-		return // the attribute validators report it
-	}
-	var both []string
-	for _, k := range plain.SortedKeys() {
-		if _, ok := secret[k]; ok {
-			both = append(both, fmt.Sprintf("%q", k))
-		}
-	}
-	if len(both) > 0 {
+	secret := settingKeys(cfg.secret, nil)
+	if both := settingKeys(cfg.Settings, func(k string) bool { return slices.Contains(secret, k) }); len(both) > 0 {
 		resp.Diagnostics.AddAttributeError(settingsPath, "Setting in both config and secret_config_wo",
 			fmt.Sprintf("config and secret_config_wo both set %s. Put secret settings in secret_config_wo only, "+
-				"the others in config only.", strings.Join(both, ", ")))
+				"the others in config only.", quoted(both)))
 	}
 }
 
 // checkSettingKeys checks configured settings against the keys the plugin
 // marks secret: a secret in config would be stored in plan and state, and a
 // non-secret setting in secret_config_wo would be dropped by the service on
-// the next update that sends config without it.
-// note is appended to each error's detail.
+// the next update that sends config without it. note ends each error.
 func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret record.StringValue, note string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if framework.IsSet(plain) {
-		if s, err := record.ParseSettings(plain.ValueString()); err == nil {
-			var bad []string
-			for _, k := range s.SortedKeys() {
-				if secrets[k] {
-					bad = append(bad, fmt.Sprintf("%q", k))
-				}
-			}
-			if len(bad) > 0 {
-				diags.AddAttributeError(settingsPath, "Secret setting in config",
-					fmt.Sprintf("config sets %s, which plugin %d marks secret: its value would be stored in plan "+
-						"and state. Set it in secret_config_wo (write-only, with secret_config_wo_version) instead.",
-						strings.Join(bad, ", "), plugin)+note)
-			}
-		}
+	if bad := settingKeys(plain, func(k string) bool { return secrets[k] }); len(bad) > 0 {
+		diags.AddAttributeError(settingsPath, "Secret setting in config",
+			fmt.Sprintf("config sets %s, which plugin %d marks secret: its value would be stored in plan "+
+				"and state. Set it in secret_config_wo (write-only, with secret_config_wo_version) instead.",
+				quoted(bad), plugin)+note)
 	}
-	if framework.IsSet(secret) {
-		if s, err := record.ParseSettings(secret.ValueString()); err == nil {
-			var bad []string
-			for _, k := range s.SortedKeys() {
-				if !secrets[k] {
-					bad = append(bad, fmt.Sprintf("%q", k))
-				}
-			}
-			if len(bad) > 0 {
-				diags.AddAttributeError(secretSettingsPath, "Non-secret setting in secret_config_wo",
-					fmt.Sprintf("secret_config_wo sets %s, which plugin %d does not mark secret: the service "+
-						"shows such values and drops them whenever config is updated without them. Set it in "+
-						"config instead.", strings.Join(bad, ", "), plugin)+note)
-			}
-		}
+	if bad := settingKeys(secret, func(k string) bool { return !secrets[k] }); len(bad) > 0 {
+		diags.AddAttributeError(secretSettingsPath, "Non-secret setting in secret_config_wo",
+			fmt.Sprintf("secret_config_wo sets %s, which plugin %d does not mark secret: the service "+
+				"shows such values and drops them whenever config is updated without them. Set it in "+
+				"config instead.", quoted(bad), plugin)+note)
 	}
 	return diags
+}
+
+// settingKeys returns the keys of configured settings for which keep holds
+// (nil: all), sorted; none when unset or not an object.
+func settingKeys(v record.StringValue, keep func(string) bool) []string {
+	if !framework.IsSet(v) {
+		return nil
+	}
+	s, err := record.ParseSettings(v.ValueString())
+	if err != nil {
+		return nil
+	}
+	keys := s.SortedKeys()
+	if keep != nil {
+		keys = slices.DeleteFunc(keys, func(k string) bool { return !keep(k) })
+	}
+	return keys
+}
+
+// quoted writes keys as "a", "b".
+func quoted(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	return strings.Join(q, ", ")
 }
 
 // refuseMisplacedSettings checks the settings of a config just created
