@@ -3,6 +3,7 @@ package configresource
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -172,7 +173,7 @@ func TestPluginFactsOf(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := pluginFactsOf(&tt.rec, prior); !got.equal(tt.want) {
+			if got := pluginFactsOf(&tt.rec, prior); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("facts %+v, want %+v", got, tt.want)
 			}
 		})
@@ -208,7 +209,7 @@ func TestPluginFactsInPrivateState(t *testing.T) {
 			t.Fatal(diags)
 		}
 		got, known := readPluginFacts(ctx, p)
-		if !known || !got.equal(f) {
+		if !known || !reflect.DeepEqual(got, f) {
 			t.Errorf("read back %+v (%v), stored %+v (%s)", got, known, f, p[pluginFactsKey])
 		}
 		if secrets, ok := got.secretKeys(); ok != (f.SecretKeys != nil) || len(secrets) != len(ptrValue(f.SecretKeys)) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -188,7 +189,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	current := prior
 	facts := pluginFactsOf(rec, priorFacts)
 	fromRecord(&current, rec, facts, false)
-	if !known || !facts.equal(priorFacts) {
+	if !known || !reflect.DeepEqual(facts, priorFacts) {
 		resp.Diagnostics.Append(facts.store(ctx, resp.Private)...)
 	}
 	if moved {
