@@ -10,15 +10,12 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 var _ resource.ResourceWithMoveState = (*configResource)(nil)
@@ -143,10 +140,7 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 		return
 	}
 
-	c := record.Config{ProjectID: types.StringValue(at.project), ID: types.Int64Value(id)}
-	resp.Diagnostics.Append(resp.TargetState.SetAttribute(ctx, path.Root("project_id"), c.ProjectID)...)
-	resp.Diagnostics.Append(resp.TargetState.SetAttribute(ctx, path.Root("id"), c.ID)...)
-	resp.Diagnostics.Append(SetIdentity(ctx, resp.TargetIdentity, &c)...)
+	resp.Diagnostics.Append(storeProjectAndID(ctx, &resp.TargetState, resp.TargetIdentity, at.project, id)...)
 	origin, err := json.Marshal(moveOrigin{From: source, Path: fmt.Sprintf("/api/projects/%s/%s/%d", at.project, at.collection, id)})
 	if err == nil {
 		resp.Diagnostics.Append(resp.TargetPrivate.SetKey(ctx, movedKey, origin)...)
