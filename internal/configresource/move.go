@@ -225,18 +225,10 @@ func (r *configResource) moveOwn(ctx context.Context, req resource.MoveStateRequ
 // as the type alone (OpenTofu before 1.11.12 and 1.12.4 sent that), in any
 // letter case, as Terraform compares them.
 func providerMatches(addr, source string) bool {
-	got := strings.Split(strings.ToLower(addr), "/")
-	namespace, typ, _ := strings.Cut(source, "/")
-	switch len(got) {
-	case 1:
-		return got[0] == typ
-	case 2:
-		return got[0] == namespace && got[1] == typ
-	case 3:
-		return got[0] != "" && got[1] == namespace && got[2] == typ
-	default:
-		return false
-	}
+	addr = strings.ToLower(addr)
+	_, typ, _ := strings.Cut(source, "/")
+	host, rest, _ := strings.Cut(addr, "/")
+	return addr == typ || addr == source || host != "" && rest == source
 }
 
 // sourceAttributes decodes a source state's attributes.
