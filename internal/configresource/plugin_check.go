@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agext/levenshtein"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -73,7 +74,7 @@ func noSchemaOnce(meta *framework.ProviderData, plugin int64, err error, diags *
 func closestHint(k string, known map[string]bool) string {
 	best, dist := "", len(k)/2+2
 	for _, c := range slices.Sorted(maps.Keys(known)) {
-		if d := editDistance(strings.ToLower(k), strings.ToLower(c)); d < dist {
+		if d := levenshtein.Distance(strings.ToLower(k), strings.ToLower(c), nil); d < dist {
 			best, dist = c, d
 		}
 	}
@@ -81,25 +82,4 @@ func closestHint(k string, known map[string]bool) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// editDistance is the Levenshtein distance of a and b, by bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
