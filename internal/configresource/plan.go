@@ -16,7 +16,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// Paths of the arguments whose change replaces the config.
 var (
 	pluginPath  = path.Root("plugin")
 	filtersPath = path.Root("filters")
