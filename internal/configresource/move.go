@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -120,9 +121,9 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 			req.SourceSchemaVersion, p.typeName, joinVersions(p.versions)))
 		return
 	}
-	state, err := sourceAttributes(req.SourceRawState)
-	if err != nil {
-		refuse(err.Error())
+	var state map[string]json.RawMessage
+	if req.SourceRawState == nil || json.Unmarshal(req.SourceRawState.JSON, &state) != nil || state == nil {
+		refuse("its state is not a JSON object of attributes")
 		return
 	}
 	// Terraform names no resource address: the id tells which one it is.
@@ -229,15 +230,6 @@ func providerMatches(addr, source string) bool {
 	_, typ, _ := strings.Cut(source, "/")
 	host, rest, _ := strings.Cut(addr, "/")
 	return addr == typ || addr == source || host != "" && rest == source
-}
-
-// sourceAttributes decodes a source state's attributes.
-func sourceAttributes(raw *tfprotov6.RawState) (map[string]json.RawMessage, error) {
-	var attrs map[string]json.RawMessage
-	if raw == nil || json.Unmarshal(raw.JSON, &attrs) != nil || attrs == nil {
-		return nil, fmt.Errorf("its state is not a JSON object of attributes")
-	}
-	return attrs, nil
 }
 
 // stringAttribute returns a source attribute that holds a string, and
@@ -368,12 +360,7 @@ func bodySettings(raw json.RawMessage) []string {
 		}
 		body.Config = inner.Config
 	}
-	keys := make([]string, 0, len(body.Config))
-	for k := range body.Config {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(body.Config))
 }
 
 // withArticle puts "a" or "an" before a noun.
