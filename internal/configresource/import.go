@@ -16,7 +16,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// importIDFormat is how the import ID is written, for error messages.
 const importIDFormat = "<project_id>/<id> (e.g. 1/42), or <id> alone when the provider has a project_id"
 
 // ImportState implements resource.ResourceWithImportState: by ID

@@ -12,9 +12,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// Model is the config resource's model: what describes the config
-// (record.Config), the secret settings (write-only: null except in the
-// configuration) with their version, and the resource's timeouts.
+// Model is the config resource's model: the config (record.Config), the
+// write-only secret settings with their version, and the timeouts.
 type Model struct {
 	record.Config
 	SecretSettings        types.String   `tfsdk:"secret_config_wo"`
@@ -28,11 +27,9 @@ type identityModel struct {
 	ID        types.Int64  `tfsdk:"id"`
 }
 
-// sameArguments reports whether a and b agree on every argument a
-// configuration sets that the service stores. project_id is not one: the
-// config's project never changes (another project is a replacement), and
-// the same project written the other way sends nothing; nor do filters
-// that filter nothing, whatever their text (filtersUpdate).
+// sameArguments reports whether a and b agree on every argument the
+// service stores (another project_id is a replacement, and filters that
+// filter nothing are the same, however written).
 func sameArguments(a, b *record.Config) bool {
 	return a.Plugin.Equal(b.Plugin) &&
 		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
@@ -41,8 +38,7 @@ func sameArguments(a, b *record.Config) bool {
 		a.Settings.Equal(b.Settings)
 }
 
-// SetIdentity stores the identity of the config c when Terraform supports
-// identities and the resource holds none yet (framework.StoreIdentity).
+// SetIdentity stores the identity of the config c (framework.StoreIdentity).
 func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, c *record.Config) diag.Diagnostics {
 	return framework.StoreIdentity(ctx, identity, identityOf(c))
 }

@@ -17,13 +17,10 @@ import (
 )
 
 // checkAgainstPlugin checks configured settings against the plugin's
-// config_schema, read once per operation from the organization's plugin
-// listing, before anything is sent: a secret key in config or a plain key in
-// secret_config_wo is refused on its attribute, and a key the plugin does
-// not know is warned about with the closest one it knows. It reports
-// whether the schema told (diags then hold what it found). A key that may not read the listing (one limited
-// to projects) or a service without it leaves the check to the create's
-// answer, which is said once per operation.
+// config_schema (from the organization's plugin listing, once per
+// operation): keys in the wrong attribute are refused, unknown ones warned
+// about. It reports whether the schema told; a key that may not read the
+// listing leaves the check to the create's answer.
 func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework.ProviderData, plugin int64, cfg *configured,
 	diags *diag.Diagnostics,
 ) bool {
@@ -50,12 +47,12 @@ func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework
 	return true
 }
 
-// noSchemaSaid is the providers (operations) that said they cannot read a
-// plugin's schema.
+// noSchemaSaid holds the providers (operations) that warned they cannot
+// read a plugin's schema.
 var noSchemaSaid sync.Map
 
-// noSchemaOnce warns, once per operation, that plugin settings are checked
-// only once the service has answered the create.
+// noSchemaOnce warns, once per operation, that settings are checked only
+// once the service has answered the create.
 func noSchemaOnce(meta *framework.ProviderData, plugin int64, err error, diags *diag.Diagnostics) {
 	if _, said := noSchemaSaid.LoadOrStore(meta, true); said {
 		return

@@ -21,8 +21,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// schemaVersion is the version of the resource's state: 1 since plugin_info,
-// error, delivery_rate_24h, deleted and team_id left it (upgrade.go).
+// schemaVersion is the version of the resource's state (upgrade.go).
 const schemaVersion = 1
 
 // Limits the service enforces, checked at plan time.
@@ -31,12 +30,12 @@ const (
 	maxDescriptionLength = 1000
 )
 
-// writableAttributes are the record fields the service accepts in request
-// bodies; an API error naming one of them is attached to that attribute.
+// writableAttributes are the fields the service accepts: an API error
+// naming one is attached to that attribute.
 var writableAttributes = []string{"plugin", "enabled", "order", "name", "description", "deleted", "filters", "config"}
 
-// attrPath maps the attr of a service error to a schema attribute: nested
-// attrs are joined with "__" (filters__events__0__type → filters).
+// attrPath maps a service error's attr to an attribute; nested attrs are
+// joined with "__" (filters__events__0__type).
 func attrPath(attr string) (path.Path, bool) {
 	first, _, _ := strings.Cut(attr, "__")
 	for _, a := range writableAttributes {
@@ -103,10 +102,8 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"filters": schema.StringAttribute{
 				CustomType: record.FiltersType{},
 				Optional:   true,
-				// Computed only so that the plan may keep the state's text when
-				// the configuration says the same thing differently (after an
-				// import, say); planFilters still plans exactly the
-				// configuration otherwise, null included.
+				// Computed so that the plan may keep the state's text for the
+				// same filters written differently (planFilters).
 				Computed: true,
 				MarkdownDescription: "Which events the config applies to, a JSON object (write it with `jsonencode`) " +
 					"with `events`, `actions` and `filter_test_accounts`. PostHog since July 2025 has no filters " +
@@ -115,7 +112,6 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"config": schema.StringAttribute{
 				CustomType: jsontypes.NormalizedType{},
 				Optional:   true,
-				// Computed: left out, the service's settings are shown (and kept).
 				Computed:   true,
 				Validators: []validator.String{settingsObject, storableNumbers},
 				MarkdownDescription: "Non-secret plugin settings, a JSON object (write it with `jsonencode`). It " +
@@ -125,11 +121,7 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"secret_config_wo": schema.StringAttribute{
 				Optional:  true,
 				WriteOnly: true,
-				// Write-only keeps the value out of plan and state. Sensitive
-				// adds a sensitive_attributes entry (about 150 bytes) to every
-				// config's state, but dropping it would make Terraform plan an
-				// in-place update of every config once (it plans a change of
-				// sensitivity as an update).
+				// Dropping Sensitive would plan an update of every config once.
 				Sensitive:  true,
 				Validators: []validator.String{settingsObject, storableNumbers},
 				MarkdownDescription: "Secret plugin settings, a JSON object (write it with `jsonencode`), never " +
@@ -165,15 +157,13 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 	}
 }
 
-// timeoutDescription describes the time limit of one operation, retries and
-// waits for the service's rate limit included.
+// timeoutDescription describes the time limit of one operation.
 func timeoutDescription(operation string, def time.Duration) string {
 	return fmt.Sprintf("Time limit of %s, retries included. Defaults to %d minutes.",
 		operation, int(def.Minutes()))
 }
 
-// identitySchema is the resource identity (Terraform 1.12+): the
-// project and the config id.
+// identitySchema is the resource identity (Terraform 1.12+).
 func identitySchema() identityschema.Schema {
 	return identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{

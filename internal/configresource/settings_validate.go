@@ -21,7 +21,6 @@ import (
 
 var _ resource.ResourceWithValidateConfig = (*configResource)(nil)
 
-// Paths of the plugin settings attributes.
 var (
 	settingsPath       = path.Root("config")
 	secretSettingsPath = path.Root("secret_config_wo")
@@ -30,8 +29,8 @@ var (
 // settingsObject refuses settings that are not a JSON object.
 var settingsObject = framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)
 
-// storableNumbers refuses settings holding a number the service cannot
-// store: past a double's range, which its Python reads as inf.
+// storableNumbers refuses a number past a double's range, which the
+// service's Python reads as inf and cannot store.
 var storableNumbers validator.String = storableNumbersValidator{}
 
 type storableNumbersValidator struct{}
@@ -120,11 +119,9 @@ func quoted(keys []string) string {
 	return strings.Join(q, ", ")
 }
 
-// refuseMisplacedSettings checks the settings of a config just created
-// against its plugin's secret keys, which only the service's answer tells.
-// Settings in the wrong attribute are refused: the config is deleted again
-// (a secret in config would otherwise land in state). It reports whether it
-// refused.
+// refuseMisplacedSettings deletes a config just created whose settings the
+// answer's secret keys show in the wrong attribute (a secret in config
+// would land in state), and reports whether it refused.
 func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.Client, project string,
 	rec *client.Record, plan *Model, secret types.String, diags *diag.Diagnostics,
 ) bool {

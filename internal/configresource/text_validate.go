@@ -11,11 +11,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// textValidator checks a name or description the way the service does:
-// its length in characters once stripped (the stock length validators
-// count bytes, and would count the whitespace the service strips), and no
-// null character (the service refuses one). Blank text is valid: the
-// service stores it as "" and shows the plugin's.
+// textValidator checks a name or description as the service does: its
+// length in characters once stripped (the stock validators count bytes,
+// whitespace included), and no null character.
 type textValidator struct{ max int }
 
 var _ validator.String = textValidator{}

@@ -11,23 +11,18 @@ import (
 
 var _ resource.ResourceWithUpgradeState = (*configResource)(nil)
 
-// removedInVersion1 are the attributes state version 0 held and version 1
-// does not: what describes the plugin (plugin_info), changes on its own
-// (delivery_rate_24h, error), is always false while managed (deleted) or is
-// the project's (team_id). The data source pipeline_KIND_config shows them.
+// removedInVersion1 are the attributes of version 0 that describe the
+// plugin, change on their own or never change; the data source shows them.
 var removedInVersion1 = []string{"plugin_info", "delivery_rate_24h", "error", "deleted", "team_id"}
 
-// UpgradeState implements resource.ResourceWithUpgradeState: version 0
-// loses the attributes version 1 no longer has. The plugin facts the plan
-// uses come with the next read (private state has none yet: the plan then
-// keeps a name or description left to the plugin).
+// UpgradeState implements resource.ResourceWithUpgradeState; the plugin
+// facts come with the next read.
 func (r *configResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{0: framework.JSONStateUpgrader("config", dropRemovedInVersion1)}
 }
 
-// dropRemovedInVersion1 turns the attributes of a version 0 state into
-// those of version 1; a state moved from another provider address goes the
-// same way (move.go).
+// dropRemovedInVersion1 turns version 0 attributes into version 1's, for
+// an upgrade or a move (move.go).
 func dropRemovedInVersion1(attrs map[string]json.RawMessage) {
 	for _, name := range removedInVersion1 {
 		delete(attrs, name)
