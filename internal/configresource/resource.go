@@ -74,11 +74,8 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	plan.ProjectID = types.StringValue(project)
-	var secret types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &secret)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	cfg := configuredOf(req.Config.Raw)
+	secret := cfg.secret
 	in, err := plan.createRequest(secret)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(settingsPath, "Invalid plugin settings", err.Error())
@@ -87,7 +84,6 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	settings := in.Config
 	// The plan's look at the plugin's schema (once per operation) tells
 	// whether the POST may carry the secrets.
-	cfg := configuredOf(req.Config.Raw)
 	var found diag.Diagnostics
 	checked := r.checkAgainstPlugin(ctx, meta, plan.Plugin.ValueInt64(), &cfg, &found) && !found.HasError()
 	if !r.settingsWithCreate(meta, secret, checked) {
