@@ -19,8 +19,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-var _ resource.ResourceWithMoveState = (*configResource)(nil)
-
 // A moved block hands over the source's state without its provider's
 // schema. Of a restapi_object or restful_resource only the config's project
 // and id are taken, as after an import: the refresh reads the rest, and

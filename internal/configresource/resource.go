@@ -25,10 +25,13 @@ import (
 )
 
 var (
-	_ resource.ResourceWithConfigure   = (*configResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*configResource)(nil)
-	_ resource.ResourceWithImportState = (*configResource)(nil)
-	_ resource.ResourceWithIdentity    = (*configResource)(nil)
+	_ resource.ResourceWithConfigure      = (*configResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*configResource)(nil)
+	_ resource.ResourceWithImportState    = (*configResource)(nil)
+	_ resource.ResourceWithIdentity       = (*configResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*configResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*configResource)(nil)
+	_ resource.ResourceWithMoveState      = (*configResource)(nil)
 )
 
 // configResource is the resource pipeline_<kind>_config: one config record

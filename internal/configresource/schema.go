@@ -2,6 +2,7 @@ package configresource
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -10,18 +11,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// schemaVersion is the version of the resource's state (upgrade.go).
+// schemaVersion is the version of the resource's state (UpgradeState).
 const schemaVersion = 1
 
 // Limits the service enforces, checked at plan time.
@@ -176,5 +182,88 @@ func identitySchema() identityschema.Schema {
 				Description:       "Identifier of the config.",
 			},
 		},
+	}
+}
+
+// Model is the config resource's model: the config (record.Config), the
+// write-only secret settings with their version, and the timeouts.
+type Model struct {
+	record.Config
+	SecretSettings        types.String   `tfsdk:"secret_config_wo"`
+	SecretSettingsVersion types.Int64    `tfsdk:"secret_config_wo_version"`
+	Timeouts              timeouts.Value `tfsdk:"timeouts"`
+}
+
+// identityModel is the config resource's identity (Terraform 1.12+).
+type identityModel struct {
+	ProjectID types.String `tfsdk:"project_id"`
+	ID        types.Int64  `tfsdk:"id"`
+}
+
+// sameArguments reports whether a and b agree on every argument the
+// service stores (another project_id is a replacement, and filters that
+// filter nothing are the same, however written).
+func sameArguments(a, b *record.Config) bool {
+	return a.Plugin.Equal(b.Plugin) &&
+		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
+		a.Name.Equal(b.Name) && a.Description.Equal(b.Description) &&
+		(a.Filters.Equal(b.Filters) || a.Filters.FiltersNothing() && b.Filters.FiltersNothing()) &&
+		a.Settings.Equal(b.Settings)
+}
+
+// SetIdentity stores the identity of the config c (framework.StoreIdentity).
+func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, c *record.Config) diag.Diagnostics {
+	return framework.StoreIdentity(ctx, identity, identityOf(c))
+}
+
+// identityOf is the identity of the config c.
+func identityOf(c *record.Config) identityModel {
+	return identityModel{ProjectID: c.ProjectID, ID: c.ID}
+}
+
+// removedInVersion1 are the attributes of version 0 that describe the
+// plugin, change on their own or never change; the data source shows them.
+var removedInVersion1 = []string{"plugin_info", "delivery_rate_24h", "error", "deleted", "team_id"}
+
+// UpgradeState implements resource.ResourceWithUpgradeState; the plugin
+// facts come with the next read.
+func (r *configResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{0: framework.JSONStateUpgrader("config", dropRemovedInVersion1)}
+}
+
+// dropRemovedInVersion1 turns version 0 attributes into version 1's, for
+// an upgrade or a move (move.go).
+func dropRemovedInVersion1(attrs map[string]json.RawMessage) {
+	for _, name := range removedInVersion1 {
+		delete(attrs, name)
+	}
+}
+
+// textValidator checks a name or description as the service does: its
+// length in characters once stripped (the stock validators count bytes,
+// whitespace included), and no null character.
+type textValidator struct{ max int }
+
+var _ validator.String = textValidator{}
+
+func (v textValidator) Description(context.Context) string {
+	return fmt.Sprintf("at most %d characters once leading and trailing whitespace is stripped, and no null character", v.max)
+}
+
+func (v textValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v textValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	s := req.ConfigValue.ValueString()
+	if n := python.Len(record.Stored(s)); n > v.max {
+		resp.Diagnostics.AddAttributeError(req.Path, "Text too long", fmt.Sprintf(
+			"%s must be at most %d characters, got %d: the service counts characters (not bytes) once it has "+
+				"stripped leading and trailing whitespace.", req.Path, v.max, n))
+	}
+	if strings.ContainsRune(s, 0) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Null character in text", fmt.Sprintf(
+			"%s contains a null character (U+0000), which the service refuses.", req.Path))
 	}
 }
