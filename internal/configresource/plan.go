@@ -39,7 +39,10 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, filtersPath, record.NewFiltersNull())...)
 		}
 		r.refuseCreateIfNotStored(ctx, req, resp)
-		r.planCreateSettings(ctx, resp, &cfg)
+		// plugin is required: the configured value is the planned one.
+		if framework.IsSet(cfg.Plugin) && r.Meta() != nil && !resp.Diagnostics.HasError() {
+			r.checkAgainstPlugin(ctx, r.Meta(), cfg.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
+		}
 		return
 	}
 	if r.refuseUnread(ctx, req.State.Raw, req.Private, &resp.Diagnostics) {
@@ -82,16 +85,6 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	plan.UpdatedAt = types.StringUnknown() // the service sets it on every write
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
-}
-
-// planCreateSettings checks a create's settings against its plugin's schema.
-func (r *configResource) planCreateSettings(ctx context.Context, resp *resource.ModifyPlanResponse, cfg *configured) {
-	var plugin types.Int64
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, pluginPath, &plugin)...)
-	if resp.Diagnostics.HasError() || !framework.IsSet(plugin) || r.Meta() == nil {
-		return
-	}
-	r.checkAgainstPlugin(ctx, r.Meta(), plugin.ValueInt64(), cfg, &resp.Diagnostics)
 }
 
 // sameJSON reports whether configured settings (unset: no change) are the
