@@ -334,14 +334,10 @@ func (r *configResource) showsCreated(ctx context.Context, c *client.Client, pro
 		return shows, nil
 	}
 	_, err := c.Get(ctx, project, r.kind.Collection, rec.ID)
-	switch {
-	case err == nil:
-		return true, nil
-	case client.IsNotFound(err):
+	if client.IsNotFound(err) {
 		return false, nil
-	default:
-		return false, err
 	}
+	return err == nil, err
 }
 
 // refuseOtherKind deletes a config the service stored for a plugin of
