@@ -73,10 +73,7 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 func createInput(m *record.Config) client.RecordInput {
 	in := client.RecordInput{
 		Plugin: client.Some(m.Plugin.ValueInt64()),
-		Order:  client.Some(int64(0)),
-	}
-	if framework.IsSet(m.Order) {
-		in.Order = client.Some(m.Order.ValueInt64())
+		Order:  client.Some(m.Order.ValueInt64()), // 0 when null or unknown
 	}
 	if framework.IsSet(m.Enabled) {
 		in.Enabled = client.Some(m.Enabled.ValueBool())
