@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
@@ -23,8 +22,8 @@ import (
 
 var _ list.ListResourceWithConfigure = (*configListResource)(nil)
 
-// configListResource is the list resource pipeline_<kind>_config. Metadata
-// and Configure take a resource's requests, so the resource base serves.
+// configListResource is the list resource pipeline_<kind>_config; the
+// resource base serves its Metadata and Configure.
 type configListResource struct {
 	framework.ResourceBase
 	kind kind.Kind
@@ -68,51 +67,13 @@ func (l *configListResource) ListResourceConfigSchema(_ context.Context, _ list.
 	}
 }
 
-// List lists every page of the collection. A failure is pushed as a result
-// carrying the diagnostics; otherwise one result per record, up to the
-// requested limit. With the resource objects, one config of each plugin
-// is read for its plugin_info (readcache), so that `config` leaves the
-// plugin's secret settings out as the resource does.
+// List lists every page of the collection: one result per record, up to
+// the limit, or one result carrying the error.
 func (l *configListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var diags diag.Diagnostics
-	var cfg configListModel
-	diags.Append(req.Config.Get(ctx, &cfg)...)
+	project, recs, noTimeouts, diags := l.records(ctx, req)
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
-	}
-	meta, project := l.MustProject(cfg.ProjectID, &diags)
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	// A list block has no timeouts: the default read limit bounds the
-	// requests, as it does a data source's.
-	apiCtx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
-	defer cancel()
-	recs, err := record.List(apiCtx, meta.Client, project, l.kind, record.Filter{Enabled: cfg.Enabled, Plugin: cfg.Plugin})
-	if err != nil {
-		framework.AddAPIError(&diags, fmt.Sprintf("Could not list the %ss of project %s", l.kind.Noun, project), err, nil)
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	if req.Limit > 0 && int64(len(recs)) > req.Limit {
-		recs = recs[:req.Limit]
-	}
-	var noTimeouts timeouts.Value
-	if req.IncludeResource {
-		if noTimeouts, diags = nullTimeouts(ctx, req); diags.HasError() {
-			stream.Results = list.ListResultsStreamDiagnostics(diags)
-			return
-		}
-		// The resource object shows `config`: pages carry no plugin_info to
-		// tell the plugin's secret settings, which the service leaves
-		// unmasked when they are "" or null.
-		if recs, err = meta.ReadCache().WithPluginInfo(apiCtx, project, l.kind.Collection, recs); err != nil {
-			framework.AddAPIError(&diags, fmt.Sprintf("Could not read the %ss of project %s", l.kind.Noun, project), err, nil)
-			stream.Results = list.ListResultsStreamDiagnostics(diags)
-			return
-		}
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
 		for i := range recs {
@@ -123,9 +84,45 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 	}
 }
 
+// records lists the records to show, and with the resource objects a null
+// timeouts block of the resource's type.
+func (l *configListResource) records(ctx context.Context, req list.ListRequest) (string, []client.Record, timeouts.Value, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var cfg configListModel
+	var noTimeouts timeouts.Value
+	diags.Append(req.Config.Get(ctx, &cfg)...)
+	if diags.HasError() {
+		return "", nil, noTimeouts, diags
+	}
+	meta, project := l.MustProject(cfg.ProjectID, &diags)
+	if diags.HasError() {
+		return "", nil, noTimeouts, diags
+	}
+	// A list block has no timeouts: the default read limit bounds it.
+	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
+	defer cancel()
+	recs, err := record.List(ctx, meta.Client, project, l.kind, record.Filter{Enabled: cfg.Enabled, Plugin: cfg.Plugin})
+	if err != nil {
+		framework.AddAPIError(&diags, fmt.Sprintf("Could not list the %ss of project %s", l.kind.Noun, project), err, nil)
+		return "", nil, noTimeouts, diags
+	}
+	if req.Limit > 0 && int64(len(recs)) > req.Limit {
+		recs = recs[:req.Limit]
+	}
+	if !req.IncludeResource {
+		return project, recs, noTimeouts, diags
+	}
+	diags.Append(req.NewListResult(ctx).Resource.GetAttribute(ctx, path.Root("timeouts"), &noTimeouts)...)
+	// Pages carry no plugin_info to tell the secret settings, which the
+	// service leaves unmasked when they are "" or null.
+	if recs, err = meta.ReadCache().WithPluginInfo(ctx, project, l.kind.Collection, recs); err != nil {
+		framework.AddAPIError(&diags, fmt.Sprintf("Could not read the %ss of project %s", l.kind.Noun, project), err, nil)
+	}
+	return project, recs, noTimeouts, diags
+}
+
 // result is the list result of one record: its identity, a display name
-// and, when asked, the resource object the config resource would hold,
-// with order left null.
+// and, when asked, the config resource's object.
 func (l *configListResource) result(ctx context.Context, req list.ListRequest, project string, rec *client.Record, noTimeouts timeouts.Value) list.ListResult {
 	res := req.NewListResult(ctx)
 	var m configresource.Model
@@ -139,26 +136,10 @@ func (l *configListResource) result(ctx context.Context, req list.ListRequest, p
 	res.Diagnostics.Append(configresource.SetIdentity(ctx, res.Identity, &m.Config)...)
 	if req.IncludeResource {
 		m.Timeouts = noTimeouts
-		// What -generate-config-out writes: order stays the service's (or an
-		// order resource's), as with order left out, so that the generated
-		// configuration never fights a pipeline_KIND_order.
+		// Left out of generated configuration, so that it never fights a
+		// pipeline_KIND_order.
 		m.Order = types.Int64Null()
 		res.Diagnostics.Append(res.Resource.Set(ctx, &m)...)
 	}
 	return res
-}
-
-// nullTimeouts is a null timeouts block of the config resource's schema.
-func nullTimeouts(ctx context.Context, req list.ListRequest) (timeouts.Value, diag.Diagnostics) {
-	typ, diags := req.ResourceSchema.TypeAtPath(ctx, path.Root("timeouts"))
-	if diags.HasError() {
-		return timeouts.Value{}, diags
-	}
-	v, err := typ.ValueFromTerraform(ctx, tftypes.NewValue(typ.TerraformType(ctx), nil))
-	t, ok := v.(timeouts.Value)
-	if err != nil || !ok {
-		diags.AddError("Unexpected timeouts type", fmt.Sprintf("The config resource's timeouts are a %T (%v). "+
-			"This is a bug in the provider.", v, err))
-	}
-	return t, diags
 }

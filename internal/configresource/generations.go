@@ -17,12 +17,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// What the config resource does against a generation 2 service (the notes'
-// "Service generations"): a create that makes a hog function instead, or
-// nothing, is refused with what to use instead; filters, which such a
-// service drops, are refused on their attribute rather than planned into an
-// inconsistent result. The client tells these answers apart
-// (client.UnsavedError, client.IsCreationDisabled, Client.DropsFilters).
+// Against a generation 2 service a create that makes a hog function, or
+// nothing, is refused with what to use instead, and filters, which it
+// drops, are refused rather than planned into an inconsistent result.
 
 // addCreateError reports a failed create of a config of plugin.
 func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, err error) {
@@ -56,10 +53,8 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 	}
 }
 
-// refuseCreateIfNotStored refuses, at plan time, a create that the service
-// would not store: once a read (the refresh's, or one page of one record,
-// once per run and only while no answer told) showed records without a
-// filters field, or a create stored nothing. Nothing is sent that writes.
+// refuseCreateIfNotStored refuses at plan time a create the service would
+// not store (Client.LearnStoresConfigs: no write is sent).
 func (r *configResource) refuseCreateIfNotStored(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	meta := r.Meta()
 	if meta == nil || req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
@@ -81,8 +76,7 @@ func (r *configResource) refuseCreateIfNotStored(ctx context.Context, req resour
 			"provider's posthog_hog_function. See %s.", framework.Generation2Since, framework.MovingGuide))
 }
 
-// describePlugin names a plugin by id, and by the name the unsaved config's
-// plugin_info gives, if any.
+// describePlugin names a plugin by id, and by its name in rec, if any.
 func describePlugin(id int64, rec *client.Record) string {
 	if rec != nil {
 		if name := record.PluginOf(rec.PluginInfo).Name.Text; name != nil && *name != "" {
@@ -92,12 +86,9 @@ func describePlugin(id int64, rec *client.Record) string {
 	return fmt.Sprint(id)
 }
 
-// planDroppedFilters refuses, at plan time, configured filters that the
-// service is known to drop (filters that filter nothing, such as {}, lose
-// nothing and pass): records of the collection came without a
-// filters field in this operation (its refresh, usually), so the value
-// could never be applied. Without that knowledge checkDroppedFilters
-// refuses them at apply.
+// planDroppedFilters refuses at plan time configured filters that the
+// service is known to drop (its records came without them in this
+// operation); else checkDroppedFilters refuses them at apply.
 func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	meta := r.Meta()
 	if meta == nil || req.Plan.Raw.IsNull() || !meta.Client.DropsFilters(r.kind.Collection) ||
@@ -111,9 +102,8 @@ func (r *configResource) planDroppedFilters(ctx context.Context, req resource.Mo
 	}
 }
 
-// checkDroppedFilters refuses, at apply, planned filters that the service's
-// answer rec left out: the service dropped them. The answer is stored as it
-// is (filters null) beside the error.
+// checkDroppedFilters refuses at apply planned filters that the service's
+// answer left out.
 func (r *configResource) checkDroppedFilters(planned record.FiltersValue, rec *client.Record, diags *diag.Diagnostics) {
 	if framework.IsSet(planned) && !planned.FiltersNothing() && rec.FiltersOmitted() {
 		r.addDroppedFilters(diags, " The other changes were applied.")

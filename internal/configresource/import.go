@@ -6,15 +6,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// importIDFormat is how the import ID is written, for error messages.
 const importIDFormat = "<project_id>/<id> (e.g. 1/42), or <id> alone when the provider has a project_id"
 
 // ImportState implements resource.ResourceWithImportState: by ID
@@ -50,10 +51,16 @@ func (r *configResource) ImportState(ctx context.Context, req resource.ImportSta
 		}
 	}
 
-	m := record.Config{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("project_id"), m.ProjectID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), m.ID)...)
-	resp.Diagnostics.Append(framework.SetImportedIdentity(ctx, resp.Identity, identityOf(&m))...)
+	resp.Diagnostics.Append(storeProjectAndID(ctx, &resp.State, resp.Identity, project, id)...)
+}
+
+// storeProjectAndID stores the state of an import or a move: the config's
+// project and id alone, which the next read fills in.
+func storeProjectAndID(ctx context.Context, state *tfsdk.State, identity *tfsdk.ResourceIdentity, project string, id int64) diag.Diagnostics {
+	c := record.Config{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
+	diags := state.SetAttribute(ctx, path.Root("project_id"), c.ProjectID)
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), c.ID)...)
+	return append(diags, framework.SetImportedIdentity(ctx, identity, identityOf(&c))...)
 }
 
 // parseImportID parses "project_id/id", or "id" with the provider's project.

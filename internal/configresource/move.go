@@ -4,102 +4,63 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-var _ resource.ResourceWithMoveState = (*configResource)(nil)
+// A moved block hands over the source's state without its provider's
+// schema. Of a restapi_object or restful_resource only the config's project
+// and id are taken, as after an import: the refresh reads the rest, and
+// settings in the peer's body never reached the service (and secrets must
+// not land in state). A config resource of this type under another provider
+// address moves as it is. Anything else is refused and nothing is moved.
 
-// A `moved` block from another resource type (Terraform 1.8+, OpenTofu
-// 1.10+) hands the target the source's state as it was stored, without the
-// source provider's schema. A config resource takes over:
-//
-//   - a restapi_object (Mastercard/restapi) or restful_resource
-//     (magodo/restful) that holds a config of the resource's own collection:
-//     the moved state is the project and id alone, as after an import, and
-//     the plan's refresh reads the rest (and the plugin facts) from the
-//     service. Nothing of the peer's body is taken: settings it kept in its
-//     `config` never reached the service (which ignores `config` in JSON
-//     bodies), and secrets must not land in state.
-//   - a config resource of its own type written under another provider
-//     address (another registry host, a mirror, a fork): the state as it is,
-//     upgraded to the current schema version, with its plugin facts.
-//
-// Everything else is refused with an error that names the source and says
-// what was expected; the plan stops, so nothing is adopted or written and the
-// state keeps the source's entry.
-
-// switchingGuide names the guide that shows how to switch from the generic
-// REST providers.
 const switchingGuide = `the guide "Switching from restapi or restful" (docs/guides/switching-from-restapi-or-restful.md)`
 
-// movedKey is the private-state key of a moved config's origin, kept until
-// the config's first read.
+// movedKey is the private-state key of a moved config's origin (moveOrigin:
+// the source and the API path), kept for the errors of its first read.
 const movedKey = "moved"
 
-// moveOrigin is where a moved config came from, for the errors of its
-// first read and plan.
 type moveOrigin struct {
-	// From names the source resource type and provider address.
 	From string `json:"from"`
-	// Path is the API path the source read the config from.
 	Path string `json:"path"`
 }
 
 // peer is a generic REST provider whose resource may hold a config.
 type peer struct {
-	// typeName is the peer's resource type.
 	typeName string
-	// source is the provider's namespace/type, lower case, as in its address.
-	source string
-	// versions are the schema versions the peer's resource has written.
-	versions []int64
-	// body is the attribute holding the request body the user wrote.
-	body string
-	// locate finds the config the resource's state points at.
-	locate func(state map[string]json.RawMessage) (configAt, error)
-	// expected says which of the peer's resources a config resource of
-	// collection coll takes.
-	expected func(coll client.Collection) string
+	source   string  // namespace/type, lower case
+	versions []int64 // the schema versions its resource has written
+	body     string  // the attribute holding the request body
+	locate   func(state map[string]json.RawMessage) (configAt, error)
+	expected string // which of its resources are taken; %s is the collection
 }
 
-// peers are the generic REST providers configs are moved from.
 var peers = []peer{
 	{
-		typeName: "restapi_object", source: "mastercard/restapi", versions: []int64{0}, body: "data",
-		locate: restapiConfig,
-		expected: func(coll client.Collection) string {
-			return fmt.Sprintf("a restapi_object whose path is /api/projects/<project_id>/%s and whose id is the config's id", coll)
-		},
+		typeName: "restapi_object", source: "mastercard/restapi", versions: []int64{0}, body: "data", locate: restapiConfig,
+		expected: "a restapi_object whose path is /api/projects/<project_id>/%s and whose id is the config's id",
 	},
 	{
-		// Version 0 kept body and output as JSON strings, 1 made them dynamic,
-		// 2 dropped the retry attributes; id and path never changed.
-		typeName: "restful_resource", source: "magodo/restful", versions: []int64{0, 1, 2}, body: "body",
-		locate: restfulConfig,
-		expected: func(coll client.Collection) string {
-			return fmt.Sprintf("a restful_resource whose path is /api/projects/<project_id>/%s and whose id is that "+
-				"path followed by the config's id (read_path = \"$(path)/$(body.id)\")", coll)
-		},
+		// id and path are the same in every schema version.
+		typeName: "restful_resource", source: "magodo/restful", versions: []int64{0, 1, 2}, body: "body", locate: restfulConfig,
+		expected: "a restful_resource whose path is /api/projects/<project_id>/%s and whose id is that " +
+			"path followed by the config's id (read_path = \"$(path)/$(body.id)\")",
 	},
 }
 
-// configAt is where a source's state says its config is: the API path's
-// project and collection, and the id as written.
+// configAt is where a source's state says its config is, the id as written.
 type configAt struct {
 	project, collection, id string
 }
@@ -144,27 +105,26 @@ func (r *configResource) moveState(ctx context.Context, req resource.MoveStateRe
 }
 
 // movePeer moves a peer's resource that holds a config of the resource's
-// collection: project and id, the rest read by the plan's refresh.
+// collection: project and id alone.
 func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateRequest, p peer, source string, resp *resource.MoveStateResponse) {
 	named := source
 	refuse := func(reason string) {
 		resp.Diagnostics.AddError("Cannot move "+p.typeName+" into "+r.kind.ConfigTypeName(), fmt.Sprintf(
 			"%s cannot become %s: %s.\n\n%s takes %s. Nothing was moved: the state keeps the %s, and "+
 				"nothing was sent to the service. See %s.",
-			named, withArticle(r.kind.Noun), reason, r.kind.ConfigTypeName(), p.expected(r.kind.Collection), p.typeName, switchingGuide))
+			named, withArticle(r.kind.Noun), reason, r.kind.ConfigTypeName(), fmt.Sprintf(p.expected, r.kind.Collection), p.typeName, switchingGuide))
 	}
 	if !slices.Contains(p.versions, req.SourceSchemaVersion) {
 		refuse(fmt.Sprintf("its state has schema version %d, and %s states have version %s",
 			req.SourceSchemaVersion, p.typeName, joinVersions(p.versions)))
 		return
 	}
-	state, err := sourceAttributes(req.SourceRawState)
-	if err != nil {
-		refuse(err.Error())
+	var state map[string]json.RawMessage
+	if req.SourceRawState == nil || json.Unmarshal(req.SourceRawState.JSON, &state) != nil || state == nil {
+		refuse("its state is not a JSON object of attributes")
 		return
 	}
-	// Terraform names no resource address with the error: the id tells
-	// which of the peer's resources it is.
+	// Terraform names no resource address: the id tells which one it is.
 	if id, ok, _ := stringAttribute(state, "id"); ok {
 		named += fmt.Sprintf(" with id %q", id)
 	}
@@ -179,10 +139,7 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 		return
 	}
 
-	c := record.Config{ProjectID: types.StringValue(at.project), ID: types.Int64Value(id)}
-	resp.Diagnostics.Append(resp.TargetState.SetAttribute(ctx, path.Root("project_id"), c.ProjectID)...)
-	resp.Diagnostics.Append(resp.TargetState.SetAttribute(ctx, path.Root("id"), c.ID)...)
-	resp.Diagnostics.Append(SetIdentity(ctx, resp.TargetIdentity, &c)...)
+	resp.Diagnostics.Append(storeProjectAndID(ctx, &resp.TargetState, resp.TargetIdentity, at.project, id)...)
 	origin, err := json.Marshal(moveOrigin{From: source, Path: fmt.Sprintf("/api/projects/%s/%s/%d", at.project, at.collection, id)})
 	if err == nil {
 		resp.Diagnostics.Append(resp.TargetPrivate.SetKey(ctx, movedKey, origin)...)
@@ -198,8 +155,7 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 	}
 }
 
-// checkLocation checks that at is a config of the resource's collection
-// and returns its id.
+// checkLocation returns the id of at, a config of the resource's collection.
 func (r *configResource) checkLocation(at configAt) (int64, error) {
 	if at.collection != string(r.kind.Collection) {
 		for _, k := range kind.Kinds() {
@@ -263,38 +219,19 @@ func (r *configResource) moveOwn(ctx context.Context, req resource.MoveStateRequ
 	}
 }
 
-// providerMatches reports whether addr, a source provider address, is the
-// provider source ("namespace/type", lower case): under any registry host
-// (Terraform's, OpenTofu's, a private one or a mirror's origin), without a
-// host, or as the provider type alone (OpenTofu before 1.11.12 and 1.12.4
-// sent that). Addresses compare without regard to letter case, as Terraform
-// compares them.
+// providerMatches reports whether addr is the provider source
+// ("namespace/type", lower case) under any registry host, without one, or
+// as the type alone (OpenTofu before 1.11.12 and 1.12.4 sent that), in any
+// letter case, as Terraform compares them.
 func providerMatches(addr, source string) bool {
-	got := strings.Split(strings.ToLower(addr), "/")
-	namespace, typ, _ := strings.Cut(source, "/")
-	switch len(got) {
-	case 1:
-		return got[0] == typ
-	case 2:
-		return got[0] == namespace && got[1] == typ
-	case 3:
-		return got[0] != "" && got[1] == namespace && got[2] == typ
-	default:
-		return false
-	}
+	addr = strings.ToLower(addr)
+	_, typ, _ := strings.Cut(source, "/")
+	host, rest, _ := strings.Cut(addr, "/")
+	return addr == typ || addr == source || host != "" && rest == source
 }
 
-// sourceAttributes decodes a source state's attributes.
-func sourceAttributes(raw *tfprotov6.RawState) (map[string]json.RawMessage, error) {
-	var attrs map[string]json.RawMessage
-	if raw == nil || json.Unmarshal(raw.JSON, &attrs) != nil || attrs == nil {
-		return nil, fmt.Errorf("its state is not a JSON object of attributes")
-	}
-	return attrs, nil
-}
-
-// stringAttribute returns a source attribute that holds a string; "" and
-// false when it is null or absent.
+// stringAttribute returns a source attribute that holds a string, and
+// whether it is set.
 func stringAttribute(state map[string]json.RawMessage, name string) (string, bool, error) {
 	raw, ok := state[name]
 	if !ok || string(raw) == "null" {
@@ -307,7 +244,7 @@ func stringAttribute(state map[string]json.RawMessage, name string) (string, boo
 	return s, true, nil
 }
 
-// requiredString is stringAttribute for an attribute the source always has.
+// requiredString is stringAttribute for an attribute that must be set.
 func requiredString(state map[string]json.RawMessage, name string) (string, error) {
 	s, ok, err := stringAttribute(state, name)
 	if err == nil && (!ok || s == "") {
@@ -316,8 +253,7 @@ func requiredString(state map[string]json.RawMessage, name string) (string, erro
 	return s, err
 }
 
-// collectionAndID reads what every peer's state has: its path, which must
-// be a collection of configs, and its id.
+// collectionAndID reads every peer's path, a collection of configs, and id.
 func collectionAndID(state map[string]json.RawMessage) (coll configAt, p, id string, err error) {
 	if p, err = requiredString(state, "path"); err != nil {
 		return configAt{}, "", "", err
@@ -332,9 +268,8 @@ func collectionAndID(state map[string]json.RawMessage) (coll configAt, p, id str
 	return coll, p, id, nil
 }
 
-// restapiConfig locates the config of a restapi_object: the collection is
-// its path, the config id its id (a string); a read_path, when set, must
-// read that config.
+// restapiConfig locates the config of a restapi_object: its path and id;
+// a read_path, when set, must read that config.
 func restapiConfig(state map[string]json.RawMessage) (configAt, error) {
 	at, p, id, err := collectionAndID(state)
 	if err != nil {
@@ -354,7 +289,7 @@ func restapiConfig(state map[string]json.RawMessage) (configAt, error) {
 }
 
 // restfulConfig locates the config of a restful_resource: its id is the
-// path of the member it reads, which must lie in its path.
+// config's path, which must lie in its path.
 func restfulConfig(state map[string]json.RawMessage) (configAt, error) {
 	coll, p, id, err := collectionAndID(state)
 	if err != nil {
@@ -374,12 +309,9 @@ func restfulConfig(state map[string]json.RawMessage) (configAt, error) {
 	return at, nil
 }
 
-// parseConfigPath reads an API path of a collection of configs,
-// /api/projects/<project>/<collection>, or with member set of one config
-// in it (/<id> after that). It allows a trailing slash, a scheme and host
-// before the path, and a path that starts at /projects (a base URL that
-// ends in /api). Which collection, project and id it names is the caller's
-// to judge.
+// parseConfigPath reads /api/projects/<project>/<collection>, with member
+// followed by /<id>: with or without a trailing slash, a scheme and host, or
+// the leading /api (a base URL that ends in /api).
 func parseConfigPath(raw string, member bool) (configAt, bool) {
 	p := raw
 	if u, err := url.Parse(raw); err == nil && u.Scheme != "" && u.Host != "" {
@@ -403,10 +335,9 @@ func parseConfigPath(raw string, member bool) (configAt, bool) {
 	return at, true
 }
 
-// bodySettings returns the keys of the plugin settings (`config`) a peer's
-// body sets, sorted; none when it sets none or cannot be read. The body is
-// a JSON string (restapi's data, restful's body before schema version 1)
-// or a dynamic value, which a state stores as {"value": ..., "type": ...}.
+// bodySettings returns the keys of `config` in a peer's body, sorted: a
+// JSON string (restapi's data, restful's body before schema version 1) or a
+// dynamic value, stored as {"value": ..., "type": ...}.
 func bodySettings(raw json.RawMessage) []string {
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
@@ -427,12 +358,7 @@ func bodySettings(raw json.RawMessage) []string {
 		}
 		body.Config = inner.Config
 	}
-	keys := make([]string, 0, len(body.Config))
-	for k := range body.Config {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(body.Config))
 }
 
 // withArticle puts "a" or "an" before a noun.
@@ -462,9 +388,8 @@ func movedFrom(ctx context.Context, p privateReader) (moveOrigin, bool) {
 	return o, ok
 }
 
-// refuseMissingMoved reports, for the first read of a moved config, that
-// the service has no such config (or only a deleted one): a create, which
-// is what the refresh would otherwise plan, is never what a move means.
+// refuseMissingMoved refuses the first read of a moved config the service
+// does not have (deleted): the create a refresh would plan is no move.
 func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool, diags *diag.Diagnostics) {
 	what := "has no config"
 	if deleted {
@@ -478,10 +403,9 @@ func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool
 		r.kind.Noun, r.kind.ConfigTypeName(), o.From, what, o.Path))
 }
 
-// refuseUnread refuses to plan against a state that holds only a config's
-// project and id (a move, read by no refresh yet: a plan with
-// -refresh=false): against it every argument would be a change, and the
-// plugin a replacement. It reports whether it refused.
+// refuseUnread refuses to plan against a state of only project and id (a
+// move or import not yet refreshed: -refresh=false), which would replace the
+// config. It reports whether it refused.
 func (r *configResource) refuseUnread(ctx context.Context, state tftypes.Value, private privateReader, diags *diag.Diagnostics) bool {
 	attrs := framework.RawAttributes(state)
 	if attrs == nil || !attrs["plugin"].IsNull() {

@@ -3,6 +3,7 @@ package configresource
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -65,8 +66,7 @@ func TestPlanUpdateLeftOut(t *testing.T) {
 		Name: types.StringUnknown(), Description: types.StringUnknown(),
 		CreatedAt: types.StringUnknown(), UpdatedAt: types.StringUnknown(),
 	}
-	cfg := configured{nameNull: true, descriptionNull: true, orderNull: true,
-		settings: types.StringNull(), secret: types.StringNull(), filters: types.StringNull()}
+	cfg := configured{secret: types.StringNull()} // everything left out
 
 	for name, tt := range map[string]struct {
 		facts             pluginFacts
@@ -109,7 +109,8 @@ func TestNeedsPlanning(t *testing.T) {
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	filters := `{"events":[{"type":"events","id":"$pageview"}]}`
 	state := map[string]tftypes.Value{"name": str("Mine"), "description": str("Desc"), "filters": str(filters)}
-	all := configured{settings: types.StringNull(), secret: types.StringNull(), filters: types.StringValue(filters)}
+	all := configured{Config: record.Config{Name: types.StringValue("Mine"), Description: types.StringValue("Desc"),
+		Filters: record.NewFiltersValue(filters)}, secret: types.StringNull()}
 	for name, tt := range map[string]struct {
 		cfg   configured
 		state map[string]tftypes.Value // the state above when nil
@@ -119,14 +120,14 @@ func TestNeedsPlanning(t *testing.T) {
 	}{
 		"everything configured":                  {cfg: all, known: true},
 		"secrets configured":                     {cfg: with(all, func(c *configured) { c.secret = types.StringValue(`{}`) }), want: true},
-		"name left out, the plugin's":            {cfg: with(all, func(c *configured) { c.nameNull = true }), facts: pluginFacts{NameFromPlugin: true}, known: true},
-		"name left out, not the plugin's":        {cfg: with(all, func(c *configured) { c.nameNull = true }), known: true, want: true},
-		"name left out, no facts":                {cfg: with(all, func(c *configured) { c.nameNull = true })},
-		"description left out, not the plugin's": {cfg: with(all, func(c *configured) { c.descriptionNull = true }), known: true, want: true},
-		"name left out after a configured blank": {cfg: with(all, func(c *configured) { c.nameNull = true }),
+		"name left out, the plugin's":            {cfg: with(all, func(c *configured) { c.Name = types.StringNull() }), facts: pluginFacts{NameFromPlugin: true}, known: true},
+		"name left out, not the plugin's":        {cfg: with(all, func(c *configured) { c.Name = types.StringNull() }), known: true, want: true},
+		"name left out, no facts":                {cfg: with(all, func(c *configured) { c.Name = types.StringNull() })},
+		"description left out, not the plugin's": {cfg: with(all, func(c *configured) { c.Description = types.StringNull() }), known: true, want: true},
+		"name left out after a configured blank": {cfg: with(all, func(c *configured) { c.Name = types.StringNull() }),
 			facts: pluginFacts{NameFromPlugin: true, BlankName: true}, known: true, want: true},
-		"filters left out, some in state": {cfg: with(all, func(c *configured) { c.filters = types.StringNull() }), want: true},
-		"filters left out, none in state": {cfg: with(all, func(c *configured) { c.filters = types.StringNull() }), state: map[string]tftypes.Value{"filters": str(`{}`)}},
+		"filters left out, some in state": {cfg: with(all, func(c *configured) { c.Filters = record.NewFiltersNull() }), want: true},
+		"filters left out, none in state": {cfg: with(all, func(c *configured) { c.Filters = record.NewFiltersNull() }), state: map[string]tftypes.Value{"filters": str(`{}`)}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -172,7 +173,7 @@ func TestPluginFactsOf(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := pluginFactsOf(&tt.rec, prior); !got.equal(tt.want) {
+			if got := pluginFactsOf(&tt.rec, prior); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("facts %+v, want %+v", got, tt.want)
 			}
 		})
@@ -208,7 +209,7 @@ func TestPluginFactsInPrivateState(t *testing.T) {
 			t.Fatal(diags)
 		}
 		got, known := readPluginFacts(ctx, p)
-		if !known || !got.equal(f) {
+		if !known || !reflect.DeepEqual(got, f) {
 			t.Errorf("read back %+v (%v), stored %+v (%s)", got, known, f, p[pluginFactsKey])
 		}
 		if secrets, ok := got.secretKeys(); ok != (f.SecretKeys != nil) || len(secrets) != len(ptrValue(f.SecretKeys)) {

@@ -14,48 +14,36 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// pluginFactsKey is the key of the plugin facts in the resource's private
-// state.
+// pluginFactsKey is the private-state key of the plugin facts.
 const pluginFactsKey = "plugin"
 
-// pluginFacts is what planning a config needs to know of its plugin: which
-// settings are secret, whether the config's name and description are the
-// plugin's own (the service shows those when the config has none), and
-// whether the state keeps a blank name or description for them. The
-// state does not hold the plugin's description (plugin_info); these few
-// bytes sit in Terraform's private state of the resource instead, which
-// plans never show. Create, Read and Update write them from the service's
-// answer (whose plugin_info tells); the plan reads them.
+// pluginFacts is what planning a config needs of its plugin, which the
+// state does not hold (plugin_info): they sit in the resource's private
+// state, which plans never show. Create, Read and Update write them from
+// the service's answer; the plan reads them.
 type pluginFacts struct {
 	// SecretKeys are the settings the plugin marks secret, sorted; nil when
 	// no answer told.
 	SecretKeys *[]string `json:"s,omitempty"`
-	// NameFromPlugin and DescriptionFromPlugin are set when the config's
-	// name or description is the plugin's.
+	// Whether the config's name or description is the plugin's.
 	NameFromPlugin        bool `json:"n,omitempty"`
 	DescriptionFromPlugin bool `json:"d,omitempty"`
-	// BlankName and BlankDescription are set when the configuration of the
-	// last create or update set a blank name or description ("" or
-	// whitespace, which the service stores as ""): the state keeps the blank
-	// while the service shows the plugin's for it, also at a refresh; a
-	// configuration that no longer sets it plans the plugin's.
+	// Whether the last create or update configured a blank name or
+	// description, which the state keeps while the service shows the plugin's.
 	BlankName        bool `json:"bn,omitempty"`
 	BlankDescription bool `json:"bd,omitempty"`
 }
 
-// privateReader is the private state of a request.
 type privateReader interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
 }
 
-// privateWriter is the private state of a response.
 type privateWriter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
 // readPluginFacts returns the plugin facts in private state, and whether
-// there are any: a state written before they existed (or by an import) has
-// none until the next read.
+// there are any (none before the first read).
 func readPluginFacts(ctx context.Context, p privateReader) (pluginFacts, bool) {
 	var f pluginFacts
 	if !readPrivate(ctx, p, pluginFactsKey, &f) {
@@ -79,11 +67,7 @@ func (f pluginFacts) store(ctx context.Context, p privateWriter) diag.Diagnostic
 	if p == nil {
 		return nil
 	}
-	raw, err := json.Marshal(f)
-	if err != nil {
-		// A struct of strings and booleans always encodes.
-		return nil
-	}
+	raw, _ := json.Marshal(f) // strings and booleans always encode
 	return p.SetKey(ctx, pluginFactsKey, raw)
 }
 
@@ -100,22 +84,12 @@ func (f pluginFacts) secretKeys() (map[string]bool, bool) {
 	return keys, true
 }
 
-// equal reports whether f and o hold the same facts.
-func (f pluginFacts) equal(o pluginFacts) bool {
-	return f.NameFromPlugin == o.NameFromPlugin && f.DescriptionFromPlugin == o.DescriptionFromPlugin &&
-		f.BlankName == o.BlankName && f.BlankDescription == o.BlankDescription &&
-		(f.SecretKeys == nil) == (o.SecretKeys == nil) &&
-		(f.SecretKeys == nil || slices.Equal(*f.SecretKeys, *o.SecretKeys))
-}
-
-// pluginFactsOf returns the facts the record rec tells through its
-// plugin_info, and prior's where it does not say (a service that sends
-// none). A name or description that is empty is always the plugin's.
+// pluginFactsOf returns the facts rec's plugin_info tells, and prior's
+// where it does not say.
 func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
 	f, p := prior, record.PluginOf(rec.PluginInfo)
 	if p.SecretKeys != nil {
-		// Never nil: a nil slice would be stored as null, read back as not
-		// known.
+		// Never nil, which would be stored as null: not known.
 		keys := slices.AppendSeq(make([]string, 0, len(p.SecretKeys)), maps.Keys(p.SecretKeys))
 		slices.Sort(keys)
 		f.SecretKeys = &keys
@@ -129,13 +103,10 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
 	return f
 }
 
-// fromRecord sets c, whose values are the planned ones (apply) or the
-// state's (a refresh), from the service's answer rec with facts, its
-// plugin facts. Besides the one mapping (record.Config.FromRecord), c keeps
-// its name and description where the service shows what they stand for
-// (record.TextFromAPI): their stripped text, or, blank, the plugin's, which
-// an apply must keep (Terraform wants the planned value back) and a
-// refresh keeps where the configuration set the blank.
+// fromRecord sets c, the plan (apply) or the state (refresh), from the
+// service's answer rec (record.Config.FromRecord), keeping its name and
+// description where the service shows what they stand for
+// (record.TextFromAPI): an apply always, a refresh for a configured blank.
 func fromRecord(c *record.Config, rec *client.Record, facts pluginFacts, apply bool) {
 	name, description := c.Name, c.Description
 	secrets, _ := facts.secretKeys()

@@ -12,10 +12,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// createRequest is the body of the POST: the record's fields and, when any
-// plugin settings are configured, the request's config field: the
-// non-secret settings merged with the secret ones (secret, the write-only
-// value from the configuration). Without settings the request stays JSON.
+// createRequest is the body of the POST, with the non-secret settings
+// merged with the secret ones when any are configured (else it stays JSON).
 func (m *Model) createRequest(secret types.String) (client.RecordInput, error) {
 	in := createInput(&m.Config)
 	if !framework.IsSet(m.Settings) && !framework.IsSet(secret) {
@@ -29,14 +27,11 @@ func (m *Model) createRequest(secret types.String) (client.RecordInput, error) {
 	return in, nil
 }
 
-// settingsUpdate returns the plugin settings to send in the PATCH's config
-// field, if any. The service replaces the stored non-secret settings with
-// what that field holds and keeps the stored secrets whose keys it leaves
-// out (or sends as null), so it carries the planned non-secret settings
-// whenever it is sent, and the secrets only when secret_config_wo_version
-// changes: then every secret key of the plugin that secret_config_wo leaves
-// out or sets to null is sent as "", which clears it. config is
-// Terraform's configuration.
+// settingsUpdate returns the PATCH's config field, if any. The service
+// replaces the non-secret settings with it and keeps the secrets it leaves
+// out, so it carries the planned settings, and the secrets only when
+// secret_config_wo_version changes: then each secret key the configuration
+// leaves out is sent as "", which clears it.
 func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, project string, id int64,
 	plan, state, config *Model, facts pluginFacts,
 ) (client.Opt[json.RawMessage], error) {
@@ -49,9 +44,8 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 	if resend {
 		secrets, known := facts.secretKeys()
 		if config.Settings.IsNull() || !known {
-			// Settings not managed here: send what the service holds now,
-			// which may have changed since the state was read. The answer
-			// also tells the plugin's secret keys.
+			// Send the settings the service holds now; the answer also
+			// tells the secret keys.
 			rec, err := c.Get(ctx, project, r.kind.Collection, id)
 			if err != nil {
 				return client.Opt[json.RawMessage]{}, err
@@ -74,18 +68,12 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 	return client.Some(cfg), nil
 }
 
-// createInput is the body of the POST. The service requires plugin and
-// order: order is 0 when the configuration leaves it to the service (or to an
-// ordering resource). Other fields are sent only when configured, so the
-// service applies its defaults (name and description fall back to the
-// plugin's).
+// createInput is the body of the POST: plugin and order (0 when left out),
+// which the service requires, and what else is configured.
 func createInput(m *record.Config) client.RecordInput {
 	in := client.RecordInput{
 		Plugin: client.Some(m.Plugin.ValueInt64()),
-		Order:  client.Some(int64(0)),
-	}
-	if framework.IsSet(m.Order) {
-		in.Order = client.Some(m.Order.ValueInt64())
+		Order:  client.Some(m.Order.ValueInt64()), // 0 when null or unknown
 	}
 	if framework.IsSet(m.Enabled) {
 		in.Enabled = client.Some(m.Enabled.ValueBool())
@@ -99,15 +87,12 @@ func createInput(m *record.Config) client.RecordInput {
 	if framework.IsSet(m.Filters) {
 		in.Filters = client.Some(json.RawMessage(m.Filters.ValueString()))
 	}
-	// The plugin settings join in createRequest, with the write-only secrets.
 	return in
 }
 
-// updateInput is the body of the PATCH: only what the plan changes, and
-// whether there is anything to send. plugin is absent because it forces
-// replacement (the service ignores it on PATCH). A name or description
-// removed from the configuration is sent as null, so the service falls back
-// to the plugin's; filters removed are cleared (filtersUpdate).
+// updateInput is the body of the PATCH: only what the plan changes (a
+// name or description left out as null: the plugin's), and whether there
+// is anything to send. A new plugin is a replacement.
 func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) {
 	var in client.RecordInput
 	changed := false
@@ -130,14 +115,11 @@ func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) 
 }
 
 // filtersUpdate is the filters to send, if any: planned filters the service
-// would store otherwise than those in state, or {} for filters removed from
-// the configuration; nothing when both filter nothing. The service refuses null filters (400 "No data
-// provided"; in a form, an empty value is not JSON) and clears them with {},
-// which it then reads back.
+// would store otherwise than those in state, or {} for filters removed (the
+// service refuses null).
 func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage], bool) {
 	switch {
 	case plan.FiltersNothing() && state.FiltersNothing():
-		// Null, {} or keys the service drops: all stored as none.
 		return client.Opt[json.RawMessage]{}, false
 	case plan.IsNull():
 		return client.Some(json.RawMessage("{}")), true
@@ -148,9 +130,8 @@ func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage]
 }
 
 // textChanged reports whether a planned name or description is a change
-// for the service: not where the state is null (the plugin's null, shown
-// for a config without its own) and the plan is blank, which the service
-// would store as "" and show as that same null.
+// for the service: a blank where the state is null is not (stored as "",
+// it shows as that null).
 func textChanged(plan, state types.String) bool {
 	switch {
 	case plan.Equal(state):
@@ -161,25 +142,11 @@ func textChanged(plan, state types.String) bool {
 	return true
 }
 
-// optionalString is the value to send for an optional+computed string: null
-// when the configuration leaves it out (the service then fills it in),
-// otherwise the planned value.
+// optionalString is null when the configuration leaves the text out (the
+// service fills it in), else the planned value.
 func optionalString(configured, planned types.String) client.Opt[string] {
 	if configured.IsNull() || !framework.IsSet(planned) {
 		return client.Null[string]()
 	}
 	return client.Some(planned.ValueString())
-}
-
-// settingKeys lists the keys of configured settings (none when unset or not
-// an object).
-func settingKeys(v types.String) []string {
-	if !framework.IsSet(v) {
-		return nil
-	}
-	s, err := record.ParseSettings(v.ValueString())
-	if err != nil {
-		return nil
-	}
-	return s.SortedKeys()
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -23,10 +25,13 @@ import (
 )
 
 var (
-	_ resource.ResourceWithConfigure   = (*configResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*configResource)(nil)
-	_ resource.ResourceWithImportState = (*configResource)(nil)
-	_ resource.ResourceWithIdentity    = (*configResource)(nil)
+	_ resource.ResourceWithConfigure      = (*configResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*configResource)(nil)
+	_ resource.ResourceWithImportState    = (*configResource)(nil)
+	_ resource.ResourceWithIdentity       = (*configResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*configResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*configResource)(nil)
+	_ resource.ResourceWithMoveState      = (*configResource)(nil)
 )
 
 // configResource is the resource pipeline_<kind>_config: one config record
@@ -53,12 +58,9 @@ func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 	resp.IdentitySchema = identitySchema()
 }
 
-// Create makes one POST (never two configs: package createonce adopts the
-// config a killed run created before the state got its id, and never
-// resends a POST that may have arrived). The response's plugin_info tells whether the service shows the new
-// config in this collection (one GET when it does not say). A config of a
-// plugin of the other kind would be invisible here, so it is deleted again
-// and the error says which resource type to use.
+// Create makes one POST through package createonce (never two configs).
+// A config of a plugin of the other kind, which this collection would not
+// show, is deleted again, and the error names the resource type to use.
 func (r *configResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -75,28 +77,23 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	plan.ProjectID = types.StringValue(project)
-	var secret types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, secretSettingsPath, &secret)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	cfg := configuredOf(req.Config.Raw)
+	secret := cfg.secret
 	in, err := plan.createRequest(secret)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(settingsPath, "Invalid plugin settings", err.Error())
 		return
 	}
 	settings := in.Config
-	// The plan checked the settings against the plugin's schema when the
-	// key may read it; that look (once per operation) tells whether the
-	// POST may carry the secrets.
-	cfg := configuredOf(req.Config.Raw)
+	// The plan's look at the plugin's schema (once per operation) tells
+	// whether the POST may carry the secrets.
 	var found diag.Diagnostics
 	checked := r.checkAgainstPlugin(ctx, meta, plan.Plugin.ValueInt64(), &cfg, &found) && !found.HasError()
 	if !r.settingsWithCreate(meta, secret, checked) {
 		in.Config = client.Opt[json.RawMessage]{} // sent once the config exists
 	}
 	rec, err := createonce.Create(ctx, meta, r.kind, project,
-		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(secret)}, &resp.Diagnostics)
+		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(secret, nil)}, &resp.Diagnostics)
 	if err != nil {
 		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return
@@ -106,8 +103,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 
 	shown, err := r.showsCreated(ctx, meta.Client, project, rec)
 	if err != nil {
-		// The config exists: keep it in state so that it is not orphaned.
-		// Terraform marks it tainted and the next apply replaces it.
+		// Kept in state, tainted, so that it is not orphaned.
 		r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 		r.addError(&resp.Diagnostics, "check the new", rec.ID, err)
 		return
@@ -130,16 +126,13 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		}
 		rec = updated
 	}
-	// What the plan holds of name and description, the configuration set.
 	r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 }
 
-// Read reads the config from the operation's list pages or by one GET (see
-// read). A config the service no longer has (404) or has soft-deleted is
-// removed from state, so that the next plan re-creates it.
+// Read reads the config (see read). One the service no longer has, or has
+// soft-deleted, is removed from state, so that the plan re-creates it.
 func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	// The state's attributes as they are, without a model conversion: most
-	// configs of a refresh are unchanged, and then that is all it needs.
+	// Raw (raw.go): most configs of a refresh are unchanged.
 	attrs := framework.RawAttributes(req.State.Raw)
 	prior, ok := configOf(attrs)
 	var limits timeouts.Value
@@ -152,9 +145,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// The identity is set first: the framework wants one even for a config
-	// that is removed from state. It never changes, so one Terraform holds
-	// already (1.12+) stays as it is.
+	// First: the framework wants one even for a config removed from state.
 	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &prior)...)
 	ctx, cancel := framework.OperationContext(ctx, limits.Read, framework.DefaultReadTimeout, &resp.Diagnostics)
 	defer cancel()
@@ -188,16 +179,14 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	current := prior
 	facts := pluginFactsOf(rec, priorFacts)
 	fromRecord(&current, rec, facts, false)
-	if !known || !facts.equal(priorFacts) {
+	if !known || !reflect.DeepEqual(facts, priorFacts) {
 		resp.Diagnostics.Append(facts.store(ctx, resp.Private)...)
 	}
 	if moved {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, movedKey, nil)...)
 	}
 	if current == prior {
-		// The response holds the prior state already: converting the same
-		// values back would only cost time, on every record of a refresh.
-		return
+		return // the response holds the prior state already
 	}
 	var state Model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -233,9 +222,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 		in.Config, changed = settings, true
 	}
 	if !changed {
-		// Nothing for the service (e.g. only timeouts changed): the record is
-		// as in state, whose updated_at stands for an argument known only
-		// now to be unchanged. Private state stays as planned.
+		// Nothing for the service (only timeouts changed, say).
 		plan.UpdatedAt = state.UpdatedAt
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Config)...)
@@ -275,11 +262,8 @@ func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 }
 
-// read returns the record behind a resource's state for Read: through the
-// operation's read cache, which serves a refresh of many records from list
-// pages (package readcache) with the plugin_info a GET of the operation
-// showed for their plugin. An import (a state of project_id and id alone)
-// reads by GET.
+// read returns the record behind a state through the operation's read
+// cache (package readcache); an import's (project and id alone) by GET.
 func (r *configResource) read(ctx context.Context, meta *framework.ProviderData, state *record.Config) (*client.Record, error) {
 	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
 	if state.Plugin.IsNull() || state.Plugin.IsUnknown() {
@@ -288,11 +272,10 @@ func (r *configResource) read(ctx context.Context, meta *framework.ProviderData,
 	return meta.ReadCache().Read(ctx, project, r.kind.Collection, id)
 }
 
-// storeRecord stores the service's answer rec about the config (a create's
-// or update's) as the new state m (the plan, whose configured values stay
-// where the service agrees), with the plugin facts it tells (prior's where
-// it does not) in private state, and the identity. configured holds the
-// configuration's name and description.
+// storeRecord stores the service's answer rec to a create or update into
+// the plan m, with the plugin facts it tells (prior's where it does not) in
+// private state, and the identity. configured holds the configuration's
+// name and description.
 func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *record.Config,
 	prior pluginFacts, state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
 ) {
@@ -310,12 +293,11 @@ func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m 
 	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
 }
 
-// settingsWithCreate reports whether the create's POST may carry the plugin
-// settings: only once the service is known to store configs (a multipart
-// create with settings is what today's service turns into an enabled hog
-// function, while it refuses a JSON one and makes nothing), and secrets only
-// when the plan checked them against the plugin's schema (checked), else
-// they go once the answer has shown which settings the plugin marks secret.
+// settingsWithCreate reports whether the POST may carry the settings: only
+// once the service is known to store configs (today's service turns a
+// multipart create with settings into a hog function, and refuses a JSON
+// one), and secrets only when the plan checked them against the plugin's
+// schema, else they follow once the answer shows which keys are secret.
 func (r *configResource) settingsWithCreate(meta *framework.ProviderData, secret types.String, checked bool) bool {
 	stores, known := meta.Client.StoresConfigs()
 	return known && stores && (!framework.IsSet(secret) || checked)
@@ -324,54 +306,38 @@ func (r *configResource) settingsWithCreate(meta *framework.ProviderData, secret
 // keepPlanned puts back into got, the answer's values, every value the plan
 // knew: Terraform wants them back as planned. They differ only where the
 // service changed what the configuration leaves out since the state was
-// read (an order set by an order resource, under -refresh=false); the next
-// refresh shows the service's.
+// read (an order resource's order, under -refresh=false).
 func keepPlanned(got, planned *record.Config) {
-	keep := func(dst *types.String, v types.String) {
-		if !v.IsUnknown() {
-			*dst = v
-		}
-	}
-	keepInt := func(dst *types.Int64, v types.Int64) {
-		if !v.IsUnknown() {
-			*dst = v
-		}
-	}
-	keepInt(&got.ID, planned.ID)
-	keepInt(&got.Plugin, planned.Plugin)
-	keepInt(&got.Order, planned.Order)
-	keep(&got.ProjectID, planned.ProjectID)
-	keep(&got.Name, planned.Name)
-	keep(&got.Description, planned.Description)
-	keep(&got.CreatedAt, planned.CreatedAt)
-	keep(&got.UpdatedAt, planned.UpdatedAt)
-	if !planned.Enabled.IsUnknown() {
-		got.Enabled = planned.Enabled
-	}
-	if !planned.Filters.IsUnknown() {
-		got.Filters = planned.Filters
-	}
-	if !planned.Settings.IsUnknown() {
-		got.Settings = planned.Settings
+	keepKnown(&got.ID, planned.ID)
+	keepKnown(&got.Plugin, planned.Plugin)
+	keepKnown(&got.Order, planned.Order)
+	keepKnown(&got.ProjectID, planned.ProjectID)
+	keepKnown(&got.Name, planned.Name)
+	keepKnown(&got.Description, planned.Description)
+	keepKnown(&got.CreatedAt, planned.CreatedAt)
+	keepKnown(&got.UpdatedAt, planned.UpdatedAt)
+	keepKnown(&got.Enabled, planned.Enabled)
+	keepKnown(&got.Filters, planned.Filters)
+	keepKnown(&got.Settings, planned.Settings)
+}
+
+func keepKnown[T attr.Value](dst *T, planned T) {
+	if !planned.IsUnknown() {
+		*dst = planned
 	}
 }
 
 // showsCreated reports whether the collection shows a config just created:
-// from its plugin_info when that carries the plugin's capabilities, else by
-// retrieving it from the collection.
+// its plugin_info tells, else a GET.
 func (r *configResource) showsCreated(ctx context.Context, c *client.Client, project string, rec *client.Record) (bool, error) {
 	if shows, known := r.kind.Shows(rec); known {
 		return shows, nil
 	}
 	_, err := c.Get(ctx, project, r.kind.Collection, rec.ID)
-	switch {
-	case err == nil:
-		return true, nil
-	case client.IsNotFound(err):
+	if client.IsNotFound(err) {
 		return false, nil
-	default:
-		return false, err
 	}
+	return err == nil, err
 }
 
 // refuseOtherKind deletes a config the service stored for a plugin of
@@ -398,9 +364,8 @@ func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 }
 
 // removeStray soft-deletes a config through a collection that shows it (the
-// live service answers 404 for it in every other) and returns that
-// collection's kind. When no collection shows it, DELETE, which the live
-// service resolves in the whole project, at least disables it.
+// others answer 404) and returns its kind; else DELETE, which the service
+// resolves in the whole project, at least disables it.
 func (r *configResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
 	var errs []error
 	for _, k := range r.kind.OwnFirst()[1:] {
@@ -421,8 +386,8 @@ func (r *configResource) removeStray(ctx context.Context, c *client.Client, proj
 	return nil, errors.Join(append(errs, fmt.Errorf("no collection shows config %d, so it could only be disabled", rec.ID))...)
 }
 
-// addError reports a failed operation on a config (id 0: not created yet),
-// on the attribute the service names when it names one.
+// addError reports a failed operation on config id (0: not created yet),
+// on the attribute the service names, if any.
 func (r *configResource) addError(diags *diag.Diagnostics, op string, id int64, err error) {
 	summary := fmt.Sprintf("Could not %s %s", op, r.kind.Noun)
 	if id != 0 {
@@ -431,16 +396,15 @@ func (r *configResource) addError(diags *diag.Diagnostics, op string, id int64, 
 	framework.AddAPIError(diags, summary, err, attrPath)
 }
 
-// softDelete removes config id by PATCH {"deleted": true} through coll: the
-// live service's DELETE only disables a config, while the deleted flag
-// removes it (and disables it).
+// softDelete removes config id by PATCH {"deleted": true}: the service's
+// DELETE only disables a config.
 func softDelete(ctx context.Context, c *client.Client, project string, coll client.Collection, id int64) error {
 	_, err := c.Update(ctx, project, coll, id, client.RecordInput{Deleted: client.Some(true)})
 	return err
 }
 
-// deletedAgainNote tells what became of config id, created on the way to
-// an error: deleted again, or not (err), with what to do then (advice).
+// deletedAgainNote tells whether config id, created on the way to an
+// error, was deleted again, and else what to do (advice).
 func deletedAgainNote(id int64, err error, advice string) string {
 	if err == nil {
 		return fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", id)

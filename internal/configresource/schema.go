@@ -2,6 +2,7 @@ package configresource
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -10,19 +11,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// schemaVersion is the version of the resource's state: 1 since plugin_info,
-// error, delivery_rate_24h, deleted and team_id left it (upgrade.go).
+// schemaVersion is the version of the resource's state (UpgradeState).
 const schemaVersion = 1
 
 // Limits the service enforces, checked at plan time.
@@ -31,12 +36,12 @@ const (
 	maxDescriptionLength = 1000
 )
 
-// writableAttributes are the record fields the service accepts in request
-// bodies; an API error naming one of them is attached to that attribute.
+// writableAttributes are the fields the service accepts: an API error
+// naming one is attached to that attribute.
 var writableAttributes = []string{"plugin", "enabled", "order", "name", "description", "deleted", "filters", "config"}
 
-// attrPath maps the attr of a service error to a schema attribute: nested
-// attrs are joined with "__" (filters__events__0__type → filters).
+// attrPath maps a service error's attr to an attribute; nested attrs are
+// joined with "__" (filters__events__0__type).
 func attrPath(attr string) (path.Path, bool) {
 	first, _, _ := strings.Cut(attr, "__")
 	for _, a := range writableAttributes {
@@ -103,10 +108,8 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"filters": schema.StringAttribute{
 				CustomType: record.FiltersType{},
 				Optional:   true,
-				// Computed only so that the plan may keep the state's text when
-				// the configuration says the same thing differently (after an
-				// import, say); planFilters still plans exactly the
-				// configuration otherwise, null included.
+				// Computed so that the plan may keep the state's text for the
+				// same filters written differently (planFilters).
 				Computed: true,
 				MarkdownDescription: "Which events the config applies to, a JSON object (write it with `jsonencode`) " +
 					"with `events`, `actions` and `filter_test_accounts`. PostHog since July 2025 has no filters " +
@@ -115,7 +118,6 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"config": schema.StringAttribute{
 				CustomType: jsontypes.NormalizedType{},
 				Optional:   true,
-				// Computed: left out, the service's settings are shown (and kept).
 				Computed:   true,
 				Validators: []validator.String{settingsObject, storableNumbers},
 				MarkdownDescription: "Non-secret plugin settings, a JSON object (write it with `jsonencode`). It " +
@@ -125,11 +127,7 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"secret_config_wo": schema.StringAttribute{
 				Optional:  true,
 				WriteOnly: true,
-				// Write-only keeps the value out of plan and state. Sensitive
-				// adds a sensitive_attributes entry (about 150 bytes) to every
-				// config's state, but dropping it would make Terraform plan an
-				// in-place update of every config once (it plans a change of
-				// sensitivity as an update).
+				// Dropping Sensitive would plan an update of every config once.
 				Sensitive:  true,
 				Validators: []validator.String{settingsObject, storableNumbers},
 				MarkdownDescription: "Secret plugin settings, a JSON object (write it with `jsonencode`), never " +
@@ -165,15 +163,13 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 	}
 }
 
-// timeoutDescription describes the time limit of one operation, retries and
-// waits for the service's rate limit included.
+// timeoutDescription describes the time limit of one operation.
 func timeoutDescription(operation string, def time.Duration) string {
 	return fmt.Sprintf("Time limit of %s, retries included. Defaults to %d minutes.",
 		operation, int(def.Minutes()))
 }
 
-// identitySchema is the resource identity (Terraform 1.12+): the
-// project and the config id.
+// identitySchema is the resource identity (Terraform 1.12+).
 func identitySchema() identityschema.Schema {
 	return identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{
@@ -186,5 +182,88 @@ func identitySchema() identityschema.Schema {
 				Description:       "Identifier of the config.",
 			},
 		},
+	}
+}
+
+// Model is the config resource's model: the config (record.Config), the
+// write-only secret settings with their version, and the timeouts.
+type Model struct {
+	record.Config
+	SecretSettings        types.String   `tfsdk:"secret_config_wo"`
+	SecretSettingsVersion types.Int64    `tfsdk:"secret_config_wo_version"`
+	Timeouts              timeouts.Value `tfsdk:"timeouts"`
+}
+
+// identityModel is the config resource's identity (Terraform 1.12+).
+type identityModel struct {
+	ProjectID types.String `tfsdk:"project_id"`
+	ID        types.Int64  `tfsdk:"id"`
+}
+
+// sameArguments reports whether a and b agree on every argument the
+// service stores (another project_id is a replacement, and filters that
+// filter nothing are the same, however written).
+func sameArguments(a, b *record.Config) bool {
+	return a.Plugin.Equal(b.Plugin) &&
+		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
+		a.Name.Equal(b.Name) && a.Description.Equal(b.Description) &&
+		(a.Filters.Equal(b.Filters) || a.Filters.FiltersNothing() && b.Filters.FiltersNothing()) &&
+		a.Settings.Equal(b.Settings)
+}
+
+// SetIdentity stores the identity of the config c (framework.StoreIdentity).
+func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, c *record.Config) diag.Diagnostics {
+	return framework.StoreIdentity(ctx, identity, identityOf(c))
+}
+
+// identityOf is the identity of the config c.
+func identityOf(c *record.Config) identityModel {
+	return identityModel{ProjectID: c.ProjectID, ID: c.ID}
+}
+
+// removedInVersion1 are the attributes of version 0 that describe the
+// plugin, change on their own or never change; the data source shows them.
+var removedInVersion1 = []string{"plugin_info", "delivery_rate_24h", "error", "deleted", "team_id"}
+
+// UpgradeState implements resource.ResourceWithUpgradeState; the plugin
+// facts come with the next read.
+func (r *configResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{0: framework.JSONStateUpgrader("config", dropRemovedInVersion1)}
+}
+
+// dropRemovedInVersion1 turns version 0 attributes into version 1's, for
+// an upgrade or a move (move.go).
+func dropRemovedInVersion1(attrs map[string]json.RawMessage) {
+	for _, name := range removedInVersion1 {
+		delete(attrs, name)
+	}
+}
+
+// textValidator checks a name or description as the service does: its
+// length in characters once stripped (the stock validators count bytes,
+// whitespace included), and no null character.
+type textValidator struct{ max int }
+
+var _ validator.String = textValidator{}
+
+func (v textValidator) Description(context.Context) string {
+	return fmt.Sprintf("at most %d characters once leading and trailing whitespace is stripped, and no null character", v.max)
+}
+
+func (v textValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v textValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	s := req.ConfigValue.ValueString()
+	if n := python.Len(record.Stored(s)); n > v.max {
+		resp.Diagnostics.AddAttributeError(req.Path, "Text too long", fmt.Sprintf(
+			"%s must be at most %d characters, got %d: the service counts characters (not bytes) once it has "+
+				"stripped leading and trailing whitespace.", req.Path, v.max, n))
+	}
+	if strings.ContainsRune(s, 0) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Null character in text", fmt.Sprintf(
+			"%s contains a null character (U+0000), which the service refuses.", req.Path))
 	}
 }

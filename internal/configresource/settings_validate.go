@@ -3,8 +3,13 @@ package configresource
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/agext/levenshtein"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -17,9 +22,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-var _ resource.ResourceWithValidateConfig = (*configResource)(nil)
-
-// Paths of the plugin settings attributes.
 var (
 	settingsPath       = path.Root("config")
 	secretSettingsPath = path.Root("secret_config_wo")
@@ -28,8 +30,8 @@ var (
 // settingsObject refuses settings that are not a JSON object.
 var settingsObject = framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)
 
-// storableNumbers refuses settings holding a number the service cannot
-// store: past a double's range, which its Python reads as inf.
+// storableNumbers refuses a number past a double's range, which the
+// service's Python reads as inf and cannot store.
 var storableNumbers validator.String = storableNumbersValidator{}
 
 type storableNumbersValidator struct{}
@@ -58,79 +60,69 @@ func (storableNumbersValidator) ValidateString(_ context.Context, req validator.
 }
 
 // ValidateConfig implements resource.ResourceWithValidateConfig: a setting
-// is either secret or not, so config and secret_config_wo share no key.
-// It reads the configuration's raw values (see raw.go): Terraform validates
-// every config of every plan.
+// is either secret or not, so config and secret_config_wo share no key. It
+// reads the configuration raw (raw.go): Terraform validates every config
+// of every plan.
 func (r *configResource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	cfg := configuredOf(req.Config.Raw)
-	if !framework.IsSet(cfg.settings) || !framework.IsSet(cfg.secret) {
-		return
-	}
-	plain, err1 := record.ParseSettings(cfg.settings.ValueString())
-	secret, err2 := record.ParseSettings(cfg.secret.ValueString())
-	if err1 != nil || err2 != nil {
-		return // the attribute validators report it
-	}
-	var both []string
-	for _, k := range plain.SortedKeys() {
-		if _, ok := secret[k]; ok {
-			both = append(both, fmt.Sprintf("%q", k))
-		}
-	}
-	if len(both) > 0 {
+	secret := settingKeys(cfg.secret, nil)
+	if both := settingKeys(cfg.Settings, func(k string) bool { return slices.Contains(secret, k) }); len(both) > 0 {
 		resp.Diagnostics.AddAttributeError(settingsPath, "Setting in both config and secret_config_wo",
 			fmt.Sprintf("config and secret_config_wo both set %s. Put secret settings in secret_config_wo only, "+
-				"the others in config only.", strings.Join(both, ", ")))
+				"the others in config only.", quoted(both)))
 	}
 }
 
 // checkSettingKeys checks configured settings against the keys the plugin
 // marks secret: a secret in config would be stored in plan and state, and a
 // non-secret setting in secret_config_wo would be dropped by the service on
-// the next update that sends config without it.
-// note is appended to each error's detail.
+// the next update that sends config without it. note ends each error.
 func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret record.StringValue, note string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if framework.IsSet(plain) {
-		if s, err := record.ParseSettings(plain.ValueString()); err == nil {
-			var bad []string
-			for _, k := range s.SortedKeys() {
-				if secrets[k] {
-					bad = append(bad, fmt.Sprintf("%q", k))
-				}
-			}
-			if len(bad) > 0 {
-				diags.AddAttributeError(settingsPath, "Secret setting in config",
-					fmt.Sprintf("config sets %s, which plugin %d marks secret: its value would be stored in plan "+
-						"and state. Set it in secret_config_wo (write-only, with secret_config_wo_version) instead.",
-						strings.Join(bad, ", "), plugin)+note)
-			}
-		}
+	if bad := settingKeys(plain, func(k string) bool { return secrets[k] }); len(bad) > 0 {
+		diags.AddAttributeError(settingsPath, "Secret setting in config",
+			fmt.Sprintf("config sets %s, which plugin %d marks secret: its value would be stored in plan "+
+				"and state. Set it in secret_config_wo (write-only, with secret_config_wo_version) instead.",
+				quoted(bad), plugin)+note)
 	}
-	if framework.IsSet(secret) {
-		if s, err := record.ParseSettings(secret.ValueString()); err == nil {
-			var bad []string
-			for _, k := range s.SortedKeys() {
-				if !secrets[k] {
-					bad = append(bad, fmt.Sprintf("%q", k))
-				}
-			}
-			if len(bad) > 0 {
-				diags.AddAttributeError(secretSettingsPath, "Non-secret setting in secret_config_wo",
-					fmt.Sprintf("secret_config_wo sets %s, which plugin %d does not mark secret: the service "+
-						"shows such values and drops them whenever config is updated without them. Set it in "+
-						"config instead.", strings.Join(bad, ", "), plugin)+note)
-			}
-		}
+	if bad := settingKeys(secret, func(k string) bool { return !secrets[k] }); len(bad) > 0 {
+		diags.AddAttributeError(secretSettingsPath, "Non-secret setting in secret_config_wo",
+			fmt.Sprintf("secret_config_wo sets %s, which plugin %d does not mark secret: the service "+
+				"shows such values and drops them whenever config is updated without them. Set it in "+
+				"config instead.", quoted(bad), plugin)+note)
 	}
 	return diags
 }
 
-// refuseMisplacedSettings checks the settings of a config just created
-// against its plugin's secret keys, which only the service's answer tells.
-// Settings in the wrong attribute are refused: the config is deleted again
-// (a secret in config would otherwise land in state). It reports whether it
-// refused.
+// settingKeys returns the keys of configured settings for which keep holds
+// (nil: all), sorted; none when unset or not an object.
+func settingKeys(v record.StringValue, keep func(string) bool) []string {
+	if !framework.IsSet(v) {
+		return nil
+	}
+	s, err := record.ParseSettings(v.ValueString())
+	if err != nil {
+		return nil
+	}
+	keys := s.SortedKeys()
+	if keep != nil {
+		keys = slices.DeleteFunc(keys, func(k string) bool { return !keep(k) })
+	}
+	return keys
+}
+
+// quoted writes keys as "a", "b".
+func quoted(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	return strings.Join(q, ", ")
+}
+
+// refuseMisplacedSettings deletes a config just created whose settings the
+// answer's secret keys show in the wrong attribute (a secret in config
+// would land in state), and reports whether it refused.
 func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.Client, project string,
 	rec *client.Record, plan *Model, secret types.String, diags *diag.Diagnostics,
 ) bool {
@@ -145,4 +137,69 @@ func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.
 	note := deletedAgainNote(rec.ID, err, "Delete it on the service, or import it.")
 	diags.Append(checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, note)...)
 	return true
+}
+
+// checkAgainstPlugin checks configured settings against the plugin's
+// config_schema (from the organization's plugin listing, once per
+// operation): keys in the wrong attribute are refused, unknown ones warned
+// about. It reports whether the schema told; a key that may not read the
+// listing leaves the check to the create's answer.
+func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework.ProviderData, plugin int64, cfg *configured,
+	diags *diag.Diagnostics,
+) bool {
+	if !framework.IsSet(cfg.Settings) && !framework.IsSet(cfg.secret) {
+		return false
+	}
+	p, err := meta.Plugin(ctx, plugin)
+	if err != nil {
+		noSchemaOnce(meta, plugin, err, diags)
+		return false
+	}
+	facts := record.PluginOf(p.JSON)
+	if facts.SecretKeys == nil {
+		return false
+	}
+	diags.Append(checkSettingKeys(plugin, facts.SecretKeys, cfg.Settings, cfg.secret, "")...)
+	if known := facts.SettingKeys; known != nil {
+		for _, k := range settingKeys(cfg.Settings, func(k string) bool { return !known[k] }) {
+			diags.AddAttributeWarning(settingsPath, fmt.Sprintf("Unknown setting %q", k),
+				fmt.Sprintf("Plugin %d has no setting %q%s. The service stores it anyway, and the plugin ignores it.",
+					plugin, k, closestHint(k, known)))
+		}
+	}
+	return true
+}
+
+// noSchemaSaid holds the providers (operations) that warned they cannot
+// read a plugin's schema.
+var noSchemaSaid sync.Map
+
+// noSchemaOnce warns, once per operation, that settings are checked only
+// once the service has answered the create.
+func noSchemaOnce(meta *framework.ProviderData, plugin int64, err error, diags *diag.Diagnostics) {
+	if _, said := noSchemaSaid.LoadOrStore(meta, true); said {
+		return
+	}
+	why := framework.DescribeError(err)
+	if client.IsProjectScopedKey(err) {
+		why = "The API key is limited to particular projects, and PostHog lets such keys read only project routes. " +
+			"A key that is not limited to projects, with the plugin:read scope, can read it."
+	}
+	diags.AddWarning(fmt.Sprintf("Plugin settings checked after the create (plugin %d)", plugin),
+		fmt.Sprintf("The provider could not read the plugin's settings schema from the organization's plugin listing, "+
+			"so settings are checked once the service has answered the create, and secrets are sent only then.\n\n%s", why))
+}
+
+// closestHint names the known key nearest to k, if one is near.
+func closestHint(k string, known map[string]bool) string {
+	best, dist := "", len(k)/2+2
+	for _, c := range slices.Sorted(maps.Keys(known)) {
+		if d := levenshtein.Distance(strings.ToLower(k), strings.ToLower(c), nil); d < dist {
+			best, dist = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
 }

@@ -50,34 +50,33 @@ func TestPlanUpdateText(t *testing.T) {
 	}{
 		{
 			what:  "a heredoc and a blank, both the plugin's",
-			cfg:   configured{name: types.StringValue("GeoIP\n"), description: types.StringValue("  ")},
+			cfg:   configured{Config: record.Config{Name: types.StringValue("GeoIP\n"), Description: types.StringValue("  ")}},
 			facts: pluginFacts{NameFromPlugin: true, DescriptionFromPlugin: true},
 			name:  types.StringValue("GeoIP"), description: types.StringValue(""),
 		},
 		{
 			what:  "left out after a configured blank: the plugin's, after apply",
-			cfg:   configured{name: types.StringValue("GeoIP"), descriptionNull: true},
+			cfg:   configured{Config: record.Config{Name: types.StringValue("GeoIP")}},
 			facts: pluginFacts{NameFromPlugin: true, DescriptionFromPlugin: true, BlankDescription: true},
 			name:  types.StringValue("GeoIP"), description: types.StringUnknown(),
 		},
 		{
 			what:  "left out, the plugin's empty description: kept",
-			cfg:   configured{name: types.StringValue("GeoIP"), descriptionNull: true},
+			cfg:   configured{Config: record.Config{Name: types.StringValue("GeoIP")}},
 			facts: pluginFacts{DescriptionFromPlugin: true},
 			name:  types.StringValue("GeoIP"), description: types.StringValue(""),
 		},
 		{
 			what: "not known yet: the proposed value",
-			cfg:  configured{name: types.StringUnknown(), description: types.StringUnknown()},
+			cfg:  configured{Config: record.Config{Name: types.StringUnknown(), Description: types.StringUnknown()}},
 			name: types.StringUnknown(), description: types.StringUnknown(),
 		},
 	} {
-		plan := record.Config{Name: tt.cfg.name, Description: tt.cfg.description}
-		if tt.cfg.descriptionNull {
+		plan := record.Config{Name: tt.cfg.Name, Description: tt.cfg.Description}
+		if tt.cfg.Description.IsNull() {
 			plan.Description = types.StringUnknown()
 		}
 		cfg := tt.cfg
-		cfg.settings, cfg.secret, cfg.filters = types.StringNull(), types.StringNull(), types.StringNull()
 		planUpdate(&plan, &state, &cfg, tt.facts, true)
 		if !plan.Name.Equal(tt.name) || !plan.Description.Equal(tt.description) {
 			t.Errorf("%s: planned %v, %v; want %v, %v", tt.what, plan.Name, plan.Description, tt.name, tt.description)
