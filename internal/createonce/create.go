@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -69,6 +70,25 @@ func Drain(timeout time.Duration) {
 	case <-done:
 	case <-time.After(timeout):
 	}
+}
+
+// ExitWhenOrphaned exits once Terraform, the parent, is gone (killed), as
+// go-plugin would serve on; the creates under way first record what they
+// made (Drain). On Unix an orphan is re-parented; elsewhere this never
+// fires.
+func ExitWhenOrphaned() {
+	parent := os.Getppid()
+	if parent <= 1 {
+		return // started by init itself: nothing to watch
+	}
+	go func() {
+		for range time.Tick(time.Second) {
+			if os.Getppid() != parent {
+				Drain(DrainTimeout)
+				os.Exit(1)
+			}
+		}
+	}()
 }
 
 // Request is a create: what the POST sends (Input), the plugin settings
