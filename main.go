@@ -4,22 +4,44 @@
 package main
 
 import (
+	"flag"
+	"log"
+
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/provider"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/serve"
 )
 
 // version is the provider's release, set at build time with
 // -ldflags "-X main.version=...".
 var version = "dev"
 
+// stopProfile ends the CPU profile of a benchmark build (profile_bench.go).
+var stopProfile = func() {}
+
 func main() {
-	serve.Main(provider.Address, providerserver.NewProtocol6(provider.New(version)()), serve.Hooks{
-		// A finished run's creates are in the state: the journal forgets
-		// them. A killed run's creates under way are recorded first.
-		ShutDown: createonce.Finish,
-		Orphaned: func() { createonce.Drain(createonce.DrainTimeout) },
-	})
+	var debug bool
+	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
+	flag.Parse()
+
+	tuneGC()
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	} else { // started by Terraform, which may be killed
+		quietUnlessLogged()
+		createonce.ExitWhenOrphaned()
+	}
+	// providerserver.Serve, with the request contexts released (release.go).
+	err := tf6server.Serve(provider.Address, func() tfprotov6.ProviderServer {
+		return releaseRequestContexts(providerserver.NewProtocol6(provider.New(version)())())
+	}, opts...)
+	stopProfile()
+	if err != nil {
+		log.Fatal(err)
+	}
+	createonce.Finish() // a finished run's creates are in the state: the journal forgets them
 }

@@ -36,5 +36,5 @@ if [ -z "$bin" ]; then
   fi
 fi
 "$bin" run ./...
-# The provider's benchmark build (internal/serve/profile_bench.go).
-"$bin" run --build-tags benchprofile ./internal/serve/...
+# The provider's benchmark build (profile_bench.go).
+"$bin" run --build-tags benchprofile .

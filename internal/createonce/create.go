@@ -1,20 +1,14 @@
 // Package createonce makes the one POST of a config create, and never
 // makes a config twice, nor takes one that another resource holds.
 //
-// The client never resends a POST that may have reached the service. When
-// one fails that way (client.MayHaveApplied: a 502/503/504, a reset or a
-// timeout after the request was written), the service may hold a config
-// that no answer named; the service has no idempotency key, so nothing
-// proves which config, if any, that POST made. Create looks: when a 502 or
-// 503 answered and no config that holds what was sent was made since, it
-// sends the request again; otherwise it fails naming the configs that
-// match, for the user to import or remove. It never adopts one: that could
-// take a config that another state created at the same moment.
-//
-// What can be proved is a config whose id an answer gave to a run that was
-// then killed before Terraform stored it: the create journal (journal.go)
-// of the working directory and workspace holds it, and the next create of
-// exactly the same request adopts it instead of making a second one.
+// A POST whose answer was lost (client.MayHaveApplied) is not resent
+// blindly: the service has no idempotency key, so Create looks for configs
+// made since that hold what was sent, resends only after a 502 or 503 when
+// there are none, and otherwise names them in its error. It never adopts
+// such a config (it could be another state's); it adopts only a config
+// whose id an answer gave to a run killed before Terraform stored it, as
+// the create journal (journal.go) of the working directory and workspace
+// proves.
 package createonce
 
 import (
@@ -22,9 +16,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -42,39 +36,46 @@ import (
 )
 
 const (
-	// clockSkew is how far the service's clock may be from what the Date
-	// headers of its answers let the client estimate (or, before any, from
-	// this machine's).
-	clockSkew = 2 * time.Second
-	// noDateSkew stands in for it before any answer carried a Date.
+	// clockSkew is how far off the service's clock, as the client estimates
+	// it, may be; noDateSkew before any answer had a Date.
+	clockSkew  = 2 * time.Second
 	noDateSkew = 2 * time.Minute
-	// stopGrace is how long a POST already under way may still run after
-	// Terraform cancels the operation (Ctrl-C, or Terraform gone), so that
-	// its answer, and the new config's id, reach the state or the journal.
+	// stopGrace is how long a POST under way may still run after Terraform
+	// cancels the operation, so that the new config's id reaches the state
+	// or the journal.
 	stopGrace = 15 * time.Second
-	// DrainTimeout bounds Drain when Terraform is gone: the creates under
-	// way have stopGrace to finish.
-	DrainTimeout = stopGrace + 5*time.Second
 )
 
-// inFlight counts the creates under way, which Drain waits for.
+// inFlight counts the creates under way.
 var inFlight sync.WaitGroup
 
-// Drain waits up to timeout for the creates under way to record what they
-// made. The provider calls it before it exits because Terraform is gone.
-func Drain(timeout time.Duration) {
-	done := make(chan struct{})
-	go func() { inFlight.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(timeout):
+// ExitWhenOrphaned exits once Terraform, the parent, is gone (killed), as
+// go-plugin would serve on; the creates under way first get stopGrace and
+// a little more to record what they made. On Unix an orphan is
+// re-parented; elsewhere this never fires.
+func ExitWhenOrphaned() {
+	parent := os.Getppid()
+	if parent <= 1 {
+		return // started by init itself: nothing to watch
 	}
+	go func() {
+		for range time.Tick(time.Second) {
+			if os.Getppid() != parent {
+				done := make(chan struct{})
+				go func() { inFlight.Wait(); close(done) }()
+				select {
+				case <-done:
+				case <-time.After(stopGrace + 5*time.Second):
+				}
+				os.Exit(1)
+			}
+		}
+	}()
 }
 
-// Request is a create: what the POST sends (Input), the plugin settings
-// the config is to hold (Settings: Input.Config, or sent by the caller once
-// the config exists), and the keys of Settings that are secret, whose
-// values the journal never keeps.
+// Request is a create: what the POST sends, the plugin settings the config
+// is to hold (Input.Config, or sent by the caller once the config exists),
+// and which of them are secret (the journal keeps no secret value).
 type Request struct {
 	Input      client.RecordInput
 	Settings   client.Opt[json.RawMessage]
@@ -103,8 +104,8 @@ func (r Request) fingerprint(host, project string, coll client.Collection) strin
 }
 
 // Create creates the config req sends in project's collection of kind k,
-// or adopts the one a killed run of this working directory created with
-// exactly this request (with a warning in diags).
+// or adopts, with a warning, the one a killed run of this working
+// directory created with exactly this request.
 func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, req Request, diags *diag.Diagnostics) (*client.Record, error) {
 	inFlight.Add(1)
 	defer inFlight.Done()
@@ -121,16 +122,15 @@ func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proj
 	}
 
 	reg := registryFor(c)
-	gate := reg.gate(fp)
 	for attempt := 0; ; attempt++ {
 		sent := time.Now()
 		seq := j.begin(c.Host(), project, coll, fp, sent)
-		gate.RLock()
+		reg.gate.RLock()
 		rec, err := post(ctx, c, project, k.Collection, req.Input)
 		if err == nil {
-			reg.made(rec.ID)
+			reg.made.Store(rec.ID, true)
 		}
-		gate.RUnlock()
+		reg.gate.RUnlock()
 		switch {
 		case err == nil:
 			j.created(seq, rec.ID)
@@ -139,12 +139,12 @@ func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proj
 			j.settled(seq)
 			return nil, err
 		}
-		// With every create of the same request settled, so that the
-		// configs they made are known and not taken for this one's.
-		gate.Lock()
+		// With no other create under way, so that the configs they made are
+		// known and not taken for this one's.
+		reg.gate.Lock()
 		ids, lerr := candidates(ctx, c, k, project, req.Input, sent, time.Time{})
-		gate.Unlock()
-		ids = slices.DeleteFunc(ids, reg.isMade)
+		reg.gate.Unlock()
+		ids = slices.DeleteFunc(ids, func(id int64) bool { _, made := reg.made.Load(id); return made })
 		if lerr == nil && len(ids) == 0 && answeredUnavailable(err) && attempt < c.MaxRetries() && ctx.Err() == nil {
 			// Nothing was stored, and the answer says the request was
 			// not being worked on: sending it again is safe.
@@ -158,84 +158,45 @@ func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proj
 }
 
 // registry is what the creates of one client (one configured provider)
-// share: the configs they made, and a gate per request, which a look for
-// what a failed create of the request made holds alone.
+// share: the configs they made, and a gate that a look for what a failed
+// create made holds alone.
 type registry struct {
-	mu    sync.Mutex
-	ids   map[int64]bool
-	gates map[string]*sync.RWMutex
+	gate sync.RWMutex
+	made sync.Map // config id -> true
 }
 
 var registries sync.Map // *client.Client -> *registry
 
 func registryFor(c *client.Client) *registry {
-	r, _ := registries.LoadOrStore(c, &registry{ids: map[int64]bool{}, gates: map[string]*sync.RWMutex{}})
+	r, _ := registries.LoadOrStore(c, &registry{})
 	return r.(*registry) //nolint:forcetypeassert // only *registry is stored
 }
 
-func (r *registry) gate(fp string) *sync.RWMutex {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	g := r.gates[fp]
-	if g == nil {
-		g = new(sync.RWMutex)
-		r.gates[fp] = g
-	}
-	return g
-}
-
-func (r *registry) made(id int64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.ids[id] = true
-}
-
-func (r *registry) isMade(id int64) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ids[id]
-}
-
-// answeredUnavailable reports whether a create failed with a 502 or 503
-// answer: a proxy or the service saying it could not take the request,
-// which a list that shows no config from it settles. A 504, a reset or a
-// timeout may leave the request at work on the service, where it can still
-// store the config after the list.
+// answeredUnavailable reports whether a create failed with a 502 or 503:
+// the request was not taken, which a list without its config settles. A
+// 504, a reset or a timeout may leave it at work, to store the config
+// after the list.
 func answeredUnavailable(err error) bool {
 	s := client.StatusOf(err)
 	return s == http.StatusBadGateway || s == http.StatusServiceUnavailable
 }
 
-// post makes one create call (the client retries it only while it provably
-// did not arrive). Once under way it is not cut short by Terraform's stop:
-// see stopGrace.
+// post makes one create call, which outlives Terraform's stop (a
+// cancellation of ctx) by up to stopGrace; ctx's deadline still applies.
 func post(ctx context.Context, c *client.Client, project string, coll client.Collection, in client.RecordInput) (*client.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pctx, cancel := withStopGrace(ctx, stopGrace)
+	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
-	return c.Create(pctx, project, coll, in)
-}
-
-// withStopGrace returns a context for a request that outlives the
-// cancellation of ctx by up to grace; ctx's deadline still applies.
-func withStopGrace(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
-	detached := context.WithoutCancel(ctx)
-	var cancel context.CancelFunc
 	if dl, ok := ctx.Deadline(); ok {
-		detached, cancel = context.WithDeadline(detached, dl)
-	} else {
-		detached, cancel = context.WithCancel(detached)
+		var cancelAtDeadline context.CancelFunc
+		pctx, cancelAtDeadline = context.WithDeadline(pctx, dl)
+		defer cancelAtDeadline()
 	}
-	stop := context.AfterFunc(ctx, func() {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			cancel()
-			return
-		}
-		time.AfterFunc(grace, cancel)
-	})
-	return detached, func() { stop(); cancel() }
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, cancel) })
+	defer stop()
+	return c.Create(pctx, project, coll, in)
 }
 
 // LostAnswerError is a create whose answer was lost on the way (Err): it
@@ -248,9 +209,8 @@ type LostAnswerError struct {
 func (e *LostAnswerError) Error() string { return e.Err.Error() + "\n\n" + e.Note }
 func (e *LostAnswerError) Unwrap() error { return e.Err }
 
-// lostAnswer is the error of a create whose answer was lost on the way:
-// it names the configs ids that match what was sent, created since the
-// POST (lerr: listing them failed).
+// lostAnswer is the error of a create whose answer was lost: it names the
+// configs ids, made since with what was sent (lerr: listing them failed).
 func lostAnswer(k kind.Kind, project string, ids []int64, lerr, err error) error {
 	var found string
 	switch {
@@ -267,14 +227,16 @@ func lostAnswer(k kind.Kind, project string, ids []int64, lerr, err error) error
 		"was lost. It was not sent again, so as not to make a second %s, and nothing was saved in the state. %s", k.Noun, found)}
 }
 
-// candidates returns the active configs of project (in k's collection and
-// the others) that hold everything in sends, created between after and
-// before (zero: now) on the service's clock.
+// candidates returns the active configs of project (any collection) that
+// hold what in sends, created between after and before (zero: now) on the
+// service's clock.
 func candidates(ctx context.Context, c *client.Client, k kind.Kind, project string, in client.RecordInput, after, before time.Time) ([]int64, error) {
-	from := serviceTime(c, after).Add(-skew(c))
+	from, skew := onServiceClock(c, after)
+	from = from.Add(-skew)
 	var to time.Time
 	if !before.IsZero() {
-		to = serviceTime(c, before).Add(skew(c))
+		to, skew = onServiceClock(c, before)
+		to = to.Add(skew)
 	}
 	var ids []int64
 	for _, kk := range k.OwnFirst() {
@@ -292,25 +254,17 @@ func candidates(ctx context.Context, c *client.Client, k kind.Kind, project stri
 	return slices.Compact(ids), nil
 }
 
-// serviceTime is the service's clock at the local moment t, as the answers'
-// Date headers tell it.
-func serviceTime(c *client.Client, t time.Time) time.Time {
+// onServiceClock is the local moment t on the service's clock, as far as
+// its answers' Date headers tell, and how far off that may be.
+func onServiceClock(c *client.Client, t time.Time) (time.Time, time.Duration) {
 	if st, ok := c.ServiceTime(t); ok {
-		return st
+		return st, clockSkew
 	}
-	return t
+	return t, noDateSkew
 }
 
-func skew(c *client.Client) time.Duration {
-	if _, ok := c.ServiceTime(time.Now()); ok {
-		return clockSkew
-	}
-	return noDateSkew
-}
-
-// createdWithin reports whether the service's created_at lies within
-// [after, before] (before zero: no upper bound). An unreadable time never
-// matches.
+// createdWithin reports whether created_at lies within [after, before]
+// (before zero: no bound); an unreadable time never does.
 func createdWithin(createdAt string, after, before time.Time) bool {
 	t, err := time.Parse(time.RFC3339Nano, createdAt)
 	if err != nil {
@@ -327,12 +281,11 @@ func joinIDs(ids []int64) string {
 	return strings.Join(s, ", ")
 }
 
-// adopt settles the entries a killed run of this working directory left
-// for creates of fingerprint fp: the first whose config is still active
-// and holds what in sends becomes this create's (its settings sent again,
-// with a warning in diags). An entry without an id (the killed run never
-// saw the answer) cannot say which config its POST made: the configs that
-// match are named in a warning, and this create goes on. nil, nil: POST.
+// adopt settles the open entries of killed runs for creates of fp: the
+// first whose config is active and holds what in sends becomes this
+// create's, with a warning. An entry without an id (its answer never came)
+// proves nothing: the configs that match are named in a warning. nil, nil:
+// POST.
 func adopt(ctx context.Context, c *client.Client, j *journal, k kind.Kind, project, fp string, in client.RecordInput,
 	diags *diag.Diagnostics,
 ) (*client.Record, error) {
@@ -356,14 +309,14 @@ func adopt(ctx context.Context, c *client.Client, j *journal, k kind.Kind, proje
 			fmt.Sprintf("A previous run in this working directory and workspace created %s %d with exactly these "+
 				"settings at %s, but was killed before Terraform stored it in the state. This resource now manages "+
 				"it instead of creating a second one.", k.Noun, rec.ID, e.Sent.Format(time.RFC3339)))
-		registryFor(c).made(rec.ID)
+		registryFor(c).made.Store(rec.ID, true)
 		return resendSettings(ctx, c, k, project, rec, in)
 	}
 	return nil, nil
 }
 
-// orphanConfig reads config id, the orphan of a killed run, and returns it
-// if it is active and still holds what in sends.
+// orphanConfig returns config id, a killed run's orphan, if it is active
+// and still holds what in sends.
 func orphanConfig(ctx context.Context, c *client.Client, k kind.Kind, project string, in client.RecordInput, id int64) (*client.Record, error) {
 	for _, kk := range k.OwnFirst() {
 		rec, err := c.Get(ctx, project, kk.Collection, id)
@@ -381,9 +334,9 @@ func orphanConfig(ctx context.Context, c *client.Client, k kind.Kind, project st
 	return nil, nil
 }
 
-// warnUnanswered warns of the configs an unanswered create of a killed run
+// warnUnanswered warns of each config an unanswered create of a killed run
 // may have made: those that match, created after its POST and before its
-// provider ended (by then this process had its file), one warning each.
+// provider ended (by the time this process read its file).
 func warnUnanswered(ctx context.Context, c *client.Client, j *journal, k kind.Kind, project string, in client.RecordInput,
 	e *entry, diags *diag.Diagnostics,
 ) {
@@ -411,9 +364,9 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// resendSettings sends the plugin settings of in again to a config that was
-// adopted rather than created: secret values are masked in what the service
-// shows, so only sending them makes sure the config holds this resource's.
+// resendSettings sends the plugin settings of in again to an adopted
+// config: the service masks secrets, so only sending them makes sure it
+// holds this resource's.
 func resendSettings(ctx context.Context, c *client.Client, k kind.Kind, project string, rec *client.Record, in client.RecordInput) (*client.Record, error) {
 	if _, ok := in.Config.Get(); !ok {
 		return rec, nil
@@ -429,10 +382,8 @@ func resendSettings(ctx context.Context, c *client.Client, k kind.Kind, project 
 }
 
 // madeBy reports whether rec may be the config a create of in made: it
-// holds everything in sends, or all of it but the settings while it holds
-// none, as a create leaves it whose settings were to follow in a PATCH
-// once the config exists (the caller sends them so until the service's
-// schema tells it may) when it was cut off before that PATCH.
+// holds everything in sends, or all but the settings while it holds none
+// (a create whose settings were to follow in a PATCH, cut off before it).
 func madeBy(rec *client.Record, in client.RecordInput) bool {
 	if matchesSent(rec, in) {
 		return true
@@ -488,9 +439,8 @@ func matchesSent(rec *client.Record, in client.RecordInput) bool {
 	return true
 }
 
-// matchesFallback checks a name or description left out of the create, or
-// sent blank: the service then shows the plugin's own (when plugin_info
-// tells it, or the value is empty, which is always the plugin's).
+// matchesFallback checks a name or description left out or sent blank:
+// the service shows the plugin's own for it (when plugin_info tells it).
 func matchesFallback(rec *client.Record, in client.RecordInput) bool {
 	p := record.PluginOf(rec.PluginInfo)
 	for _, f := range []struct {

@@ -1,30 +1,17 @@
 package createonce
 
-// The create journal: configs that a killed run of this working directory
-// and workspace created and never handed to Terraform's state.
+// The create journal: configs a killed run of this working directory and
+// workspace created and never handed to Terraform's state.
 //
-// Each provider process that creates keeps one file in the journal
-// directory and holds an exclusive lock on it for as long as it lives. The
-// operating system releases the lock when the process ends, however it
-// ends (a zombie that no parent reaps holds no lock), so "the file can be
-// locked" is the one test of "its run is over"; no process ids are probed.
-// A process that Terraform shuts down (the end of a plan or apply, also
-// after Ctrl-C) removes its file: what a finished run created is in the
-// state or was reported, and is never adopted. Only a run that was killed
-// leaves its file behind.
-//
-// Lines are appended, one JSON event each: a create about to be sent
-// (what it sends, as a fingerprint without secret values), the id its
-// answer gave, and "done" once the entry is settled (nothing created, or
-// adopted, or found in the state). The next plan of the same working
-// directory and workspace marks the entries whose config a resource of the
-// state holds (ConfirmInState); a create of the same fingerprint then
-// adopts a config of an entry left open, after checking on the service that
-// it still holds what was sent.
-//
-// The directory is keyed by the working directory and the workspace, so
-// that two workspaces, or two working directories that share a data
-// directory, never see each other's creates.
+// Each provider process that creates appends JSON lines to a file of its
+// own (a create about to be sent, as a fingerprint without secret values;
+// the id its answer gave; "done" once settled) and holds the file's lock
+// for its life: the operating system drops the lock however the process
+// ends, so a file that can be locked is a run that is over. A provider
+// that Terraform shuts down removes its file; only a killed run leaves one.
+// The next plan settles the entries whose config the state holds
+// (ConfirmInState); a create of the same fingerprint adopts an entry left
+// open.
 
 import (
 	"bufio"
@@ -33,7 +20,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,10 +37,9 @@ const (
 	lockWait = stopGrace + 15*time.Second
 )
 
-// DefaultJournalDir is the journal directory of this process: inside
-// Terraform's data directory (TF_DATA_DIR, .terraform by default) of the
-// working directory, keyed by that directory and the workspace. "" when
-// there is no data directory (no `terraform init` here).
+// DefaultJournalDir is the journal directory of this process, in
+// Terraform's data directory, keyed by the working directory and the
+// workspace; "" without a data directory (no `terraform init` here).
 func DefaultJournalDir() string {
 	dataDir := os.Getenv("TF_DATA_DIR")
 	if dataDir == "" {
@@ -88,28 +73,28 @@ func journalKey(workdir, workspace string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// event is one line of a journal file.
+// event is one line of a journal file: the line that opens an entry sets
+// Host to Sent; later ones, ID or Done.
 type event struct {
-	Seq int `json:"seq"`
-	// Set on the line that opens an entry.
+	Seq         int       `json:"seq"`
 	Host        string    `json:"host,omitempty"`
 	Project     string    `json:"project,omitempty"`
 	Collection  string    `json:"collection,omitempty"`
 	Fingerprint string    `json:"fp,omitempty"`
 	Sent        time.Time `json:"sent,omitzero"`
-	// ID is the config the answer gave; Done settles the entry.
-	ID   int64 `json:"id,omitempty"`
-	Done bool  `json:"done,omitempty"`
+	ID          int64     `json:"id,omitempty"`
+	Done        bool      `json:"done,omitempty"`
 }
 
-// entry is an open create of a killed run, in file under seq.
+// entry is an open create of a killed run, in file.
 type entry struct {
 	event
 	file string
 }
 
-// journal is one provider's view of a journal directory: its own file,
-// made on its first create, and the open entries of killed runs, read once.
+// journal is one configured provider's view of a journal directory: its
+// own file, made on its first create, and the killed runs' open entries,
+// read once.
 type journal struct {
 	dir string
 
@@ -118,8 +103,8 @@ type journal struct {
 	seq    int
 	loaded bool
 	open   []*entry
-	// loadedAt is when the killed runs' files were read: their providers
-	// had ended by then.
+	// loadedAt is when the killed runs' files were read (their providers
+	// had ended).
 	loadedAt time.Time
 }
 
@@ -148,9 +133,8 @@ func journalOf(key any, dir string) *journal {
 // The provider calls it when Terraform shuts it down.
 func Finish() { release(func(any, *journal) bool { return true }, true) }
 
-// Release ends the journals of dir: finished removes their files, as at
-// the end of a run; otherwise they stay, as a killed run's. Tests use it to
-// play the end of a provider process.
+// Release ends the journals of dir as a finished run's (their files go) or
+// a killed run's. Tests use it to play the end of a provider process.
 func Release(dir string, finished bool) {
 	release(func(_ any, j *journal) bool { return j.dir == dir }, finished)
 }
@@ -179,7 +163,7 @@ func release(which func(any, *journal) bool, finished bool) {
 }
 
 // begin records a create about to be sent and returns its sequence number
-// (0: no journal).
+// (0: none).
 func (j *journal) begin(host, project, coll, fp string, sent time.Time) int {
 	if j == nil {
 		return 0
@@ -241,11 +225,9 @@ func (j *journal) append(e event) {
 	_, _ = j.own.Write(append(b, '\n'))
 }
 
-// load reads the open entries of killed runs once: the files whose lock is
-// free. A file still locked is waited for (the provider of a run killed a
-// moment ago finishes its creates under way first), up to lockWait; one
-// locked longer belongs to a live run, whose entries are not for taking.
-// The caller holds j.mu.
+// load reads the open entries of killed runs once. A locked file is waited
+// for up to lockWait (a run killed a moment ago finishes its creates under
+// way first); one locked longer is a live run's. The caller holds j.mu.
 func (j *journal) load(ctx context.Context) {
 	if j.loaded {
 		return
@@ -262,14 +244,14 @@ func (j *journal) load(ctx context.Context) {
 		if !strings.HasSuffix(name, ".jsonl") || j.own != nil && name == j.own.Name() {
 			continue
 		}
-		_ = withFileLock(ctx, name, deadline, func(fh *os.File) error {
+		withFileLock(ctx, name, deadline, func(fh *os.File) {
 			open := readOpen(fh, name)
 			info, err := fh.Stat()
 			if len(open) == 0 || err == nil && time.Since(info.ModTime()) > journalMaxAge {
-				return os.Remove(name)
+				_ = os.Remove(name)
+				return
 			}
 			j.open = append(j.open, open...)
-			return nil
 		})
 	}
 }
@@ -307,50 +289,42 @@ func readOpen(f *os.File, name string) []*entry {
 }
 
 // withFileLock runs fn on the file name while holding its lock, waiting
-// for the lock until deadline (or ctx ends). It reports an error when the
-// lock was not had.
-func withFileLock(ctx context.Context, name string, deadline time.Time, fn func(*os.File) error) error {
+// for the lock until deadline (or ctx ends); without the lock, not at all.
+func withFileLock(ctx context.Context, name string, deadline time.Time, fn func(*os.File)) {
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_APPEND, 0) //nolint:gosec // G304: a file of the journal directory
 	if err != nil {
-		return err
+		return
 	}
 	defer func() { _ = f.Close() }()
 	for {
 		ok, err := tryLock(f)
-		if err != nil {
-			return err
-		}
-		if ok {
-			return fn(f)
-		}
-		if time.Now().After(deadline) {
-			return errLive
+		switch {
+		case ok:
+			fn(f)
+			return
+		case err != nil || time.Now().After(deadline):
+			return
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }
 
-// errLive: the file's run still runs.
-var errLive = errors.New("the run that writes this journal file still runs")
-
-// take settles the open entry e for this process, if no other process did
-// first, and reports whether it did.
+// take settles the open entry e, unless another process did first, and
+// reports whether it did.
 func (j *journal) take(ctx context.Context, e *entry) bool {
 	taken := false
-	_ = withFileLock(ctx, e.file, time.Now().Add(lockWait), func(f *os.File) error {
+	withFileLock(ctx, e.file, time.Now().Add(lockWait), func(f *os.File) {
 		for _, cur := range readOpen(f, e.file) {
 			if cur.Seq == e.Seq {
 				b, _ := json.Marshal(event{Seq: e.Seq, Done: true})
 				_, err := f.Write(append(b, '\n'))
 				taken = err == nil
-				return err
 			}
 		}
-		return nil
 	})
 	j.drop(e)
 	return taken
@@ -385,8 +359,7 @@ func (j *journal) matching(ctx context.Context, host, project, coll, fp string) 
 	return out
 }
 
-// confirm settles the entries of config id: a resource of the state holds
-// it.
+// confirm settles the entries of config id, which the state holds.
 func (j *journal) confirm(ctx context.Context, host string, id int64) {
 	if j == nil {
 		return

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
@@ -370,28 +369,6 @@ func TestRead_countPastTheBudgetFallsBackToGET(t *testing.T) {
 	}
 }
 
-// Pages serve one operation: once they are older than maxAge, reads start
-// over with a GET.
-func TestRead_pagesExpire(t *testing.T) {
-	api := newFakeAPI(10)
-	c := New(api, 10)
-	now := time.Now()
-	c.now = func() time.Time { return now }
-	ctx := t.Context()
-	for _, id := range []int64{1, 2} { // a GET, then the only page
-		if _, err := c.Read(ctx, "1", coll, id); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := c.Read(ctx, "1", coll, 3); err != nil || api.lists != 1 || api.gets != 1 {
-		t.Fatalf("read from the page: %v; %d lists, %d GETs", err, api.lists, api.gets)
-	}
-	now = now.Add(maxAge + time.Second)
-	if _, err := c.Read(ctx, "1", coll, 4); err != nil || api.lists != 1 || api.gets != 2 {
-		t.Errorf("read after maxAge: %v; %d lists, %d GETs, want a GET", err, api.lists, api.gets)
-	}
-}
-
 // Reads of another project or collection have listings of their own.
 func TestRead_collectionsAreSeparate(t *testing.T) {
 	api := newFakeAPI(10)
@@ -411,8 +388,7 @@ func TestRead_collectionsAreSeparate(t *testing.T) {
 
 // A record from a page gets the plugin_info a GET of the operation showed
 // for its plugin; the first record of a plugin no GET has shown is read by
-// GET. A plugin changed on the service shows once the operation's pages
-// and plugin_infos have expired.
+// GET. A plugin changed on the service since shows in the next operation.
 func TestRead_pluginInfoOfTheOperation(t *testing.T) {
 	api := newFakeAPI(10)
 	for i := range api.records {
@@ -420,8 +396,6 @@ func TestRead_pluginInfoOfTheOperation(t *testing.T) {
 	}
 	api.pluginInfo = map[int64]string{1: `{"name":"one"}`, 2: `{"name":"two"}`}
 	c := New(api, 10)
-	now := time.Now()
-	c.now = func() time.Time { return now }
 	ctx := t.Context()
 	read := func(id int64, wantInfo string, wantLists, wantGets int) {
 		t.Helper()
@@ -445,10 +419,6 @@ func TestRead_pluginInfoOfTheOperation(t *testing.T) {
 	api.pluginInfo[1] = `{"name":"one, renamed"}`
 	api.mu.Unlock()
 	read(5, `{"name":"one"}`, 1, 2) // the operation's view
-	now = now.Add(maxAge + time.Second)
-	read(6, `{"name":"two"}`, 1, 3)          // a new operation: a direct GET again
-	read(7, `{"name":"one, renamed"}`, 2, 4) // a new page, and plugin 1's plugin_info has expired
-	read(9, `{"name":"one, renamed"}`, 2, 4)
 }
 
 // Records of a list get their plugin's plugin_info with one GET per

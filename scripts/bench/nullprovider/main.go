@@ -1,7 +1,7 @@
 // Command nullprovider is the benchmark's plugin floor: the smallest
-// terraform-plugin-framework provider, served the way the pipeline provider
-// is (internal/serve), whose one resource, benchnull_thing, keeps an input,
-// gets an id and talks to nothing. terraform_data is Terraform with no
+// terraform-plugin-framework provider, served by providerserver.Serve, whose
+// one resource, benchnull_thing, keeps an input, gets an id and talks to
+// nothing. terraform_data is Terraform with no
 // plugin at all; this is what any framework plugin costs Terraform on top of
 // that (starting processes, four gRPC calls per instance, the framework's
 // schema work), so that the benchmark can tell which part of the pipeline
@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"log"
 	"strconv"
 	"sync/atomic"
 
@@ -21,12 +22,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/serve"
 )
 
 func main() {
-	serve.Main("registry.terraform.io/pipelinecfg/benchnull", providerserver.NewProtocol6(&nullProvider{}), serve.Hooks{})
+	err := providerserver.Serve(context.Background(), func() provider.Provider { return &nullProvider{} },
+		providerserver.ServeOpts{Address: "registry.terraform.io/pipelinecfg/benchnull"})
+	if err != nil {
+		log.Fatal(err)
+	}
 }
 
 type nullProvider struct{}

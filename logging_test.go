@@ -1,4 +1,4 @@
-package serve
+package main
 
 import (
 	"os"
@@ -42,7 +42,7 @@ func TestQuietUnlessLogged(t *testing.T) {
 			for k, v := range tt.env {
 				t.Setenv(k, v)
 			}
-			quietUnlessLogged(providerLogVariable("registry.terraform.io/pipelinecfg/pipeline"))
+			quietUnlessLogged()
 			for _, n := range levelVars {
 				want := tt.want[n]
 				if want == "" {

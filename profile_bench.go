@@ -1,6 +1,6 @@
 //go:build benchprofile
 
-package serve
+package main
 
 import (
 	"fmt"
@@ -14,25 +14,25 @@ import (
 // of each of its processes, as cpu.PID.pprof.
 const profileDirVariable = "BENCH_PROFILE_DIR"
 
-// startProfile starts profiling the process's CPU when profileDirVariable
-// is set; stop writes the profile. Released providers are built without the
+// init starts profiling the process's CPU when profileDirVariable is set;
+// stopProfile writes the profile. Released providers are built without the
 // tag and never profile.
-func startProfile() (stop func()) {
+func init() {
 	dir := os.Getenv(profileDirVariable)
 	if dir == "" {
-		return func() {}
+		return
 	}
 	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("cpu.%d.pprof", os.Getpid()))) //nolint:gosec // the benchmark names the directory
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "profile:", err)
-		return func() {}
+		return
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		fmt.Fprintln(os.Stderr, "profile:", err)
 		_ = f.Close()
-		return func() {}
+		return
 	}
-	return func() {
+	stopProfile = func() {
 		pprof.StopCPUProfile()
 		_ = f.Close()
 	}
