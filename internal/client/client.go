@@ -208,7 +208,6 @@ func parseHost(raw string, allowInsecure bool) (string, error) {
 			Field: "host",
 			Problem: quote(s) + " uses plain http to a host that is not loopback, which would send the API key unencrypted; " +
 				"use https, or opt in to plain http explicitly (allow_insecure_http in the provider)",
-			err: ErrInsecureHTTP,
 		}
 	}
 	return scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), nil

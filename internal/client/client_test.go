@@ -55,13 +55,6 @@ func TestNewValidatesConfig(t *testing.T) {
 	}
 }
 
-func TestInsecureHTTPIsDetectable(t *testing.T) {
-	_, err := New(Config{Host: "http://posthog.example.com", APIKey: testKey})
-	if !errors.Is(err, ErrInsecureHTTP) {
-		t.Fatalf("want ErrInsecureHTTP in the chain, got %v", err)
-	}
-}
-
 func TestDefaults(t *testing.T) {
 	c, err := New(Config{Host: "https://us.posthog.com/", APIKey: " k\n"})
 	if err != nil {

@@ -150,18 +150,10 @@ type ConfigError struct {
 	Field string
 	// Problem says what is wrong and how to fix it.
 	Problem string
-	err     error
 }
 
 // Error reads "invalid <field>: <problem>".
 func (e *ConfigError) Error() string { return "invalid " + e.Field + ": " + e.Problem }
-
-// Unwrap returns ErrInsecureHTTP for a refused plain http host, else nil.
-func (e *ConfigError) Unwrap() error { return e.err }
-
-// ErrInsecureHTTP is in the chain of New's error when Host is a plain http
-// URL to a host that is not loopback and Config.AllowInsecureHTTP is false.
-var ErrInsecureHTTP = errors.New("plain http to a non-loopback host")
 
 // StatusOf returns the HTTP status of an *APIError in err's chain, or 0.
 func StatusOf(err error) int {
@@ -204,21 +196,15 @@ func IsProjectScopedKey(err error) bool {
 // organization it does not know, or an id that is not one.
 func IsOrganizationNotFound(err error) bool {
 	var apiErr *APIError
-	return errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && isOrganizationNotFound(apiErr)
+	return errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound &&
+		strings.Contains(strings.ToLower(apiErr.Detail), "organization not found")
 }
-
-// IsUnauthorized reports whether err is a 401 answer (missing or bad key).
-func IsUnauthorized(err error) bool { return StatusOf(err) == http.StatusUnauthorized }
 
 // IsThrottled reports whether err is a 429 answer or a *ThrottledError.
 func IsThrottled(err error) bool {
 	var thrErr *ThrottledError
 	return StatusOf(err) == http.StatusTooManyRequests || errors.As(err, &thrErr)
 }
-
-// IsServerError reports whether err is a 5xx answer. The live service
-// answers 500 to a DELETE of an unknown id and to a bad rearrange key.
-func IsServerError(err error) bool { return StatusOf(err) >= 500 && StatusOf(err) <= 599 }
 
 // MayHaveApplied reports whether a failed write may nevertheless have taken
 // effect on the service: a transport failure after the request may have
@@ -235,7 +221,7 @@ func MayHaveApplied(err error) bool {
 	if errors.As(err, &thrErr) {
 		return thrErr.MaybeSent
 	}
-	return IsServerError(err)
+	return StatusOf(err) >= 500
 }
 
 // redact removes the API key from text bound for an error message or a log.

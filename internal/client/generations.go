@@ -134,12 +134,6 @@ func isProjectNotFound(apiErr *APIError) bool {
 	return strings.Contains(strings.ToLower(apiErr.Detail), "project not found")
 }
 
-// isOrganizationNotFound reports whether a 404 is the service's answer for
-// an organization it does not know ("Organization not found.").
-func isOrganizationNotFound(apiErr *APIError) bool {
-	return strings.Contains(strings.ToLower(apiErr.Detail), "organization not found")
-}
-
 // notFound404 returns the 404 answer in err that may mean more than a
 // missing record: nil for anything else, including the service's unknown
 // project.

@@ -89,7 +89,7 @@ func TestKeyNeverLogged(t *testing.T) {
 			t.Errorf("error contains the key: %v", e)
 		}
 	}
-	if !IsUnauthorized(errs[1]) || !strings.Contains(errs[1].Error(), "[REDACTED]") {
+	if StatusOf(errs[1]) != http.StatusUnauthorized || !strings.Contains(errs[1].Error(), "[REDACTED]") {
 		t.Errorf("want the echoed key redacted in the 401: %v", errs[1])
 	}
 
