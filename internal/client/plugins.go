@@ -137,13 +137,13 @@ func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, err
 // of the listing itself, not the organization's, is a *ServiceGoneError.
 func (c *Client) ListPlugins(ctx context.Context, org string, listing PluginListing) ([]Plugin, error) {
 	what := fmt.Sprintf("%s of organization %s", listing, org)
-	return listAll(ctx, what, c.pageSize, func(offset int) (*pageOf[Plugin], error) {
+	return listAll(ctx, what, c.pageSize, func(offset int) (*listPage[Plugin], error) {
 		return c.pluginPage(ctx, org, listing, c.pageSize, offset)
 	}, func(p *Plugin) int64 { return p.ID })
 }
 
 // pluginPage reads one page of a listing.
-func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListing, limit, offset int) (*pageOf[Plugin], error) {
+func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListing, limit, offset int) (*listPage[Plugin], error) {
 	p, err := organizationPath(org, listing)
 	if err != nil {
 		return nil, err
@@ -157,7 +157,7 @@ func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListi
 	if err != nil {
 		return nil, err
 	}
-	page, err := decodePageOf[Plugin](resp.body)
+	page, err := decodePage[Plugin](resp.body)
 	if err != nil {
 		return nil, c.decodeError(r, resp, err)
 	}

@@ -178,10 +178,10 @@ func TestPluginDecodesLeniently(t *testing.T) {
 		t.Errorf("JSON %s", p.JSON)
 	}
 	// A page of them, with a config_schema of either form or none.
-	page, err := decodePageOf[Plugin]([]byte(`{"count": "3", "results": [{"id": 1, "config_schema": [{"key": "k"}]},
+	page, err := decodePage[Plugin]([]byte(`{"count": "3", "results": [{"id": 1, "config_schema": [{"key": "k"}]},
 		{"id": 2, "description": "", "hog_function_migration_available": false}, {"id": 3, "capabilities": "odd"}]}`))
-	if err != nil || page.count != 3 || len(page.results) != 3 || page.results[1].MigrationAvailable == nil ||
-		*page.results[1].MigrationAvailable || *page.results[1].Description != "" {
+	if err != nil || page.Count != 3 || len(page.Results) != 3 || page.Results[1].MigrationAvailable == nil ||
+		*page.Results[1].MigrationAvailable || *page.Results[1].Description != "" {
 		t.Fatalf("page %+v, %v", page, err)
 	}
 	for _, bad := range []string{`[1]`, `null`, `{"id": "five"}`} {

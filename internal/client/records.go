@@ -70,16 +70,6 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 // (not even null): a service that no longer has the field (generation 2).
 func (r *Record) FiltersOmitted() bool { return r.Filters == nil }
 
-// Page is one page of a list response.
-type Page struct {
-	Count    int64    `json:"count"`
-	Next     *string  `json:"next"`
-	Previous *string  `json:"previous"`
-	Results  []Record `json:"results"`
-	// size is the answer's length in bytes, for ListAll's budget.
-	size int
-}
-
 // Opt is a request field that is either left out, sent as null, or sent with
 // a value. Its zero value is "left out" (with the omitzero tag).
 type Opt[T any] struct {
