@@ -96,7 +96,7 @@ type Client struct {
 	waitMax    time.Duration
 	pageSize   int
 	http       *http.Client
-	clock      *serviceClock
+	clock      serviceClock
 	throttle   *throttle.Throttle
 	colls      collections
 	current    currentProject
@@ -153,11 +153,10 @@ func newClient(cfg Config, clk throttle.Clock) (*Client, error) {
 	if next == nil {
 		next = defaultTransport()
 	}
-	c.clock = &serviceClock{}
 	c.throttle = throttle.New(cfg.RequestsPerMinute, func(streak int) time.Duration {
 		return backoff(c.waitMin, c.waitMax, streak, nil)
 	}, clk)
-	rt := &attemptTransport{next: next, timeout: cfg.RequestTimeout, clock: c.clock, throttle: c.throttle}
+	rt := &attemptTransport{next: next, timeout: cfg.RequestTimeout, client: c}
 	c.http = &http.Client{Transport: rt, CheckRedirect: checkRedirect}
 	return c, nil
 }

@@ -65,7 +65,7 @@ func TestDefaults(t *testing.T) {
 		c.pageSize != DefaultPageSize {
 		t.Fatalf("defaults: %+v", c)
 	}
-	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.throttle != c.throttle || rt.timeout != 0 {
+	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.client != c || rt.timeout != 0 {
 		t.Fatal("every attempt passes the client's throttle, with no timeout by default")
 	}
 
