@@ -3,15 +3,17 @@ package client
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/answertext"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// APIError is an error answer of the service. Type, Code, Detail and Attr
-// come from the service's error envelope when the body is one.
+// APIError is an error answer of the service; Type, Code, Detail and Attr
+// come from its error envelope when the body is one.
 type APIError struct {
 	Method string
 	// Path is the request's path (with its query), without the host.
@@ -19,12 +21,11 @@ type APIError struct {
 	Status int
 	Type   string
 	Code   string
-	// Detail is the envelope's detail; for a body that is not an envelope
-	// (an HTML page from a proxy, plain text) a short excerpt of its text;
-	// for an empty body the status text.
+	// Detail is the envelope's detail, else an excerpt of the body's text,
+	// else the status text.
 	Detail string
-	// Attr names the request field the error is about, nested names joined
-	// with "__" (e.g. filters__events__0__type); empty when none.
+	// Attr names the request field at fault, nested names joined with "__"
+	// (e.g. filters__events__0__type).
 	Attr string
 	// RetryAfter is the server's Retry-After in seconds, if any.
 	RetryAfter int
@@ -48,6 +49,31 @@ func (e *APIError) Error() string {
 	return msg
 }
 
+// newAPIError builds the error for a non-2xx answer whose body was read.
+func newAPIError(method, path string, resp *http.Response, body []byte, attempts int, key string) *APIError {
+	e := &APIError{Method: method, Path: path, Status: resp.StatusCode, Attempts: attempts}
+	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		e.RetryAfter = int(math.Ceil(d.Seconds()))
+	}
+	if resp.StatusCode/100 == 3 {
+		// Only a GET follows redirects; the likely cause is the host setting.
+		e.Detail = "the service redirected the request"
+		if loc := resp.Header.Get("Location"); loc != "" {
+			e.Detail += " to " + answertext.Excerpt(loc, answertext.HintLength)
+		}
+		e.Detail += "; set host to the address the service answers on (scheme and domain)"
+	} else {
+		f := answertext.Decode(body)
+		e.Type, e.Code, e.Detail, e.Attr = f.Type, f.Code, f.Detail, f.Attr
+	}
+	if e.Detail == "" {
+		e.Detail = http.StatusText(resp.StatusCode)
+	}
+	e.Type, e.Code = redact(e.Type, key), redact(e.Code, key)
+	e.Detail, e.Attr = redact(e.Detail, key), redact(e.Attr, key)
+	return e
+}
+
 // TransportError is a request that ended without an HTTP answer: the
 // connection failed or broke, an attempt timed out, or ctx was cancelled.
 // errors.Is(err, context.Canceled) and the like see through it.
@@ -56,14 +82,10 @@ type TransportError struct {
 	Path     string
 	Attempts int
 	// MaybeSent is false only when the service provably never received the
-	// request (every attempt failed before a connection was made). When it
-	// is true a POST may have been applied although no answer came back: it
-	// was not retried, so that a record is never created twice.
+	// request; a POST that may have been applied was not retried.
 	MaybeSent bool
-	// Hint says, for a failure that waiting cannot mend (a host DNS does
-	// not know, a refused connection, a TLS certificate or handshake this
-	// client cannot accept), what it means, naming the host, and what to
-	// check; empty for other failures.
+	// Hint says what a failure that waiting cannot mend means and what to
+	// check (unreachable.go); empty for other failures.
 	Hint string
 	Err  error
 }
@@ -88,21 +110,16 @@ func (e *TransportError) Error() string {
 func (e *TransportError) Unwrap() error { return e.Err }
 
 // ThrottledError is a request the client stopped sending because the
-// service throttles the API key (429) until after the caller's deadline: it
-// fails at once instead of waiting in vain. Err is the 429 answer when this
-// request got one; nil when it was held back by a pause another request's
-// 429 began. errors.As finds the *APIError through it, and IsThrottled is
-// true either way.
+// service throttles the API key (429) until after the caller's deadline.
+// Err is the request's own 429, nil when another request's 429 held it.
 type ThrottledError struct {
 	Method string
 	Path   string
-	// Until is when the service accepts requests of the key again, Wait how
-	// long that was when the client gave up, Left how much time the
-	// deadline left then.
-	Until time.Time
-	Wait  time.Duration
-	Left  time.Duration
-	// Attempts is how many HTTP attempts were made.
+	// Until is when the service accepts requests again, Wait how long that
+	// was when the client gave up, Left the time the deadline left then.
+	Until    time.Time
+	Wait     time.Duration
+	Left     time.Duration
 	Attempts int
 	// MaybeSent is true when an earlier attempt may have reached the
 	// service (a reset before the 429, for a request safe to repeat).
@@ -143,10 +160,9 @@ func (e *AnswerTooLargeError) Error() string {
 		e.Method, e.Path, e.Limit>>20)
 }
 
-// ConfigError is an invalid Config given to New. Field is the provider
-// setting it is about ("host" or "api_key").
+// ConfigError is an invalid Config given to New.
 type ConfigError struct {
-	// Field is "host" or "api_key".
+	// Field is the provider setting at fault, "host" or "api_key".
 	Field string
 	// Problem says what is wrong and how to fix it.
 	Problem string
@@ -154,6 +170,78 @@ type ConfigError struct {
 
 // Error reads "invalid <field>: <problem>".
 func (e *ConfigError) Error() string { return "invalid " + e.Field + ": " + e.Problem }
+
+// The errors of later service generations (the notes' "Service
+// generations"), told apart here once so that no caller mistakes them: an
+// unsaved create is not a lost answer, a collection gone is not a record
+// gone.
+
+// UnsavedError is a create answered with success but without an id: a
+// generation 2 service made a hog function instead and saved no config.
+// MayHaveApplied is false, so that no retry and no search follow.
+type UnsavedError struct {
+	Method string
+	Path   string
+	Status int
+	// Record is the unsaved config as the service answered it.
+	Record *Record
+}
+
+// Error says what was sent and that the service saved nothing.
+func (e *UnsavedError) Error() string {
+	return fmt.Sprintf("%s %s: the service answered %d %s with a config that has no id: it saved no config",
+		e.Method, e.Path, e.Status, http.StatusText(e.Status))
+}
+
+// ServiceGoneError is a 404 of a route of a collection (or a plugin
+// listing) whose own route answers 404 too, for a project or organization
+// the service knows: its API is gone (generation 3). It is not IsNotFound:
+// a record is not gone because the API is.
+type ServiceGoneError struct {
+	Method string
+	Path   string
+	// Collection is the config collection, or the plugin listing as a
+	// Collection, whose API is gone; CollectionPath its own path.
+	Collection     Collection
+	CollectionPath string
+	// Err is the 404 answer.
+	Err *APIError
+}
+
+// Error names the route and says the API is gone.
+func (e *ServiceGoneError) Error() string {
+	also := ""
+	if !strings.HasPrefix(e.Path, e.CollectionPath+"?") && e.Path != e.CollectionPath {
+		also = ", and so does " + e.CollectionPath
+	}
+	return fmt.Sprintf("%s %s answered 404 Not Found%s: the service no longer offers the %s API",
+		e.Method, e.Path, also, e.Collection)
+}
+
+// MissingActionError is a 404 of a record's action (job, migrate) although
+// the record exists: the service has no such action (generation 2 has no
+// job, generation 1 no migrate). It is not IsNotFound.
+type MissingActionError struct {
+	Action string
+	Method string
+	Path   string
+	ID     int64
+	// Existing is the record found to exist: ID, or another record of the
+	// collection for a later call (the client does not look again).
+	Existing int64
+	// Err is the 404 answer.
+	Err *APIError
+}
+
+// Error names the action and the record found to exist.
+func (e *MissingActionError) Error() string {
+	if e.Existing != e.ID {
+		return fmt.Sprintf("%s %s answered 404 Not Found, as the %s action of config %d did although that config exists: the service has no %s action",
+			e.Method, e.Path, e.Action, e.Existing, e.Action)
+	}
+	return fmt.Sprintf("%s %s answered 404 Not Found although config %d exists: the service has no %s action",
+		e.Method, e.Path, e.ID, e.Action)
+}
 
 // StatusOf returns the HTTP status of an *APIError in err's chain, or 0.
 func StatusOf(err error) int {
@@ -170,34 +258,47 @@ func IsNotFound(err error) bool { return StatusOf(err) == http.StatusNotFound }
 // IsForbidden reports whether err is a 403 answer.
 func IsForbidden(err error) bool { return StatusOf(err) == http.StatusForbidden }
 
-// IsKeyRefused reports whether err is the service refusing the key itself
-// for one of its custom actions (rearrange, job, frontend): 403 "This action
-// does not support Personal API Key access", which every key with scopes
-// gets. A 403 for the project or a missing scope is another matter.
+// IsKeyRefused reports whether err is the 403 "This action does not support
+// Personal API Key access" that every key with scopes gets for the custom
+// actions (rearrange, job, frontend).
 func IsKeyRefused(err error) bool {
-	var apiErr *APIError
-	return errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden &&
-		strings.Contains(strings.ToLower(apiErr.Detail), "personal api key access")
+	return answered(err, http.StatusForbidden, "personal api key access")
 }
 
-// IsProjectScopedKey reports whether err is the service refusing a key
-// limited to particular projects (PostHog's scoped_teams) on a route that
-// is not a project's, such as the organization's plugin listings: 403 "API
-// keys with scoped projects are only supported on project-based
-// endpoints." A key of the same scopes that is not limited to projects may
-// call them.
+// IsProjectScopedKey reports whether err is the 403 a key limited to
+// particular projects gets on a route that is not a project's, such as the
+// organization's plugin listings.
 func IsProjectScopedKey(err error) bool {
-	var apiErr *APIError
-	return errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden &&
-		strings.Contains(strings.ToLower(apiErr.Detail), "scoped projects")
+	return answered(err, http.StatusForbidden, "scoped projects")
 }
 
 // IsOrganizationNotFound reports whether err is the service's 404 for an
-// organization it does not know, or an id that is not one.
+// organization it does not know.
 func IsOrganizationNotFound(err error) bool {
+	return answered(err, http.StatusNotFound, "organization not found")
+}
+
+// DetailCreationDisabled starts the detail of a generation 2 service's 400
+// for a create it cannot turn into a hog function; nothing was made then.
+const DetailCreationDisabled = "Plugin creation is no longer possible"
+
+// IsCreationDisabled reports whether err is that refusal.
+func IsCreationDisabled(err error) bool {
+	return answered(err, http.StatusBadRequest, DetailCreationDisabled)
+}
+
+// IsNoMigration reports whether err is the migrate action's 400 for a
+// plugin the service cannot turn into a hog function.
+func IsNoMigration(err error) bool {
+	return answered(err, http.StatusBadRequest, "No migration available")
+}
+
+// answered reports whether err is an answer of status whose detail says
+// detail, in any case.
+func answered(err error, status int, detail string) bool {
 	var apiErr *APIError
-	return errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound &&
-		strings.Contains(strings.ToLower(apiErr.Detail), "organization not found")
+	return errors.As(err, &apiErr) && apiErr.Status == status &&
+		strings.Contains(strings.ToLower(apiErr.Detail), strings.ToLower(detail))
 }
 
 // IsThrottled reports whether err is a 429 answer or a *ThrottledError.
@@ -206,11 +307,27 @@ func IsThrottled(err error) bool {
 	return StatusOf(err) == http.StatusTooManyRequests || errors.As(err, &thrErr)
 }
 
+// IsUnsaved reports whether err is an *UnsavedError.
+func IsUnsaved(err error) bool {
+	var u *UnsavedError
+	return errors.As(err, &u)
+}
+
+// IsServiceGone reports whether err is a *ServiceGoneError.
+func IsServiceGone(err error) bool {
+	var g *ServiceGoneError
+	return errors.As(err, &g)
+}
+
+// IsMissingAction reports whether err is a *MissingActionError.
+func IsMissingAction(err error) bool {
+	var m *MissingActionError
+	return errors.As(err, &m)
+}
+
 // MayHaveApplied reports whether a failed write may nevertheless have taken
-// effect on the service: a transport failure after the request may have
-// been sent, or a 5xx answer (a proxy's 502/504 can come after the service
-// did the work). A caller that must not duplicate a create can then look
-// for the record before trying again. 4xx answers (429 included) and
+// effect: a transport failure after the request may have left, or a 5xx (a
+// proxy's 502 can follow the service's work). 4xx answers (429 too) and
 // requests that provably never left are false.
 func MayHaveApplied(err error) bool {
 	var tErr *TransportError
@@ -224,9 +341,20 @@ func MayHaveApplied(err error) bool {
 	return StatusOf(err) >= 500
 }
 
+// notFound404 returns the 404 answer in err that may mean more than a
+// missing record: nil for anything else, the service's unknown project too.
+func notFound404(err error) *APIError {
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound ||
+		strings.Contains(strings.ToLower(apiErr.Detail), "project not found") {
+		return nil
+	}
+	return apiErr
+}
+
 // redact removes the API key from text bound for an error message or a log.
 func redact(s, key string) string {
-	if key == "" || !strings.Contains(s, key) {
+	if key == "" {
 		return s
 	}
 	return strings.ReplaceAll(s, key, "[REDACTED]")
