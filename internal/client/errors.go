@@ -16,25 +16,21 @@ import (
 // come from its error envelope when the body is one.
 type APIError struct {
 	Method string
-	// Path is the request's path (with its query), without the host.
-	Path   string
+	Path   string // with its query, without the host
 	Status int
 	Type   string
 	Code   string
 	// Detail is the envelope's detail, else an excerpt of the body's text,
 	// else the status text.
 	Detail string
-	// Attr names the request field at fault, nested names joined with "__"
-	// (e.g. filters__events__0__type).
-	Attr string
-	// RetryAfter is the server's Retry-After in seconds, if any.
-	RetryAfter int
-	// Attempts is how many HTTP attempts were made, retries included.
-	Attempts int
+	// Attr names the request field at fault, nested names joined with "__".
+	Attr       string
+	RetryAfter int // seconds, 0 when none
+	Attempts   int
 }
 
 // Error says method, path, status, the service's detail and attribute, and
-// how many attempts were made when more than one.
+// the attempts when more than one.
 func (e *APIError) Error() string {
 	msg := fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
 	if e.Detail != "" && e.Detail != http.StatusText(e.Status) {
@@ -55,8 +51,7 @@ func newAPIError(method, path string, resp *http.Response, body []byte, attempts
 	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = int(math.Ceil(d.Seconds()))
 	}
-	if resp.StatusCode/100 == 3 {
-		// Only a GET follows redirects; the likely cause is the host setting.
+	if resp.StatusCode/100 == 3 { // only a GET follows redirects
 		e.Detail = "the service redirected the request"
 		if loc := resp.Header.Get("Location"); loc != "" {
 			e.Detail += " to " + answertext.Excerpt(loc, answertext.HintLength)
@@ -74,24 +69,23 @@ func newAPIError(method, path string, resp *http.Response, body []byte, attempts
 	return e
 }
 
-// TransportError is a request that ended without an HTTP answer: the
-// connection failed or broke, an attempt timed out, or ctx was cancelled.
-// errors.Is(err, context.Canceled) and the like see through it.
+// TransportError is a request that ended without an HTTP answer; errors.Is
+// sees its cause (context.Canceled and the like).
 type TransportError struct {
 	Method   string
 	Path     string
 	Attempts int
-	// MaybeSent is false only when the service provably never received the
-	// request; a POST that may have been applied was not retried.
+	// MaybeSent is false only when the service provably never received
+	// the request.
 	MaybeSent bool
 	// Hint says what a failure that waiting cannot mend means and what to
-	// check (unreachable.go); empty for other failures.
+	// check (unreachable.go).
 	Hint string
 	Err  error
 }
 
-// Error says method, path and cause, what to check when Hint knows, and
-// whether a POST may have arrived.
+// Error says method, path and cause, what to check, and whether a POST may
+// have arrived.
 func (e *TransportError) Error() string {
 	msg := fmt.Sprintf("%s %s: %v", e.Method, e.Path, e.Err)
 	if e.Hint != "" {
@@ -117,13 +111,11 @@ type ThrottledError struct {
 	Path   string
 	// Until is when the service accepts requests again, Wait how long that
 	// was when the client gave up, Left the time the deadline left then.
-	Until    time.Time
-	Wait     time.Duration
-	Left     time.Duration
-	Attempts int
-	// MaybeSent is true when an earlier attempt may have reached the
-	// service (a reset before the 429, for a request safe to repeat).
-	MaybeSent bool
+	Until     time.Time
+	Wait      time.Duration
+	Left      time.Duration
+	Attempts  int
+	MaybeSent bool // an earlier attempt may have reached the service
 	Err       *APIError
 }
 
@@ -146,8 +138,8 @@ func (e *ThrottledError) Unwrap() error {
 	return e.Err
 }
 
-// AnswerTooLargeError is an answer larger than the client reads of one
-// (Limit bytes). It is not retried: the same request brings the same answer.
+// AnswerTooLargeError is an answer past the Limit bytes the client reads of
+// one; not retried, since the same request brings the same answer.
 type AnswerTooLargeError struct {
 	Method string
 	Path   string
@@ -160,31 +152,24 @@ func (e *AnswerTooLargeError) Error() string {
 		e.Method, e.Path, e.Limit>>20)
 }
 
-// ConfigError is an invalid Config given to New.
+// ConfigError is an invalid Config given to New: Field is the setting at
+// fault ("host" or "api_key"), Problem what is wrong and how to fix it.
 type ConfigError struct {
-	// Field is the provider setting at fault, "host" or "api_key".
-	Field string
-	// Problem says what is wrong and how to fix it.
+	Field   string
 	Problem string
 }
 
 // Error reads "invalid <field>: <problem>".
 func (e *ConfigError) Error() string { return "invalid " + e.Field + ": " + e.Problem }
 
-// The errors of later service generations (the notes' "Service
-// generations"), told apart here once so that no caller mistakes them: an
-// unsaved create is not a lost answer, a collection gone is not a record
-// gone.
-
 // UnsavedError is a create answered with success but without an id: a
-// generation 2 service made a hog function instead and saved no config.
-// MayHaveApplied is false, so that no retry and no search follow.
+// generation 2 service made a hog function and saved no config. It is not
+// MayHaveApplied, so that no retry and no search follow.
 type UnsavedError struct {
 	Method string
 	Path   string
 	Status int
-	// Record is the unsaved config as the service answered it.
-	Record *Record
+	Record *Record // as the service answered it
 }
 
 // Error says what was sent and that the service saved nothing.
@@ -200,12 +185,11 @@ func (e *UnsavedError) Error() string {
 type ServiceGoneError struct {
 	Method string
 	Path   string
-	// Collection is the config collection, or the plugin listing as a
-	// Collection, whose API is gone; CollectionPath its own path.
+	// Collection is the config collection, or the plugin listing, whose API
+	// is gone; CollectionPath its own path.
 	Collection     Collection
 	CollectionPath string
-	// Err is the 404 answer.
-	Err *APIError
+	Err            *APIError // the 404
 }
 
 // Error names the route and says the API is gone.
@@ -226,11 +210,10 @@ type MissingActionError struct {
 	Method string
 	Path   string
 	ID     int64
-	// Existing is the record found to exist: ID, or another record of the
-	// collection for a later call (the client does not look again).
+	// Existing is the record found to exist: ID, or for a later call
+	// another record of the collection (the client does not look again).
 	Existing int64
-	// Err is the 404 answer.
-	Err *APIError
+	Err      *APIError // the 404
 }
 
 // Error names the action and the record found to exist.
@@ -303,26 +286,22 @@ func answered(err error, status int, detail string) bool {
 
 // IsThrottled reports whether err is a 429 answer or a *ThrottledError.
 func IsThrottled(err error) bool {
-	var thrErr *ThrottledError
-	return StatusOf(err) == http.StatusTooManyRequests || errors.As(err, &thrErr)
+	return StatusOf(err) == http.StatusTooManyRequests || isA[*ThrottledError](err)
 }
 
 // IsUnsaved reports whether err is an *UnsavedError.
-func IsUnsaved(err error) bool {
-	var u *UnsavedError
-	return errors.As(err, &u)
-}
+func IsUnsaved(err error) bool { return isA[*UnsavedError](err) }
 
 // IsServiceGone reports whether err is a *ServiceGoneError.
-func IsServiceGone(err error) bool {
-	var g *ServiceGoneError
-	return errors.As(err, &g)
-}
+func IsServiceGone(err error) bool { return isA[*ServiceGoneError](err) }
 
 // IsMissingAction reports whether err is a *MissingActionError.
-func IsMissingAction(err error) bool {
-	var m *MissingActionError
-	return errors.As(err, &m)
+func IsMissingAction(err error) bool { return isA[*MissingActionError](err) }
+
+// isA reports whether err's chain holds a T.
+func isA[T error](err error) bool {
+	var t T
+	return errors.As(err, &t)
 }
 
 // MayHaveApplied reports whether a failed write may nevertheless have taken

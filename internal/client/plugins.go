@@ -11,11 +11,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
-// The plugins a project can use, from its organization's plugin listings
-// (the notes' "Finding a plugin"): every plugin, or those whose configs one
-// collection holds.
-
-// PluginListing names one of an organization's plugin listings.
+// PluginListing names one of an organization's plugin listings (the notes'
+// "Finding a plugin").
 type PluginListing string
 
 const (
@@ -27,8 +24,7 @@ const (
 	ImportAppPlugins PluginListing = "pipeline_import_apps"
 )
 
-// PluginListing returns the listing of the plugins whose configs coll
-// holds; AllPlugins for a collection it does not know.
+// PluginListing returns the listing of the plugins whose configs coll holds.
 func (coll Collection) PluginListing() PluginListing {
 	switch coll {
 	case Transformations:
@@ -104,11 +100,10 @@ func flexBool(raw json.RawMessage) *bool {
 	return &v
 }
 
-// Plugin returns plugin id as the organization's plugin listing shows it
-// (org: an organization id or CurrentOrganization). A 404 is the plugin
-// missing (IsNotFound), or the organization (IsOrganizationNotFound), or,
-// when the listing answers 404 as well, a *ServiceGoneError. A key limited
-// to particular projects gets 403 (IsProjectScopedKey).
+// Plugin returns plugin id as org's listing shows it. A 404 is the plugin
+// missing, or the organization (IsOrganizationNotFound), or, when the
+// listing answers 404 too, a *ServiceGoneError; a key limited to projects
+// gets 403 (IsProjectScopedKey).
 func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, error) {
 	p, err := organizationPath(org, AllPlugins)
 	if err != nil {
@@ -131,10 +126,8 @@ func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, err
 	return &plugin, nil
 }
 
-// ListPlugins returns every plugin of an organization's listing (org: an
-// organization id or CurrentOrganization), across all pages, within the
-// budget of one listing (listAll). Its errors are those of Plugin; a 404
-// of the listing itself, not the organization's, is a *ServiceGoneError.
+// ListPlugins returns every plugin of org's listing within the budget of
+// one listing; its errors are those of Plugin.
 func (c *Client) ListPlugins(ctx context.Context, org string, listing PluginListing) ([]Plugin, error) {
 	what := fmt.Sprintf("%s of organization %s", listing, org)
 	return listAll(ctx, what, c.pageSize, func(offset int) (*listPage[Plugin], error) {
@@ -164,8 +157,7 @@ func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListi
 	return page, nil
 }
 
-// pluginsGone is the *ServiceGoneError of request r, whose listing answered
-// 404: a service without the plugin listings (generation 3).
+// pluginsGone is the *ServiceGoneError of r, whose listing answered 404.
 func (c *Client) pluginsGone(r apiRequest, org string, listing PluginListing, apiErr *APIError) error {
 	p, _ := organizationPath(org, listing)
 	return &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(listing), CollectionPath: p, Err: apiErr}
