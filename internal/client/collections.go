@@ -6,10 +6,6 @@ import (
 	"sync"
 )
 
-// What the client learns of the service's collections during its life (one
-// Terraform operation): whether a collection's API is gone, whether its
-// records come without filters, whether the key may call the actions.
-
 // collKey names one collection of one project.
 type collKey struct {
 	project string
@@ -22,7 +18,8 @@ type actionKey struct {
 	action string
 }
 
-// collections is what the client learned, safe for concurrent use.
+// collections is what the client learns of the service's collections in
+// its life (one Terraform operation), safe for concurrent use.
 type collections struct {
 	mu sync.Mutex
 	// gone holds whether a collection's API is gone, once a look told;
@@ -70,12 +67,9 @@ func (c *Client) call(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	return resp, nil
 }
 
-// resolveNotFound tells what a 404 of a route of a collection means, by
-// one look at the collection per project for the client's life: a
-// *ServiceGoneError when the collection answers 404 too; for a record's
-// action, a *MissingActionError when the record exists (one GET, until one
-// record of the collection confirmed the action missing); otherwise err,
-// a missing record.
+// resolveNotFound tells what a 404 means: a *ServiceGoneError when the
+// collection answers 404 too, a *MissingActionError when the record of an
+// action exists, else err, a missing record.
 func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) error {
 	t := r.target
 	apiErr := notFound404(err)
@@ -113,9 +107,8 @@ func (c *Client) goneError(method, path, project string, coll Collection, apiErr
 	return &ServiceGoneError{Method: method, Path: path, Collection: coll, CollectionPath: collPath, Err: apiErr}
 }
 
-// collectionGone reports whether collection coll of project answers 404,
-// asking for its first record unless a look told already; known is false
-// when the look failed otherwise (the next 404 asks again).
+// collectionGone reports whether coll of project answers 404, asking once
+// for its first record; known is false when that look failed otherwise.
 func (c *Client) collectionGone(ctx context.Context, project string, coll Collection) (gone, known bool) {
 	k := collKey{project, coll}
 	c.colls.mu.Lock()
@@ -157,9 +150,8 @@ func (c *Client) rememberListed(project string, coll Collection, gone bool) {
 	c.colls.mu.Unlock()
 }
 
-// noteRecords learns from records answered to a request of collection coll
-// of project: whether they come without filters, and what "@current"
-// stands for (projects.go).
+// noteRecords learns from records of coll of project whether they come
+// without filters, and what "@current" stands for.
 func (c *Client) noteRecords(project string, coll Collection, recs ...Record) {
 	c.noteCurrentProject(project, recs)
 	c.colls.mu.Lock()
@@ -173,10 +165,9 @@ func (c *Client) noteRecords(project string, coll Collection, recs ...Record) {
 	}
 }
 
-// StoresConfigs reports what this client saw of whether the service stores
-// the configs it is sent: records with filters say it does (generation 1);
-// records without, or a create that stored nothing, say it does not
-// (generation 2). known is false before either.
+// StoresConfigs reports whether the service stores the configs it is sent,
+// as records with filters (generation 1) or without them, or a create that
+// stored nothing (generation 2), told; known is false before either.
 func (c *Client) StoresConfigs() (stores, known bool) {
 	c.colls.mu.Lock()
 	defer c.colls.mu.Unlock()
@@ -189,9 +180,8 @@ func (c *Client) StoresConfigs() (stores, known bool) {
 	return false, false
 }
 
-// LearnStoresConfigs tells StoresConfigs, looking at one record of
-// collection coll of project when nothing told yet, once per collection
-// and project for the client's life.
+// LearnStoresConfigs tells StoresConfigs, looking at one record of coll of
+// project, once, when nothing told yet.
 func (c *Client) LearnStoresConfigs(ctx context.Context, project string, coll Collection) (stores, known bool) {
 	if stores, known := c.StoresConfigs(); known {
 		return stores, known
@@ -214,19 +204,17 @@ func (c *Client) noteNoCreates() {
 	c.colls.mu.Unlock()
 }
 
-// DropsFilters reports whether the service answered records of collection
-// coll without a filters field during this client's life (generation 2,
-// which ignores filters sent to it).
+// DropsFilters reports whether the service answered records of coll
+// without a filters field (generation 2, which ignores filters).
 func (c *Client) DropsFilters(coll Collection) bool {
 	c.colls.mu.Lock()
 	defer c.colls.mu.Unlock()
 	return c.colls.noFilters[coll]
 }
 
-// KeyMayCallActions reports whether the service lets this client's key call
-// the custom actions (rearrange, job, frontend, migrate), which it refuses
-// every key with scopes, and whether that could be told. The first call
-// asks once for the frontend of config id, which writes nothing.
+// KeyMayCallActions reports whether the key may call the custom actions,
+// which the service refuses every key with scopes, and whether that could
+// be told, by one look at the frontend of config id.
 func (c *Client) KeyMayCallActions(ctx context.Context, project string, coll Collection, id int64) (may, known bool) {
 	c.colls.actionsProbe.Do(func() {
 		_, err := c.Frontend(ctx, project, coll, id)

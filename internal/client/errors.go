@@ -178,10 +178,9 @@ func (e *UnsavedError) Error() string {
 		e.Method, e.Path, e.Status, http.StatusText(e.Status))
 }
 
-// ServiceGoneError is a 404 of a route of a collection (or a plugin
-// listing) whose own route answers 404 too, for a project or organization
-// the service knows: its API is gone (generation 3). It is not IsNotFound:
-// a record is not gone because the API is.
+// ServiceGoneError is a 404 of a route of a collection (or plugin listing)
+// whose own route answers 404 too: its API is gone (generation 3). It is
+// not IsNotFound: a record is not gone because the API is.
 type ServiceGoneError struct {
 	Method string
 	Path   string
@@ -304,10 +303,9 @@ func isA[T error](err error) bool {
 	return errors.As(err, &t)
 }
 
-// MayHaveApplied reports whether a failed write may nevertheless have taken
-// effect: a transport failure after the request may have left, or a 5xx (a
-// proxy's 502 can follow the service's work). 4xx answers (429 too) and
-// requests that provably never left are false.
+// MayHaveApplied reports whether a failed write may have taken effect: a
+// transport failure after the request may have left, or a 5xx (a proxy's
+// 502 can follow the service's work).
 func MayHaveApplied(err error) bool {
 	var tErr *TransportError
 	if errors.As(err, &tErr) {

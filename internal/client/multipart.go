@@ -11,10 +11,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
-// encodeRecordInput returns the body and Content-Type of a create or update:
-// a JSON object of the fields that are set, or multipart/form-data when
-// Config is set, the only way the live service accepts config (see
-// RecordInput).
+// encodeRecordInput returns the body and Content-Type of a create or update
+// (see RecordInput).
 func encodeRecordInput(in RecordInput) ([]byte, string, error) {
 	if err := validateInput(in); err != nil {
 		return nil, "", err

@@ -155,10 +155,9 @@ func hogFunctionID(raw json.RawMessage) string {
 	return ""
 }
 
-// Rearrange sets the order of enabled configs by id, sending {"orders":
-// {"<id>": n}}, and returns the records the live service answers with (nil
-// for the published schema's object, or an empty body). Scoped keys get
-// 403 (IsForbidden).
+// Rearrange sets the order of enabled configs by id and returns the
+// records the live service answers with (nil for the published schema's
+// object); scoped keys get 403.
 func (c *Client) Rearrange(ctx context.Context, project string, coll Collection, orders map[int64]int64) ([]Record, error) {
 	p, err := collectionPath(project, coll)
 	if err != nil {

@@ -25,9 +25,8 @@ type listPage[T any] struct {
 	size int
 }
 
-// List returns one page of a collection: at most limit records from offset
-// on. limit <= 0 leaves the page size to the service (100 on the live
-// service).
+// List returns one page of a collection: at most limit records (<= 0: the
+// service's page size) from offset on.
 func (c *Client) List(ctx context.Context, project string, coll Collection, limit, offset int) (*Page, error) {
 	p, err := collectionPath(project, coll)
 	if err != nil {
@@ -95,12 +94,10 @@ func (c *Client) ListAll(ctx context.Context, project string, coll Collection) (
 	}, func(rec *Record) int64 { return rec.ID })
 }
 
-// listAll is the one walk of a listing's pages (what names it in errors).
-// It advances by offset arithmetic and never follows next, whose scheme or
-// host can be wrong behind a proxy. An entry seen twice is kept once; a
-// page with nothing new while count says more remain (a server ignoring
-// offset), a next link that does not move forward, and a walk past the
-// budget are errors, not endless loops nor silently short lists.
+// listAll is the one walk of a listing's pages, by offset arithmetic (next
+// may name the wrong host behind a proxy). Entries seen twice are kept
+// once; a server ignoring offset and pages past the budget are errors, not
+// endless loops nor silently short lists.
 func listAll[T any](ctx context.Context, what string, pageSize int, fetch func(offset int) (*listPage[T], error), id func(*T) int64) ([]T, error) {
 	var out []T
 	seen := make(map[int64]bool)

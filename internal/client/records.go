@@ -98,11 +98,9 @@ func (o Opt[T]) MarshalJSON() ([]byte, error) {
 }
 
 // RecordInput is the body of a create or update; fields left out are not
-// sent. With Config set it goes as multipart/form-data (the live service
-// takes config no other way): config as JSON text ("{}" for Null()), other
-// fields as form values, a Null() one empty. Filters must be valid JSON,
-// not Null() (the service refuses it; {} clears them), and Config a JSON
-// object, or nothing is sent.
+// sent. With Config set it goes as multipart/form-data, the only way the
+// live service takes config. Null() filters are refused before sending, as
+// the service refuses them ({} clears them).
 type RecordInput struct {
 	Plugin      Opt[int64]           `json:"plugin,omitzero"`
 	Enabled     Opt[bool]            `json:"enabled,omitzero"`

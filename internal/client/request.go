@@ -18,9 +18,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// maxAnswerBytes bounds how much of one answer is read: 30 times the
-// largest page the service sends, with room for a plugin's frontend. An
-// answer past it is not one the service meant.
+// maxAnswerBytes bounds an answer: 30 times the largest page the service
+// sends, with room for a plugin's frontend.
 const maxAnswerBytes = 16 << 20
 
 const contentTypeJSON = "application/json"
@@ -44,9 +43,8 @@ type apiResponse struct {
 	body   []byte
 }
 
-// do sends r with retries and returns its 2xx answer. Any other answer is an
-// *APIError (the last one, once retries are spent); no answer at all is a
-// *TransportError.
+// do sends r with retries and returns its 2xx answer; any other answer is
+// an *APIError, no answer a *TransportError.
 func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	ctx = maskKey(ctx, c.apiKey)
 	st := &callState{method: r.method, path: r.path, start: c.throttle.Now()}

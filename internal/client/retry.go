@@ -16,19 +16,12 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// The retry policy, go-retryablehttp's CheckRetry:
-//
-//   - 429: every method, until the call's deadline, outside MaxRetries (the
-//     service did nothing). The throttle pauses every request of the client
-//     until its Retry-After; a pause past the deadline fails at once
-//     (*ThrottledError).
-//   - 502, 503, 504 and transport errors: GET, PATCH, DELETE (safe to
-//     repeat here), at most MaxRetries times.
-//   - POST (create, job, migrate) only when it provably never left (a
-//     failed dial): a second create would make a second record.
-//   - Never: 500 (deterministic on the live service), an answer too large,
-//     and what waiting cannot mend (unreachable.go). A refused connection
-//     is retried once.
+// The retry policy, go-retryablehttp's CheckRetry: a 429 for every method
+// until the deadline, outside MaxRetries (the service did nothing); 502,
+// 503, 504 and transport errors for the methods safe to repeat; a POST only
+// when it provably never left, or it could create twice; never a 500
+// (deterministic on the live service), an answer too large, or what waiting
+// cannot mend (unreachable.go).
 
 // maxThrottleWaitWithoutDeadline bounds the throttling a call without a
 // deadline waits for: the default read timeout of a resource.
@@ -43,9 +36,7 @@ type callState struct {
 	// maybeSent is set once an attempt failed in a way that does not prove
 	// the request stayed on this side.
 	maybeSent atomic.Bool
-	// The retry policy's, on the call's goroutine: 5xx and transport
-	// failures so far, refused connections, the last error, and the pause
-	// that ends past the deadline.
+	// The retry policy's, on the call's goroutine.
 	failures, refusals int
 	lastErr            error
 	throttledPast      *throttle.ClosedError
@@ -152,11 +143,10 @@ func permanentTransportError(err error) bool {
 		strings.Contains(err.Error(), "unsupported protocol scheme")
 }
 
-// backoff is the wait before retry attempt+1 of a 5xx or a transport error
-// (and the pause of a 429 without Retry-After): go-retryablehttp's
-// exponential DefaultBackoff, or the answer's Retry-After, with a little
-// jitter so that Terraform's parallel operations do not retry in lockstep;
-// always within [lo, hi].
+// backoff is the wait before retry attempt+1 (and a 429's pause without
+// Retry-After): the answer's Retry-After, or go-retryablehttp's
+// DefaultBackoff with a little jitter, so that parallel operations do not
+// retry in lockstep; always within [lo, hi].
 func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
