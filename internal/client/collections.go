@@ -60,6 +60,9 @@ type target struct {
 
 // call sends r like do, and resolves a 404 of it against r.target.
 func (c *Client) call(ctx context.Context, r apiRequest) (*apiResponse, error) {
+	if err := checkTarget(r.target.project, r.target.coll); err != nil {
+		return nil, err
+	}
 	resp, err := c.do(ctx, r)
 	if err != nil {
 		return nil, c.resolveNotFound(ctx, err, r)
@@ -103,8 +106,7 @@ func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) e
 
 // goneError is the *ServiceGoneError of a request to collection coll.
 func (c *Client) goneError(method, path, project string, coll Collection, apiErr *APIError) error {
-	collPath, _ := collectionPath(project, coll)
-	return &ServiceGoneError{Method: method, Path: path, Collection: coll, CollectionPath: collPath, Err: apiErr}
+	return &ServiceGoneError{Method: method, Path: path, Collection: coll, CollectionPath: collectionPath(project, coll), Err: apiErr}
 }
 
 // collectionGone reports whether coll of project answers 404, asking once
@@ -130,11 +132,7 @@ func (c *Client) collectionGone(ctx context.Context, project string, coll Collec
 	if known {
 		return gone, true
 	}
-	p, err := collectionPath(project, coll)
-	if err != nil {
-		return false, false
-	}
-	_, err = c.do(ctx, apiRequest{method: http.MethodGet, path: p + "?limit=1"})
+	_, err := c.do(ctx, apiRequest{method: http.MethodGet, path: collectionPath(project, coll) + "?limit=1"})
 	if err != nil && notFound404(err) == nil {
 		return false, false
 	}

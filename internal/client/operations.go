@@ -16,11 +16,7 @@ import (
 
 // Get retrieves one record.
 func (c *Client) Get(ctx context.Context, project string, coll Collection, id int64) (*Record, error) {
-	p, err := recordPath(project, coll, id, "")
-	if err != nil {
-		return nil, err
-	}
-	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodGet, path: p, target: target{project, coll, id, ""}})
+	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodGet, path: recordPath(project, coll, id, ""), target: target{project, coll, id, ""}})
 	return rec, err
 }
 
@@ -28,10 +24,7 @@ func (c *Client) Get(ctx context.Context, project string, coll Collection, id in
 // MayHaveApplied is true may have created it. A success without a record
 // id is an *UnsavedError.
 func (c *Client) Create(ctx context.Context, project string, coll Collection, in RecordInput) (*Record, error) {
-	p, err := collectionPath(project, coll)
-	if err != nil {
-		return nil, err
-	}
+	p := collectionPath(project, coll)
 	body, ctype, err := encodeRecordInput(in)
 	if err != nil {
 		return nil, fmt.Errorf("create in %s: %w", coll, err)
@@ -52,36 +45,24 @@ func (c *Client) Create(ctx context.Context, project string, coll Collection, in
 
 // Update partially updates a record: only the fields set in in are sent.
 func (c *Client) Update(ctx context.Context, project string, coll Collection, id int64, in RecordInput) (*Record, error) {
-	p, err := recordPath(project, coll, id, "")
-	if err != nil {
-		return nil, err
-	}
 	body, ctype, err := encodeRecordInput(in)
 	if err != nil {
 		return nil, fmt.Errorf("update of %s %d: %w", coll, id, err)
 	}
-	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodPatch, path: p, body: body, contentType: ctype, target: target{project, coll, id, ""}})
+	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodPatch, path: recordPath(project, coll, id, ""), body: body, contentType: ctype, target: target{project, coll, id, ""}})
 	return rec, err
 }
 
 // Delete calls DELETE on a record (the live service only disables it, and
 // answers 500 for an unknown id).
 func (c *Client) Delete(ctx context.Context, project string, coll Collection, id int64) error {
-	p, err := recordPath(project, coll, id, "")
-	if err != nil {
-		return err
-	}
-	_, err = c.call(ctx, apiRequest{method: http.MethodDelete, path: p, target: target{project, coll, id, ""}})
+	_, err := c.call(ctx, apiRequest{method: http.MethodDelete, path: recordPath(project, coll, id, ""), target: target{project, coll, id, ""}})
 	return err
 }
 
 // Frontend retrieves a record's frontend source, as text.
 func (c *Client) Frontend(ctx context.Context, project string, coll Collection, id int64) (*Frontend, error) {
-	p, err := recordPath(project, coll, id, "frontend")
-	if err != nil {
-		return nil, err
-	}
-	resp, err := c.call(ctx, apiRequest{method: http.MethodGet, path: p, accept: "*/*", target: target{project, coll, id, "frontend"}})
+	resp, err := c.call(ctx, apiRequest{method: http.MethodGet, path: recordPath(project, coll, id, "frontend"), accept: "*/*", target: target{project, coll, id, "frontend"}})
 	if err != nil {
 		return nil, err
 	}
@@ -91,10 +72,6 @@ func (c *Client) Frontend(ctx context.Context, project string, coll Collection, 
 // RunJob starts a job of a record's plugin by POSTing {"job": job}; any 2xx
 // is success. Like a create it is never sent twice.
 func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id int64, job Job) error {
-	p, err := recordPath(project, coll, id, "job")
-	if err != nil {
-		return err
-	}
 	if len(job.Payload) > 0 && !json.Valid(job.Payload) {
 		return fmt.Errorf("job of %s %d: payload is not valid JSON", coll, id)
 	}
@@ -104,7 +81,7 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	if err != nil {
 		return fmt.Errorf("job of %s %d: encoding the request: %w", coll, id, err)
 	}
-	_, err = c.call(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: contentTypeJSON, target: target{project, coll, id, "job"}})
+	_, err = c.call(ctx, apiRequest{method: http.MethodPost, path: recordPath(project, coll, id, "job"), body: body, contentType: contentTypeJSON, target: target{project, coll, id, "job"}})
 	return err
 }
 
@@ -121,11 +98,7 @@ type HogFunction struct {
 // action, which disables the record) and returns it. Every call makes one,
 // so like a create it is never sent twice.
 func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (*HogFunction, error) {
-	p, err := recordPath(project, coll, id, "migrate")
-	if err != nil {
-		return nil, err
-	}
-	r := apiRequest{method: http.MethodPost, path: p, body: []byte("{}"), contentType: contentTypeJSON, target: target{project, coll, id, "migrate"}}
+	r := apiRequest{method: http.MethodPost, path: recordPath(project, coll, id, "migrate"), body: []byte("{}"), contentType: contentTypeJSON, target: target{project, coll, id, "migrate"}}
 	resp, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
@@ -159,10 +132,6 @@ func hogFunctionID(raw json.RawMessage) string {
 // records the live service answers with (nil for the published schema's
 // object); scoped keys get 403.
 func (c *Client) Rearrange(ctx context.Context, project string, coll Collection, orders map[int64]int64) ([]Record, error) {
-	p, err := collectionPath(project, coll)
-	if err != nil {
-		return nil, err
-	}
 	keyed := make(map[string]int64, len(orders))
 	for id, n := range orders {
 		keyed[FormatID(id)] = n
@@ -171,7 +140,7 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 	if err != nil {
 		return nil, fmt.Errorf("rearrange of %s: encoding the request: %w", coll, err)
 	}
-	r := apiRequest{method: http.MethodPatch, path: p + "rearrange/", body: body, contentType: contentTypeJSON, target: target{project, coll, 0, ""}}
+	r := apiRequest{method: http.MethodPatch, path: collectionPath(project, coll) + "rearrange/", body: body, contentType: contentTypeJSON, target: target{project, coll, 0, ""}}
 	resp, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
@@ -211,27 +180,28 @@ func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, int, er
 // add one would be lost. project and org are escaped as one segment.
 
 // collectionPath is /api/projects/{project}/{collection}/.
-func collectionPath(project string, coll Collection) (string, error) {
-	if strings.TrimSpace(project) == "" {
-		return "", errors.New("project id must not be empty")
-	}
-	if strings.TrimSpace(string(coll)) == "" {
-		return "", errors.New("collection must not be empty")
-	}
-	return "/api/projects/" + url.PathEscape(project) + "/" + url.PathEscape(string(coll)) + "/", nil
+func collectionPath(project string, coll Collection) string {
+	return "/api/projects/" + url.PathEscape(project) + "/" + url.PathEscape(string(coll)) + "/"
 }
 
 // recordPath is a record's path, with an action segment unless action is "".
-func recordPath(project string, coll Collection, id int64, action string) (string, error) {
-	p, err := collectionPath(project, coll)
-	if err != nil {
-		return "", err
-	}
-	p += FormatID(id) + "/"
+func recordPath(project string, coll Collection, id int64, action string) string {
+	p := collectionPath(project, coll) + FormatID(id) + "/"
 	if action != "" {
 		p += action + "/"
 	}
-	return p, nil
+	return p
+}
+
+// checkTarget refuses an empty project or collection before anything is sent.
+func checkTarget(project string, coll Collection) error {
+	if strings.TrimSpace(project) == "" {
+		return errors.New("project id must not be empty")
+	}
+	if strings.TrimSpace(string(coll)) == "" {
+		return errors.New("collection must not be empty")
+	}
+	return nil
 }
 
 // organizationPath is /api/organizations/{org}/{listing}/.

@@ -28,8 +28,7 @@ type listPage[T any] struct {
 // List returns one page of a collection: at most limit records (<= 0: the
 // service's page size) from offset on.
 func (c *Client) List(ctx context.Context, project string, coll Collection, limit, offset int) (*Page, error) {
-	p, err := collectionPath(project, coll)
-	if err != nil {
+	if err := checkTarget(project, coll); err != nil {
 		return nil, err
 	}
 	q := url.Values{}
@@ -37,7 +36,7 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 		q.Set("limit", strconv.Itoa(limit))
 	}
 	q.Set("offset", strconv.Itoa(max(offset, 0)))
-	r := apiRequest{method: http.MethodGet, path: p + "?" + q.Encode()}
+	r := apiRequest{method: http.MethodGet, path: collectionPath(project, coll) + "?" + q.Encode()}
 	resp, err := c.do(ctx, r)
 	if apiErr := notFound404(err); apiErr != nil {
 		// The collection's own route: its 404 is the API gone.
