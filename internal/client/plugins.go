@@ -113,7 +113,7 @@ func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, err
 	resp, err := c.do(ctx, r)
 	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
 		if _, listErr := c.pluginPage(ctx, org, AllPlugins, 1, 0); IsServiceGone(listErr) {
-			return nil, c.pluginsGone(r, org, AllPlugins, apiErr)
+			return nil, &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(AllPlugins), CollectionPath: p, Err: apiErr}
 		}
 	}
 	if err != nil {
@@ -145,7 +145,7 @@ func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListi
 	r := apiRequest{method: http.MethodGet, path: p + "?" + q.Encode()}
 	resp, err := c.do(ctx, r)
 	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
-		return nil, c.pluginsGone(r, org, listing, apiErr)
+		return nil, &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(listing), CollectionPath: p, Err: apiErr}
 	}
 	if err != nil {
 		return nil, err
@@ -155,10 +155,4 @@ func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListi
 		return nil, c.decodeError(r, resp, err)
 	}
 	return page, nil
-}
-
-// pluginsGone is the *ServiceGoneError of r, whose listing answered 404.
-func (c *Client) pluginsGone(r apiRequest, org string, listing PluginListing, apiErr *APIError) error {
-	p, _ := organizationPath(org, listing)
-	return &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(listing), CollectionPath: p, Err: apiErr}
 }
