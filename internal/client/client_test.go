@@ -55,13 +55,6 @@ func TestNewValidatesConfig(t *testing.T) {
 	}
 }
 
-func TestInsecureHTTPIsDetectable(t *testing.T) {
-	_, err := New(Config{Host: "http://posthog.example.com", APIKey: testKey})
-	if !errors.Is(err, ErrInsecureHTTP) {
-		t.Fatalf("want ErrInsecureHTTP in the chain, got %v", err)
-	}
-}
-
 func TestDefaults(t *testing.T) {
 	c, err := New(Config{Host: "https://us.posthog.com/", APIKey: " k\n"})
 	if err != nil {
@@ -72,7 +65,7 @@ func TestDefaults(t *testing.T) {
 		c.pageSize != DefaultPageSize {
 		t.Fatalf("defaults: %+v", c)
 	}
-	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.throttle != c.throttle || rt.timeout != 0 {
+	if rt, ok := c.http.Transport.(*attemptTransport); !ok || rt.client != c || rt.timeout != 0 {
 		t.Fatal("every attempt passes the client's throttle, with no timeout by default")
 	}
 

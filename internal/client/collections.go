@@ -6,10 +6,6 @@ import (
 	"sync"
 )
 
-// What the client learns about the service's collections during its life
-// (one Terraform operation): whether a collection's API is gone, and
-// whether its records come without a filters field.
-
 // collKey names one collection of one project.
 type collKey struct {
 	project string
@@ -22,39 +18,32 @@ type actionKey struct {
 	action string
 }
 
-// collections is what the client learned, safe for concurrent use.
+// collections is what the client learns of the service's collections in
+// its life (one Terraform operation), safe for concurrent use.
 type collections struct {
 	mu sync.Mutex
-	// probes holds, per collection of a project, whether its API is gone,
-	// once a probe has told.
-	probes map[collKey]*probe
-	// noFilters holds the collections whose records came without a
-	// filters field.
-	noFilters map[Collection]bool
-	// withFilters: records came with a filters field (a service that
-	// stores configs); noCreates: a create stored nothing.
+	// gone holds whether a collection's API is gone, once a look told;
+	// probing lets one look at a collection go at a time.
+	gone    map[collKey]bool
+	probing map[collKey]chan struct{}
+	// noFilters holds the collections whose records came without filters;
+	// withFilters: records came with them; noCreates: a create stored
+	// nothing.
+	noFilters              map[Collection]bool
 	withFilters, noCreates bool
-	// storesProbes: the one look per collection of a project that
-	// LearnStoresConfigs takes.
+	// storesProbes is the one look per collection LearnStoresConfigs takes.
 	storesProbes map[collKey]*sync.Once
-	// actionsProbe: the one look that KeyMayCallActions takes.
+	// actionsProbe is the one look KeyMayCallActions takes.
 	actionsProbe                 sync.Once
 	actionsAllowed, actionsKnown bool
-	// missingActions holds, per action the service answered 404 for
-	// although the record existed, the id of that record.
+	// missingActions holds, per action answered 404 although the record
+	// existed, the id of that record.
 	missingActions map[actionKey]int64
 }
 
-// probe is one look at a collection's own route; done is closed once gone
-// and known are set.
-type probe struct {
-	done  chan struct{}
-	gone  bool
-	known bool
-}
-
 func (s *collections) init() {
-	s.probes = map[collKey]*probe{}
+	s.gone = map[collKey]bool{}
+	s.probing = map[collKey]chan struct{}{}
 	s.noFilters = map[Collection]bool{}
 	s.missingActions = map[actionKey]int64{}
 	s.storesProbes = map[collKey]*sync.Once{}
@@ -71,6 +60,9 @@ type target struct {
 
 // call sends r like do, and resolves a 404 of it against r.target.
 func (c *Client) call(ctx context.Context, r apiRequest) (*apiResponse, error) {
+	if err := checkTarget(r.target.project, r.target.coll); err != nil {
+		return nil, err
+	}
 	resp, err := c.do(ctx, r)
 	if err != nil {
 		return nil, c.resolveNotFound(ctx, err, r)
@@ -78,112 +70,86 @@ func (c *Client) call(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	return resp, nil
 }
 
-// resolveNotFound tells what a 404 of a route of collection coll means, once
-// per collection of a project for the client's life (one GET of the
-// collection's first record): a *ServiceGoneError when the collection's own
-// route answers 404 too; for a record's action (action set), a
-// *MissingActionError when the record exists (one GET of it, until one
-// record of the collection confirmed the action missing); otherwise err as
-// it is, a missing record. Any other error, and the service's unknown
-// project, come back as they are.
+// resolveNotFound tells what a 404 means: a *ServiceGoneError when the
+// collection answers 404 too, a *MissingActionError when the record of an
+// action exists, else err, a missing record.
 func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) error {
-	method, path := r.method, r.path
-	project, coll, id, action := r.target.project, r.target.coll, r.target.id, r.target.action
+	t := r.target
 	apiErr := notFound404(err)
 	if apiErr == nil {
 		return err
 	}
-	gone, known := c.collectionGone(ctx, project, coll)
-	if !known {
+	gone, known := c.collectionGone(ctx, t.project, t.coll)
+	switch {
+	case !known:
+		return err
+	case gone:
+		return c.goneError(r.method, r.path, t.project, t.coll, apiErr)
+	case t.action == "":
 		return err
 	}
-	if gone {
-		return c.goneError(method, path, project, coll, apiErr)
-	}
-	if action == "" {
-		return err
-	}
-	k := actionKey{collKey{project, coll}, action}
+	k := actionKey{collKey{t.project, t.coll}, t.action}
 	c.colls.mu.Lock()
 	existing, known := c.colls.missingActions[k]
 	c.colls.mu.Unlock()
 	if !known {
-		if _, getErr := c.Get(ctx, project, coll, id); getErr != nil {
+		if _, getErr := c.Get(ctx, t.project, t.coll, t.id); getErr != nil {
 			return err // the record is missing (or cannot be read): the 404 stands
 		}
-		existing = id
+		existing = t.id
 		c.colls.mu.Lock()
-		c.colls.missingActions[k] = id
+		c.colls.missingActions[k] = t.id
 		c.colls.mu.Unlock()
 	}
-	return &MissingActionError{Action: action, Method: method, Path: path, ID: id, Existing: existing, Err: apiErr}
+	return &MissingActionError{Action: t.action, Method: r.method, Path: r.path, ID: t.id, Existing: existing, Err: apiErr}
 }
 
 // goneError is the *ServiceGoneError of a request to collection coll.
 func (c *Client) goneError(method, path, project string, coll Collection, apiErr *APIError) error {
-	collPath, _ := collectionPath(project, coll)
-	return &ServiceGoneError{Method: method, Path: path, Collection: coll, CollectionPath: collPath, Err: apiErr}
+	return &ServiceGoneError{Method: method, Path: path, Collection: coll, CollectionPath: collectionPath(project, coll), Err: apiErr}
 }
 
-// collectionGone reports whether collection coll of project answers 404
-// (known false when that could not be told: the probe failed otherwise).
-// Concurrent callers share one probe; a told answer is remembered.
+// collectionGone reports whether coll of project answers 404, asking once
+// for its first record; known is false when that look failed otherwise.
 func (c *Client) collectionGone(ctx context.Context, project string, coll Collection) (gone, known bool) {
 	k := collKey{project, coll}
 	c.colls.mu.Lock()
-	p := c.colls.probes[k]
-	if p != nil {
-		c.colls.mu.Unlock()
-		select {
-		case <-p.done:
-			return p.gone, p.known
-		case <-ctx.Done():
-			return false, false
-		}
+	turn := c.colls.probing[k]
+	if turn == nil {
+		turn = make(chan struct{}, 1)
+		c.colls.probing[k] = turn
 	}
-	p = &probe{done: make(chan struct{})}
-	c.colls.probes[k] = p
 	c.colls.mu.Unlock()
-
-	p.gone, p.known = c.probeCollection(ctx, project, coll)
-	c.colls.mu.Lock()
-	if !p.known {
-		delete(c.colls.probes, k) // the next 404 asks again
-	}
-	close(p.done)
-	c.colls.mu.Unlock()
-	return p.gone, p.known
-}
-
-// probeCollection asks for the collection's first record.
-func (c *Client) probeCollection(ctx context.Context, project string, coll Collection) (gone, known bool) {
-	p, err := collectionPath(project, coll)
-	if err != nil {
+	select { // concurrent 404s wait for one look
+	case turn <- struct{}{}:
+		defer func() { <-turn }()
+	case <-ctx.Done():
 		return false, false
 	}
-	_, err = c.do(ctx, apiRequest{method: http.MethodGet, path: p + "?limit=1"})
-	switch {
-	case err == nil:
-		return false, true
-	case notFound404(err) != nil:
-		return true, true
+	c.colls.mu.Lock()
+	gone, known = c.colls.gone[k]
+	c.colls.mu.Unlock()
+	if known {
+		return gone, true
 	}
-	return false, false
+	_, err := c.do(ctx, apiRequest{method: http.MethodGet, path: collectionPath(project, coll) + "?limit=1"})
+	if err != nil && notFound404(err) == nil {
+		return false, false
+	}
+	c.rememberListed(project, coll, err != nil)
+	return err != nil, true
 }
 
 // rememberListed records what a list of a collection's own route told: a
-// 404 that its API is gone, a page that it is not. The list was the probe.
+// 404 that its API is gone, a page that it is not.
 func (c *Client) rememberListed(project string, coll Collection, gone bool) {
-	p := &probe{done: make(chan struct{}), gone: gone, known: true}
-	close(p.done)
 	c.colls.mu.Lock()
-	c.colls.probes[collKey{project, coll}] = p
+	c.colls.gone[collKey{project, coll}] = gone
 	c.colls.mu.Unlock()
 }
 
-// noteRecords learns from recs, answered to a request of collection coll of
-// project: that the collection's records come without a filters field,
-// when one of recs does, and what "@current" stands for (projects.go).
+// noteRecords learns from records of coll of project whether they come
+// without filters, and what "@current" stands for.
 func (c *Client) noteRecords(project string, coll Collection, recs ...Record) {
 	c.noteCurrentProject(project, recs)
 	c.colls.mu.Lock()
@@ -197,10 +163,9 @@ func (c *Client) noteRecords(project string, coll Collection, recs ...Record) {
 	}
 }
 
-// StoresConfigs reports what this client saw of whether the service stores
-// the configs it is sent: records with a filters field say it does
-// (generation 1); records without one, or a create that stored nothing,
-// say it does not (generation 2). known is false before either.
+// StoresConfigs reports whether the service stores the configs it is sent,
+// as records with filters (generation 1) or without them, or a create that
+// stored nothing (generation 2), told; known is false before either.
 func (c *Client) StoresConfigs() (stores, known bool) {
 	c.colls.mu.Lock()
 	defer c.colls.mu.Unlock()
@@ -213,10 +178,8 @@ func (c *Client) StoresConfigs() (stores, known bool) {
 	return false, false
 }
 
-// LearnStoresConfigs tells StoresConfigs, looking at one page of one record
-// of collection coll of project when nothing told yet: once per collection
-// and project for the client's life (a project without configs tells
-// nothing).
+// LearnStoresConfigs tells StoresConfigs, looking at one record of coll of
+// project, once, when nothing told yet.
 func (c *Client) LearnStoresConfigs(ctx context.Context, project string, coll Collection) (stores, known bool) {
 	if stores, known := c.StoresConfigs(); known {
 		return stores, known
@@ -239,20 +202,17 @@ func (c *Client) noteNoCreates() {
 	c.colls.mu.Unlock()
 }
 
-// DropsFilters reports whether the service answered, during this client's
-// life, records of collection coll without a filters field: a service that
-// no longer has the field (generation 2), which ignores filters sent to it.
+// DropsFilters reports whether the service answered records of coll
+// without a filters field (generation 2, which ignores filters).
 func (c *Client) DropsFilters(coll Collection) bool {
 	c.colls.mu.Lock()
 	defer c.colls.mu.Unlock()
 	return c.colls.noFilters[coll]
 }
 
-// KeyMayCallActions reports whether the service lets this client's key call
-// the custom actions (rearrange, job, frontend, migrate), which it refuses
-// every personal API key with scopes, and whether that could be told. The
-// first call asks once for the frontend of config id of collection coll of
-// project, which writes nothing and is judged by the same rule.
+// KeyMayCallActions reports whether the key may call the custom actions,
+// which the service refuses every key with scopes, and whether that could
+// be told, by one look at the frontend of config id.
 func (c *Client) KeyMayCallActions(ctx context.Context, project string, coll Collection, id int64) (may, known bool) {
 	c.colls.actionsProbe.Do(func() {
 		_, err := c.Frontend(ctx, project, coll, id)

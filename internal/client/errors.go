@@ -3,37 +3,34 @@ package client
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/answertext"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// APIError is an error answer of the service. Type, Code, Detail and Attr
-// come from the service's error envelope when the body is one.
+// APIError is an error answer of the service; Type, Code, Detail and Attr
+// come from its error envelope when the body is one.
 type APIError struct {
 	Method string
-	// Path is the request's path (with its query), without the host.
-	Path   string
+	Path   string // with its query, without the host
 	Status int
 	Type   string
 	Code   string
-	// Detail is the envelope's detail; for a body that is not an envelope
-	// (an HTML page from a proxy, plain text) a short excerpt of its text;
-	// for an empty body the status text.
+	// Detail is the envelope's detail, else an excerpt of the body's text,
+	// else the status text.
 	Detail string
-	// Attr names the request field the error is about, nested names joined
-	// with "__" (e.g. filters__events__0__type); empty when none.
-	Attr string
-	// RetryAfter is the server's Retry-After in seconds, if any.
-	RetryAfter int
-	// Attempts is how many HTTP attempts were made, retries included.
-	Attempts int
+	// Attr names the request field at fault, nested names joined with "__".
+	Attr       string
+	RetryAfter int // seconds, 0 when none
+	Attempts   int
 }
 
 // Error says method, path, status, the service's detail and attribute, and
-// how many attempts were made when more than one.
+// the attempts when more than one.
 func (e *APIError) Error() string {
 	msg := fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
 	if e.Detail != "" && e.Detail != http.StatusText(e.Status) {
@@ -48,28 +45,47 @@ func (e *APIError) Error() string {
 	return msg
 }
 
-// TransportError is a request that ended without an HTTP answer: the
-// connection failed or broke, an attempt timed out, or ctx was cancelled.
-// errors.Is(err, context.Canceled) and the like see through it.
+// newAPIError builds the error for a non-2xx answer whose body was read.
+func newAPIError(method, path string, resp *http.Response, body []byte, attempts int, key string) *APIError {
+	e := &APIError{Method: method, Path: path, Status: resp.StatusCode, Attempts: attempts}
+	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		e.RetryAfter = int(math.Ceil(d.Seconds()))
+	}
+	if resp.StatusCode/100 == 3 { // only a GET follows redirects
+		e.Detail = "the service redirected the request"
+		if loc := resp.Header.Get("Location"); loc != "" {
+			e.Detail += " to " + answertext.Excerpt(loc, answertext.HintLength)
+		}
+		e.Detail += "; set host to the address the service answers on (scheme and domain)"
+	} else {
+		f := answertext.Decode(body)
+		e.Type, e.Code, e.Detail, e.Attr = f.Type, f.Code, f.Detail, f.Attr
+	}
+	if e.Detail == "" {
+		e.Detail = http.StatusText(resp.StatusCode)
+	}
+	e.Type, e.Code = redact(e.Type, key), redact(e.Code, key)
+	e.Detail, e.Attr = redact(e.Detail, key), redact(e.Attr, key)
+	return e
+}
+
+// TransportError is a request that ended without an HTTP answer; errors.Is
+// sees its cause (context.Canceled and the like).
 type TransportError struct {
 	Method   string
 	Path     string
 	Attempts int
-	// MaybeSent is false only when the service provably never received the
-	// request (every attempt failed before a connection was made). When it
-	// is true a POST may have been applied although no answer came back: it
-	// was not retried, so that a record is never created twice.
+	// MaybeSent is false only when the service provably never received
+	// the request.
 	MaybeSent bool
-	// Hint says, for a failure that waiting cannot mend (a host DNS does
-	// not know, a refused connection, a TLS certificate or handshake this
-	// client cannot accept), what it means, naming the host, and what to
-	// check; empty for other failures.
+	// Hint says what a failure that waiting cannot mend means and what to
+	// check (unreachable.go).
 	Hint string
 	Err  error
 }
 
-// Error says method, path and cause, what to check when Hint knows, and
-// whether a POST may have arrived.
+// Error says method, path and cause, what to check, and whether a POST may
+// have arrived.
 func (e *TransportError) Error() string {
 	msg := fmt.Sprintf("%s %s: %v", e.Method, e.Path, e.Err)
 	if e.Hint != "" {
@@ -88,25 +104,18 @@ func (e *TransportError) Error() string {
 func (e *TransportError) Unwrap() error { return e.Err }
 
 // ThrottledError is a request the client stopped sending because the
-// service throttles the API key (429) until after the caller's deadline: it
-// fails at once instead of waiting in vain. Err is the 429 answer when this
-// request got one; nil when it was held back by a pause another request's
-// 429 began. errors.As finds the *APIError through it, and IsThrottled is
-// true either way.
+// service throttles the API key (429) until after the caller's deadline.
+// Err is the request's own 429, nil when another request's 429 held it.
 type ThrottledError struct {
 	Method string
 	Path   string
-	// Until is when the service accepts requests of the key again, Wait how
-	// long that was when the client gave up, Left how much time the
-	// deadline left then.
-	Until time.Time
-	Wait  time.Duration
-	Left  time.Duration
-	// Attempts is how many HTTP attempts were made.
-	Attempts int
-	// MaybeSent is true when an earlier attempt may have reached the
-	// service (a reset before the 429, for a request safe to repeat).
-	MaybeSent bool
+	// Until is when the service accepts requests again, Wait how long that
+	// was when the client gave up, Left the time the deadline left then.
+	Until     time.Time
+	Wait      time.Duration
+	Left      time.Duration
+	Attempts  int
+	MaybeSent bool // an earlier attempt may have reached the service
 	Err       *APIError
 }
 
@@ -129,8 +138,8 @@ func (e *ThrottledError) Unwrap() error {
 	return e.Err
 }
 
-// AnswerTooLargeError is an answer larger than the client reads of one
-// (Limit bytes). It is not retried: the same request brings the same answer.
+// AnswerTooLargeError is an answer past the Limit bytes the client reads of
+// one; not retried, since the same request brings the same answer.
 type AnswerTooLargeError struct {
 	Method string
 	Path   string
@@ -143,25 +152,78 @@ func (e *AnswerTooLargeError) Error() string {
 		e.Method, e.Path, e.Limit>>20)
 }
 
-// ConfigError is an invalid Config given to New. Field is the provider
-// setting it is about ("host" or "api_key").
+// ConfigError is an invalid Config given to New: Field is the setting at
+// fault ("host" or "api_key"), Problem what is wrong and how to fix it.
 type ConfigError struct {
-	// Field is "host" or "api_key".
-	Field string
-	// Problem says what is wrong and how to fix it.
+	Field   string
 	Problem string
-	err     error
 }
 
 // Error reads "invalid <field>: <problem>".
 func (e *ConfigError) Error() string { return "invalid " + e.Field + ": " + e.Problem }
 
-// Unwrap returns ErrInsecureHTTP for a refused plain http host, else nil.
-func (e *ConfigError) Unwrap() error { return e.err }
+// UnsavedError is a create answered with success but without an id: a
+// generation 2 service made a hog function and saved no config. It is not
+// MayHaveApplied, so that no retry and no search follow.
+type UnsavedError struct {
+	Method string
+	Path   string
+	Status int
+	Record *Record // as the service answered it
+}
 
-// ErrInsecureHTTP is in the chain of New's error when Host is a plain http
-// URL to a host that is not loopback and Config.AllowInsecureHTTP is false.
-var ErrInsecureHTTP = errors.New("plain http to a non-loopback host")
+// Error says what was sent and that the service saved nothing.
+func (e *UnsavedError) Error() string {
+	return fmt.Sprintf("%s %s: the service answered %d %s with a config that has no id: it saved no config",
+		e.Method, e.Path, e.Status, http.StatusText(e.Status))
+}
+
+// ServiceGoneError is a 404 of a route of a collection (or plugin listing)
+// whose own route answers 404 too: its API is gone (generation 3). It is
+// not IsNotFound: a record is not gone because the API is.
+type ServiceGoneError struct {
+	Method string
+	Path   string
+	// Collection is the config collection, or the plugin listing, whose API
+	// is gone; CollectionPath its own path.
+	Collection     Collection
+	CollectionPath string
+	Err            *APIError // the 404
+}
+
+// Error names the route and says the API is gone.
+func (e *ServiceGoneError) Error() string {
+	also := ""
+	if !strings.HasPrefix(e.Path, e.CollectionPath+"?") && e.Path != e.CollectionPath {
+		also = ", and so does " + e.CollectionPath
+	}
+	return fmt.Sprintf("%s %s answered 404 Not Found%s: the service no longer offers the %s API",
+		e.Method, e.Path, also, e.Collection)
+}
+
+// MissingActionError is a 404 of a record's action (job, migrate) although
+// the record exists: the service has no such action (generation 2 has no
+// job, generation 1 no migrate). It is not IsNotFound.
+type MissingActionError struct {
+	Action string
+	Method string
+	Path   string
+	ID     int64
+	// Existing is the record found to exist: ID, or for a later call
+	// another record of the collection (the client does not look again).
+	Existing int64
+	Err      *APIError // the 404
+}
+
+// Error names the action and the record found to exist.
+func (e *MissingActionError) Error() string {
+	if e.Existing != e.ID {
+		return fmt.Sprintf("%s %s answered 404 Not Found, as the %s action of config %d did although that config exists: the service has no %s action",
+			e.Method, e.Path, e.Action, e.Existing, e.Action)
+	}
+	return fmt.Sprintf("%s %s answered 404 Not Found although config %d exists: the service has no %s action",
+		e.Method, e.Path, e.ID, e.Action)
+}
 
 // StatusOf returns the HTTP status of an *APIError in err's chain, or 0.
 func StatusOf(err error) int {
@@ -178,54 +240,72 @@ func IsNotFound(err error) bool { return StatusOf(err) == http.StatusNotFound }
 // IsForbidden reports whether err is a 403 answer.
 func IsForbidden(err error) bool { return StatusOf(err) == http.StatusForbidden }
 
-// IsKeyRefused reports whether err is the service refusing the key itself
-// for one of its custom actions (rearrange, job, frontend): 403 "This action
-// does not support Personal API Key access", which every key with scopes
-// gets. A 403 for the project or a missing scope is another matter.
+// IsKeyRefused reports whether err is the 403 "This action does not support
+// Personal API Key access" that every key with scopes gets for the custom
+// actions (rearrange, job, frontend).
 func IsKeyRefused(err error) bool {
-	var apiErr *APIError
-	return errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden &&
-		strings.Contains(strings.ToLower(apiErr.Detail), "personal api key access")
+	return answered(err, http.StatusForbidden, "personal api key access")
 }
 
-// IsProjectScopedKey reports whether err is the service refusing a key
-// limited to particular projects (PostHog's scoped_teams) on a route that
-// is not a project's, such as the organization's plugin listings: 403 "API
-// keys with scoped projects are only supported on project-based
-// endpoints." A key of the same scopes that is not limited to projects may
-// call them.
+// IsProjectScopedKey reports whether err is the 403 a key limited to
+// particular projects gets on a route that is not a project's, such as the
+// organization's plugin listings.
 func IsProjectScopedKey(err error) bool {
-	var apiErr *APIError
-	return errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden &&
-		strings.Contains(strings.ToLower(apiErr.Detail), "scoped projects")
+	return answered(err, http.StatusForbidden, "scoped projects")
 }
 
 // IsOrganizationNotFound reports whether err is the service's 404 for an
-// organization it does not know, or an id that is not one.
+// organization it does not know.
 func IsOrganizationNotFound(err error) bool {
-	var apiErr *APIError
-	return errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && isOrganizationNotFound(apiErr)
+	return answered(err, http.StatusNotFound, "organization not found")
 }
 
-// IsUnauthorized reports whether err is a 401 answer (missing or bad key).
-func IsUnauthorized(err error) bool { return StatusOf(err) == http.StatusUnauthorized }
+// DetailCreationDisabled starts the detail of a generation 2 service's 400
+// for a create it cannot turn into a hog function; nothing was made then.
+const DetailCreationDisabled = "Plugin creation is no longer possible"
+
+// IsCreationDisabled reports whether err is that refusal.
+func IsCreationDisabled(err error) bool {
+	return answered(err, http.StatusBadRequest, DetailCreationDisabled)
+}
+
+// IsNoMigration reports whether err is the migrate action's 400 for a
+// plugin the service cannot turn into a hog function.
+func IsNoMigration(err error) bool {
+	return answered(err, http.StatusBadRequest, "No migration available")
+}
+
+// answered reports whether err is an answer of status whose detail says
+// detail, in any case.
+func answered(err error, status int, detail string) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.Status == status &&
+		strings.Contains(strings.ToLower(apiErr.Detail), strings.ToLower(detail))
+}
 
 // IsThrottled reports whether err is a 429 answer or a *ThrottledError.
 func IsThrottled(err error) bool {
-	var thrErr *ThrottledError
-	return StatusOf(err) == http.StatusTooManyRequests || errors.As(err, &thrErr)
+	return StatusOf(err) == http.StatusTooManyRequests || isA[*ThrottledError](err)
 }
 
-// IsServerError reports whether err is a 5xx answer. The live service
-// answers 500 to a DELETE of an unknown id and to a bad rearrange key.
-func IsServerError(err error) bool { return StatusOf(err) >= 500 && StatusOf(err) <= 599 }
+// IsUnsaved reports whether err is an *UnsavedError.
+func IsUnsaved(err error) bool { return isA[*UnsavedError](err) }
 
-// MayHaveApplied reports whether a failed write may nevertheless have taken
-// effect on the service: a transport failure after the request may have
-// been sent, or a 5xx answer (a proxy's 502/504 can come after the service
-// did the work). A caller that must not duplicate a create can then look
-// for the record before trying again. 4xx answers (429 included) and
-// requests that provably never left are false.
+// IsServiceGone reports whether err is a *ServiceGoneError.
+func IsServiceGone(err error) bool { return isA[*ServiceGoneError](err) }
+
+// IsMissingAction reports whether err is a *MissingActionError.
+func IsMissingAction(err error) bool { return isA[*MissingActionError](err) }
+
+// isA reports whether err's chain holds a T.
+func isA[T error](err error) bool {
+	var t T
+	return errors.As(err, &t)
+}
+
+// MayHaveApplied reports whether a failed write may have taken effect: a
+// transport failure after the request may have left, or a 5xx (a proxy's
+// 502 can follow the service's work).
 func MayHaveApplied(err error) bool {
 	var tErr *TransportError
 	if errors.As(err, &tErr) {
@@ -235,12 +315,23 @@ func MayHaveApplied(err error) bool {
 	if errors.As(err, &thrErr) {
 		return thrErr.MaybeSent
 	}
-	return IsServerError(err)
+	return StatusOf(err) >= 500
+}
+
+// notFound404 returns the 404 answer in err that may mean more than a
+// missing record: nil for anything else, the service's unknown project too.
+func notFound404(err error) *APIError {
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound ||
+		strings.Contains(strings.ToLower(apiErr.Detail), "project not found") {
+		return nil
+	}
+	return apiErr
 }
 
 // redact removes the API key from text bound for an error message or a log.
 func redact(s, key string) string {
-	if key == "" || !strings.Contains(s, key) {
+	if key == "" {
 		return s
 	}
 	return strings.ReplaceAll(s, key, "[REDACTED]")

@@ -142,9 +142,7 @@ func TestStatusHelpers(t *testing.T) {
 	}{
 		{"IsNotFound", IsNotFound, 404, 403},
 		{"IsForbidden", IsForbidden, 403, 401},
-		{"IsUnauthorized", IsUnauthorized, 401, 403},
 		{"IsThrottled", IsThrottled, 429, 503},
-		{"IsServerError", IsServerError, 502, 429},
 		{"MayHaveApplied", MayHaveApplied, 504, 400},
 	}
 	for _, ch := range checks {

@@ -11,20 +11,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
-// encodeRecordInput returns the body and Content-Type of a create or update.
-//
-// Without Config it is a JSON object of the fields that are set (null for a
-// Null() field). With Config set it is multipart/form-data, the only way the
-// live service accepts config:
-//
-//   - config: the JSON object as text; Null() sends "{}", since the service
-//     has no null config (and keeps omitted secret keys either way);
-//   - plugin, order: decimal; enabled, deleted: "true" / "false";
-//   - name, description: the text as is;
-//   - filters: its JSON text;
-//   - any other Null() field: an empty value.
-//
-// Fields left out are not sent in either form.
+// encodeRecordInput returns the body and Content-Type of a create or update
+// (see RecordInput).
 func encodeRecordInput(in RecordInput) ([]byte, string, error) {
 	if err := validateInput(in); err != nil {
 		return nil, "", err
@@ -64,22 +52,20 @@ func encodeMultipart(in RecordInput) ([]byte, string, error) {
 			werr = w.WriteField(name, value)
 		}
 	}
-
-	cfg := "{}"
+	cfg := "{}" // the service has no null config
 	if v, ok := in.Config.Get(); ok {
 		cfg = jsonvalue.Compact(v)
 	}
 	field("config", cfg)
-	formInt(field, "plugin", in.Plugin)
-	formBool(field, "enabled", in.Enabled)
-	formInt(field, "order", in.Order)
-	formString(field, "name", in.Name)
-	formString(field, "description", in.Description)
-	formBool(field, "deleted", in.Deleted)
-	if !in.Filters.IsZero() {
-		v, _ := in.Filters.Get()
-		field("filters", string(bytes.TrimSpace(v)))
-	}
+	formInt := func(v int64) string { return strconv.FormatInt(v, 10) }
+	formText := func(s string) string { return s }
+	formField(field, "plugin", in.Plugin, formInt)
+	formField(field, "enabled", in.Enabled, strconv.FormatBool)
+	formField(field, "order", in.Order, formInt)
+	formField(field, "name", in.Name, formText)
+	formField(field, "description", in.Description, formText)
+	formField(field, "deleted", in.Deleted, strconv.FormatBool)
+	formField(field, "filters", in.Filters, func(v json.RawMessage) string { return string(bytes.TrimSpace(v)) })
 	if werr == nil {
 		werr = w.Close()
 	}
@@ -89,7 +75,9 @@ func encodeMultipart(in RecordInput) ([]byte, string, error) {
 	return buf.Bytes(), w.FormDataContentType(), nil
 }
 
-func formInt(field func(string, string), name string, o Opt[int64]) {
+// formField writes a field that is set as text, a Null() one as an empty
+// value.
+func formField[T any](field func(string, string), name string, o Opt[T], text func(T) string) {
 	if o.IsZero() {
 		return
 	}
@@ -98,24 +86,5 @@ func formInt(field func(string, string), name string, o Opt[int64]) {
 		field(name, "")
 		return
 	}
-	field(name, strconv.FormatInt(v, 10))
-}
-
-func formBool(field func(string, string), name string, o Opt[bool]) {
-	if o.IsZero() {
-		return
-	}
-	v, ok := o.Get()
-	if !ok {
-		field(name, "")
-		return
-	}
-	field(name, strconv.FormatBool(v))
-}
-
-func formString(field func(string, string), name string, o Opt[string]) {
-	if !o.IsZero() {
-		v, _ := o.Get() // "" for Null()
-		field(name, v)
-	}
+	field(name, text(v))
 }

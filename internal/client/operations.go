@@ -7,31 +7,24 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // Get retrieves one record.
 func (c *Client) Get(ctx context.Context, project string, coll Collection, id int64) (*Record, error) {
-	p, err := recordPath(project, coll, id, "")
-	if err != nil {
-		return nil, err
-	}
-	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodGet, path: p, target: target{project, coll, id, ""}})
+	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodGet, path: recordPath(project, coll, id, ""), target: target{project, coll, id, ""}})
 	return rec, err
 }
 
-// Create creates a record; it is never sent twice. It is sent as JSON, or as
-// multipart/form-data when in.Config is set (see RecordInput). A failure for
-// which MayHaveApplied is true may have created the record. A success
-// without a record id is an *UnsavedError: the service saved no config
-// (generation 2 made a hog function instead).
+// Create creates a record, never sending it twice: a failure for which
+// MayHaveApplied is true may have created it. A success without a record
+// id is an *UnsavedError.
 func (c *Client) Create(ctx context.Context, project string, coll Collection, in RecordInput) (*Record, error) {
-	p, err := collectionPath(project, coll)
-	if err != nil {
-		return nil, err
-	}
+	p := collectionPath(project, coll)
 	body, ctype, err := encodeRecordInput(in)
 	if err != nil {
 		return nil, fmt.Errorf("create in %s: %w", coll, err)
@@ -51,54 +44,34 @@ func (c *Client) Create(ctx context.Context, project string, coll Collection, in
 }
 
 // Update partially updates a record: only the fields set in in are sent.
-// Like Create it switches to multipart/form-data when in.Config is set.
 func (c *Client) Update(ctx context.Context, project string, coll Collection, id int64, in RecordInput) (*Record, error) {
-	p, err := recordPath(project, coll, id, "")
-	if err != nil {
-		return nil, err
-	}
 	body, ctype, err := encodeRecordInput(in)
 	if err != nil {
 		return nil, fmt.Errorf("update of %s %d: %w", coll, id, err)
 	}
-	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodPatch, path: p, body: body, contentType: ctype, target: target{project, coll, id, ""}})
+	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodPatch, path: recordPath(project, coll, id, ""), body: body, contentType: ctype, target: target{project, coll, id, ""}})
 	return rec, err
 }
 
-// Delete calls DELETE on a record (on the live service this only disables
-// it, and an unknown id gives 500). Any 2xx (204 per the spec) is success.
+// Delete calls DELETE on a record (the live service only disables it, and
+// answers 500 for an unknown id).
 func (c *Client) Delete(ctx context.Context, project string, coll Collection, id int64) error {
-	p, err := recordPath(project, coll, id, "")
-	if err != nil {
-		return err
-	}
-	_, err = c.call(ctx, apiRequest{method: http.MethodDelete, path: p, target: target{project, coll, id, ""}})
+	_, err := c.call(ctx, apiRequest{method: http.MethodDelete, path: recordPath(project, coll, id, ""), target: target{project, coll, id, ""}})
 	return err
 }
 
-// Frontend retrieves a record's frontend source. Content is the body as
-// text whatever its type: JavaScript on the live service, a JSON document
-// per the published schema.
+// Frontend retrieves a record's frontend source, as text.
 func (c *Client) Frontend(ctx context.Context, project string, coll Collection, id int64) (*Frontend, error) {
-	p, err := recordPath(project, coll, id, "frontend")
-	if err != nil {
-		return nil, err
-	}
-	resp, err := c.call(ctx, apiRequest{method: http.MethodGet, path: p, accept: "*/*", target: target{project, coll, id, "frontend"}})
+	resp, err := c.call(ctx, apiRequest{method: http.MethodGet, path: recordPath(project, coll, id, "frontend"), accept: "*/*", target: target{project, coll, id, "frontend"}})
 	if err != nil {
 		return nil, err
 	}
 	return &Frontend{ContentType: resp.header.Get("Content-Type"), Content: string(resp.body)}, nil
 }
 
-// RunJob starts a job of a record's plugin by POSTing {"job": job}. Any 2xx
-// is success, whatever its body (the live service's is empty). Like a
-// create it is not resent once it may have reached the service.
+// RunJob starts a job of a record's plugin by POSTing {"job": job}; any 2xx
+// is success. Like a create it is never sent twice.
 func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id int64, job Job) error {
-	p, err := recordPath(project, coll, id, "job")
-	if err != nil {
-		return err
-	}
 	if len(job.Payload) > 0 && !json.Valid(job.Payload) {
 		return fmt.Errorf("job of %s %d: payload is not valid JSON", coll, id)
 	}
@@ -108,7 +81,7 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	if err != nil {
 		return fmt.Errorf("job of %s %d: encoding the request: %w", coll, id, err)
 	}
-	_, err = c.call(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: contentTypeJSON, target: target{project, coll, id, "job"}})
+	_, err = c.call(ctx, apiRequest{method: http.MethodPost, path: recordPath(project, coll, id, "job"), body: body, contentType: contentTypeJSON, target: target{project, coll, id, "job"}})
 	return err
 }
 
@@ -121,18 +94,11 @@ type HogFunction struct {
 	JSON json.RawMessage
 }
 
-// Migrate asks the service to turn a record into a hog function (the
-// migrate action of generation 2 services), and returns the hog function
-// the service answers with. The service disables the record. Every call
-// makes a hog function, so like a create it is not resent once it may have
-// reached the service. A service without the action answers a
-// *MissingActionError.
+// Migrate turns a record into a hog function (generation 2's migrate
+// action, which disables the record) and returns it. Every call makes one,
+// so like a create it is never sent twice.
 func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (*HogFunction, error) {
-	p, err := recordPath(project, coll, id, "migrate")
-	if err != nil {
-		return nil, err
-	}
-	r := apiRequest{method: http.MethodPost, path: p, body: []byte("{}"), contentType: contentTypeJSON, target: target{project, coll, id, "migrate"}}
+	r := apiRequest{method: http.MethodPost, path: recordPath(project, coll, id, "migrate"), body: []byte("{}"), contentType: contentTypeJSON, target: target{project, coll, id, "migrate"}}
 	resp, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
@@ -146,8 +112,7 @@ func (c *Client) Migrate(ctx context.Context, project string, coll Collection, i
 	return hf, nil
 }
 
-// hogFunctionID reads a hog function's id: a string (a UUID on the live
-// service) or an integer; "" when absent or null.
+// hogFunctionID reads a hog function's id, a string or an integer.
 func hogFunctionID(raw json.RawMessage) string {
 	if jsonvalue.IsNull(raw) {
 		return ""
@@ -163,18 +128,10 @@ func hogFunctionID(raw json.RawMessage) string {
 	return ""
 }
 
-// Rearrange sets the order of enabled configs by id and returns every enabled
-// config of the project.
-//
-// The body is {"orders": {"<id>": n, ...}}. The live service answers with a
-// bare array of records, which is returned; an object answer (the published
-// schema's single record) or an empty body gives a nil slice. Scoped keys
-// get 403 here (IsForbidden): fall back to updating order per record.
+// Rearrange sets the order of enabled configs by id and returns the
+// records the live service answers with (nil for the published schema's
+// object); scoped keys get 403.
 func (c *Client) Rearrange(ctx context.Context, project string, coll Collection, orders map[int64]int64) ([]Record, error) {
-	p, err := collectionPath(project, coll)
-	if err != nil {
-		return nil, err
-	}
 	keyed := make(map[string]int64, len(orders))
 	for id, n := range orders {
 		keyed[FormatID(id)] = n
@@ -183,7 +140,7 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 	if err != nil {
 		return nil, fmt.Errorf("rearrange of %s: encoding the request: %w", coll, err)
 	}
-	r := apiRequest{method: http.MethodPatch, path: p + "rearrange/", body: body, contentType: contentTypeJSON, target: target{project, coll, 0, ""}}
+	r := apiRequest{method: http.MethodPatch, path: collectionPath(project, coll) + "rearrange/", body: body, contentType: contentTypeJSON, target: target{project, coll, 0, ""}}
 	resp, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
@@ -205,8 +162,7 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 	return nil, c.decodeError(r, resp, errors.New("neither an array nor an object"))
 }
 
-// recordCall sends r to its target's collection and decodes the record it
-// answers with, and the answer's status.
+// recordCall sends r and decodes the record it answers with.
 func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, int, error) {
 	resp, err := c.call(ctx, r)
 	if err != nil {
@@ -218,4 +174,43 @@ func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, int, er
 	}
 	c.noteRecords(r.target.project, r.target.coll, rec)
 	return &rec, resp.status, nil
+}
+
+// Paths end with a slash, as the spec names them: a write redirected to
+// add one would be lost. project and org are escaped as one segment.
+
+// collectionPath is /api/projects/{project}/{collection}/.
+func collectionPath(project string, coll Collection) string {
+	return "/api/projects/" + url.PathEscape(project) + "/" + url.PathEscape(string(coll)) + "/"
+}
+
+// recordPath is a record's path, with an action segment unless action is "".
+func recordPath(project string, coll Collection, id int64, action string) string {
+	p := collectionPath(project, coll) + FormatID(id) + "/"
+	if action != "" {
+		p += action + "/"
+	}
+	return p
+}
+
+// checkTarget refuses an empty project or collection before anything is sent.
+func checkTarget(project string, coll Collection) error {
+	if strings.TrimSpace(project) == "" {
+		return errors.New("project id must not be empty")
+	}
+	if strings.TrimSpace(string(coll)) == "" {
+		return errors.New("collection must not be empty")
+	}
+	return nil
+}
+
+// organizationPath is /api/organizations/{org}/{listing}/.
+func organizationPath(org string, listing PluginListing) (string, error) {
+	if strings.TrimSpace(org) == "" {
+		return "", errors.New("organization id must not be empty")
+	}
+	if strings.TrimSpace(string(listing)) == "" {
+		return "", errors.New("plugin listing must not be empty")
+	}
+	return "/api/organizations/" + url.PathEscape(org) + "/" + url.PathEscape(string(listing)) + "/", nil
 }

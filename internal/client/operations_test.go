@@ -209,7 +209,7 @@ func TestDeleteAcceptsAny2xx(t *testing.T) {
 		w.WriteHeader(500)
 	})
 	c := newTestClient(t, srv.URL)
-	if err := c.Delete(context.Background(), "1", Transformations, 4242); !IsServerError(err) || srv.count() != 1 {
+	if err := c.Delete(context.Background(), "1", Transformations, 4242); StatusOf(err) != http.StatusInternalServerError || srv.count() != 1 {
 		t.Fatalf("live DELETE of an unknown id: want one 500, got %v after %d", err, srv.count())
 	}
 }

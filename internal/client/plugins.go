@@ -11,11 +11,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
-// The plugins a project can use, from its organization's plugin listings
-// (the notes' "Finding a plugin"): every plugin, or those whose configs one
-// collection holds.
-
-// PluginListing names one of an organization's plugin listings.
+// PluginListing names one of an organization's plugin listings (the notes'
+// "Finding a plugin").
 type PluginListing string
 
 const (
@@ -27,8 +24,7 @@ const (
 	ImportAppPlugins PluginListing = "pipeline_import_apps"
 )
 
-// PluginListing returns the listing of the plugins whose configs coll
-// holds; AllPlugins for a collection it does not know.
+// PluginListing returns the listing of the plugins whose configs coll holds.
 func (coll Collection) PluginListing() PluginListing {
 	switch coll {
 	case Transformations:
@@ -43,42 +39,24 @@ func (coll Collection) PluginListing() PluginListing {
 // organization.
 const CurrentOrganization = "@current"
 
-// Plugin is a plugin as the organization's plugin listings answer it: the
-// shape of a config's plugin_info, with hog_function_migration_available.
-//
-// It is decoded leniently, as records are: one odd field does not make a
-// plugin unreadable. Text that is null, absent or not a string is nil (or
-// ""); the fields whose shapes vary are kept as raw JSON, nil when absent:
-// config_schema is a list of fields, or the older object by key, or
-// anything else, and record.PluginOf reads it (with the name and
-// description) as it reads plugin_info, from JSON.
+// Plugin is a plugin as the organization's plugin listings answer it,
+// decoded leniently: text that is null, absent or not a string is nil, and
+// record.PluginOf reads the rest (settings, secret keys) from JSON.
 type Plugin struct {
 	ID          int64
-	PluginType  string
 	Name        *string
 	Description *string
 	URL         *string
-	Icon        *string
-	// ConfigSchema is the plugin's settings, in whatever form it came.
-	ConfigSchema     json.RawMessage
-	Tag              *string
-	LatestTag        *string
-	IsGlobal         bool
-	OrganizationID   string
-	OrganizationName string
-	Capabilities     json.RawMessage
-	Metrics          json.RawMessage
-	PublicJobs       json.RawMessage
-	// MigrationAvailable is hog_function_migration_available: whether the
-	// service can turn the plugin's configs into hog functions. Nil when
-	// the answer does not say (a service older than the field).
+	PublicJobs  json.RawMessage
+	// MigrationAvailable is hog_function_migration_available; nil when the
+	// service is older than the field.
 	MigrationAvailable *bool
 	// JSON is the whole plugin as answered, compact.
 	JSON json.RawMessage
 }
 
-// UnmarshalJSON decodes a plugin leniently; see Plugin. Only an answer that
-// is not an object, or an id that is not an integer, is an error.
+// UnmarshalJSON decodes a plugin leniently; only an answer that is not an
+// object, or an id that is not an integer, is an error.
 func (p *Plugin) UnmarshalJSON(data []byte) error {
 	f, ok := jsonvalue.Object(string(data))
 	if !ok {
@@ -92,19 +70,9 @@ func (p *Plugin) UnmarshalJSON(data []byte) error {
 	}
 	*p = Plugin{
 		ID:                 int64(id),
-		PluginType:         plainText(f["plugin_type"]),
 		Name:               optText(f["name"]),
 		Description:        optText(f["description"]),
 		URL:                optText(f["url"]),
-		Icon:               optText(f["icon"]),
-		ConfigSchema:       f["config_schema"],
-		Tag:                optText(f["tag"]),
-		LatestTag:          optText(f["latest_tag"]),
-		IsGlobal:           isTrue(flexBool(f["is_global"])),
-		OrganizationID:     plainText(f["organization_id"]),
-		OrganizationName:   plainText(f["organization_name"]),
-		Capabilities:       f["capabilities"],
-		Metrics:            f["metrics"],
 		PublicJobs:         f["public_jobs"],
 		MigrationAvailable: flexBool(f["hog_function_migration_available"]),
 		JSON:               json.RawMessage(jsonvalue.Compact(data)),
@@ -121,19 +89,6 @@ func optText(raw json.RawMessage) *string {
 	return &s
 }
 
-// plainText is a string field's text, a number's literal (an id sent as
-// one), or "".
-func plainText(raw json.RawMessage) string {
-	if s := optText(raw); s != nil {
-		return *s
-	}
-	var n json.Number
-	if !jsonvalue.IsNull(raw) && json.Unmarshal(raw, &n) == nil {
-		return n.String()
-	}
-	return ""
-}
-
 // flexBool is a boolean field read as jsonvalue.FlexBool reads one; nil
 // when null, absent or not a boolean.
 func flexBool(raw json.RawMessage) *bool {
@@ -145,13 +100,10 @@ func flexBool(raw json.RawMessage) *bool {
 	return &v
 }
 
-func isTrue(b *bool) bool { return b != nil && *b }
-
-// Plugin returns plugin id as the organization's plugin listing shows it
-// (org: an organization id or CurrentOrganization). A 404 is the plugin
-// missing (IsNotFound), or the organization (IsOrganizationNotFound), or,
-// when the listing answers 404 as well, a *ServiceGoneError. A key limited
-// to particular projects gets 403 (IsProjectScopedKey).
+// Plugin returns plugin id as org's listing shows it. A 404 is the plugin
+// missing, or the organization (IsOrganizationNotFound), or, when the
+// listing answers 404 too, a *ServiceGoneError; a key limited to projects
+// gets 403 (IsProjectScopedKey).
 func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, error) {
 	p, err := organizationPath(org, AllPlugins)
 	if err != nil {
@@ -159,9 +111,9 @@ func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, err
 	}
 	r := apiRequest{method: http.MethodGet, path: p + FormatID(id) + "/"}
 	resp, err := c.do(ctx, r)
-	if apiErr := notFound404(err); apiErr != nil && !isOrganizationNotFound(apiErr) {
+	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
 		if _, listErr := c.pluginPage(ctx, org, AllPlugins, 1, 0); IsServiceGone(listErr) {
-			return nil, c.pluginsGone(r, org, AllPlugins, apiErr)
+			return nil, &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(AllPlugins), CollectionPath: p, Err: apiErr}
 		}
 	}
 	if err != nil {
@@ -174,19 +126,17 @@ func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, err
 	return &plugin, nil
 }
 
-// ListPlugins returns every plugin of an organization's listing (org: an
-// organization id or CurrentOrganization), across all pages, within the
-// budget of one listing (listAll). Its errors are those of Plugin; a 404
-// of the listing itself, not the organization's, is a *ServiceGoneError.
+// ListPlugins returns every plugin of org's listing within the budget of
+// one listing; its errors are those of Plugin.
 func (c *Client) ListPlugins(ctx context.Context, org string, listing PluginListing) ([]Plugin, error) {
 	what := fmt.Sprintf("%s of organization %s", listing, org)
-	return listAll(ctx, what, c.pageSize, func(offset int) (*pageOf[Plugin], error) {
+	return listAll(ctx, what, c.pageSize, func(offset int) (*listPage[Plugin], error) {
 		return c.pluginPage(ctx, org, listing, c.pageSize, offset)
 	}, func(p *Plugin) int64 { return p.ID })
 }
 
 // pluginPage reads one page of a listing.
-func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListing, limit, offset int) (*pageOf[Plugin], error) {
+func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListing, limit, offset int) (*listPage[Plugin], error) {
 	p, err := organizationPath(org, listing)
 	if err != nil {
 		return nil, err
@@ -194,22 +144,15 @@ func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListi
 	q := url.Values{"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(max(offset, 0))}}
 	r := apiRequest{method: http.MethodGet, path: p + "?" + q.Encode()}
 	resp, err := c.do(ctx, r)
-	if apiErr := notFound404(err); apiErr != nil && !isOrganizationNotFound(apiErr) {
-		return nil, c.pluginsGone(r, org, listing, apiErr)
+	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
+		return nil, &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(listing), CollectionPath: p, Err: apiErr}
 	}
 	if err != nil {
 		return nil, err
 	}
-	page, err := decodePageOf[Plugin](resp.body)
+	page, err := decodePage[Plugin](resp.body)
 	if err != nil {
 		return nil, c.decodeError(r, resp, err)
 	}
 	return page, nil
-}
-
-// pluginsGone is the *ServiceGoneError of request r, whose listing answered
-// 404: a service without the plugin listings (generation 3).
-func (c *Client) pluginsGone(r apiRequest, org string, listing PluginListing, apiErr *APIError) error {
-	p, _ := organizationPath(org, listing)
-	return &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(listing), CollectionPath: p, Err: apiErr}
 }

@@ -6,26 +6,20 @@ import (
 	"sync"
 )
 
-// What the client learns of the projects it addresses: which project
-// "@current" (the API key owner's current project) stands for. A record's
-// team_id is the id of the project it belongs to, so every record answered
-// to a request addressed to "@current" tells it, at no cost.
-// (GET /api/projects/@current/ would answer it too, but needs the
-// project:read scope, which plugin-only keys lack.)
-
 // CurrentProject is the address of the API key owner's current project.
 const CurrentProject = "@current"
 
-// currentProject is the id "@current" stands for, once an answer told.
+// currentProject is the id "@current" stands for, once a record's team_id
+// told (GET /api/projects/@current/ needs a scope plugin-only keys lack).
 type currentProject struct {
 	mu sync.Mutex
 	id int64 // 0: not known
-	// look serialises the lookups of SameProject, so that the plans of many
-	// resources waiting for the same answer send one request, not one each.
+	// look serialises SameProject's lookups: many plans waiting for the
+	// same answer send one request.
 	look sync.Mutex
 }
 
-// noteCurrentProject remembers the project "@current" stands for when recs,
+// noteCurrentProject remembers what "@current" stands for when recs,
 // answered to a request addressed to project, tell it.
 func (c *Client) noteCurrentProject(project string, recs []Record) {
 	if project != CurrentProject {
@@ -50,21 +44,12 @@ func (c *Client) CurrentProjectID() (int64, bool) {
 }
 
 // SameProject reports whether the project addresses held and other (each a
-// project id or "@current") name one project: equal addresses do, two
-// different ids do not, and "@current" and an id do when "@current" stands
-// for that id, which any answer addressed to "@current" has told (no request
-// of its own). When none has yet, record id of collection coll, which
-// belongs to project held (where a state holds it), decides:
-//
-//   - looked up under "@current", its team_id is the project "@current"
-//     stands for, which every later comparison then knows too;
-//   - not found there while held is an id: "@current" is another project;
-//   - held being "@current" itself (whose project may have changed since,
-//     or an answer without team_id), it is looked up under the id: found
-//     there, it is the same project.
-//
-// Without a record (id 0) nothing tells, and the projects count as
-// different. Errors are the client's, from a lookup.
+// project id or "@current") name one project. "@current" and an id do when
+// an answer told that "@current" stands for it; else record id of coll,
+// held in project held, decides: looked up under "@current", its team_id
+// tells (or its absence, when held is an id); when held is "@current"
+// itself, found under the id it is the same. Without a record (id 0) the
+// projects count as different.
 func (c *Client) SameProject(ctx context.Context, held, other string, coll Collection, id int64) (bool, error) {
 	numeric := held
 	switch {

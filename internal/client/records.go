@@ -18,11 +18,8 @@ const (
 	ImportApps Collection = "pipeline_import_apps_configs"
 )
 
-// Record is a pipeline config record as the live service returns it.
-//
-// Fields the published schema gets wrong (config, error, plugin_info,
-// delivery_rate_24h, filters) are kept as raw JSON: any JSON value decodes.
-// A field absent from the response leaves the raw value nil.
+// Record is a pipeline config record as the live service returns it. The
+// fields the published schema gets wrong are raw JSON, nil when absent.
 type Record struct {
 	ID              int64           `json:"id"`
 	Plugin          int64           `json:"plugin"`
@@ -41,9 +38,8 @@ type Record struct {
 	Filters         json.RawMessage `json:"filters"`
 }
 
-// UnmarshalJSON decodes a record leniently: id, plugin, order and team_id
-// may arrive as numbers or numeric strings, enabled and deleted as booleans
-// or their string forms, and unknown fields are ignored.
+// UnmarshalJSON decodes a record leniently: integers may come as numeric
+// strings, booleans as their string forms.
 func (r *Record) UnmarshalJSON(data []byte) error {
 	type plain Record // no methods, so no recursion
 	var w struct {
@@ -67,21 +63,11 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 }
 
 // FiltersOmitted reports whether the answer had no filters field at all
-// (not even null): a service that no longer has the field (generation 2).
+// (not even null), as at generation 2.
 func (r *Record) FiltersOmitted() bool { return r.Filters == nil }
 
-// Page is one page of a list response.
-type Page struct {
-	Count    int64    `json:"count"`
-	Next     *string  `json:"next"`
-	Previous *string  `json:"previous"`
-	Results  []Record `json:"results"`
-	// size is the answer's length in bytes, for ListAll's budget.
-	size int
-}
-
-// Opt is a request field that is either left out, sent as null, or sent with
-// a value. Its zero value is "left out" (with the omitzero tag).
+// Opt is a request field left out (the zero value, with omitzero), sent as
+// null, or sent with a value.
 type Opt[T any] struct {
 	set   bool
 	null  bool
@@ -111,18 +97,10 @@ func (o Opt[T]) MarshalJSON() ([]byte, error) {
 	return json.Marshal(o.value)
 }
 
-// RecordInput is the body of a create or update. Fields left out are not
-// sent. Filters and Config carry JSON text.
-//
-// Config is not a JSON-writable field on the live service: when Config is set
-// the client sends the request as multipart/form-data with config as a JSON
-// object string and every other set field as a plain form value: integers in
-// decimal, booleans as "true"/"false", name and description as they are,
-// filters as its JSON text, and a Null() field as an empty value. A Null()
-// Config is sent as "{}" (the service has no null config). Filters must be
-// valid JSON and Config a JSON object, or nothing is sent; Null() filters
-// are refused before sending too, since the service refuses them (400 "No
-// data provided", or "Value must be valid JSON." in a form): {} clears them.
+// RecordInput is the body of a create or update; fields left out are not
+// sent. With Config set it goes as multipart/form-data, the only way the
+// live service takes config. Null() filters are refused before sending, as
+// the service refuses them ({} clears them).
 type RecordInput struct {
 	Plugin      Opt[int64]           `json:"plugin,omitzero"`
 	Enabled     Opt[bool]            `json:"enabled,omitzero"`
@@ -141,8 +119,7 @@ type Job struct {
 	Operation string          `json:"operation,omitempty"`
 }
 
-// Frontend is the body of the frontend action: JavaScript on the live
-// service, a record-shaped JSON document per the published schema.
+// Frontend is the body of the frontend action, whatever its type.
 type Frontend struct {
 	ContentType string
 	Content     string

@@ -18,10 +18,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// maxAnswerBytes bounds how much of one answer is read: 30 times the
-// largest page the service sends (100 records of a few KB, without
-// plugin_info), with room for a plugin's frontend bundle. An answer past it
-// is not one the service meant, and reading on only grows the provider.
+// maxAnswerBytes bounds an answer: 30 times the largest page the service
+// sends, with room for a plugin's frontend.
 const maxAnswerBytes = 16 << 20
 
 const contentTypeJSON = "application/json"
@@ -30,13 +28,11 @@ const contentTypeJSON = "application/json"
 type apiRequest struct {
 	method string
 	// path starts at /api/... and may carry a query.
-	path string
-	// body is sent as is on every attempt; nil means no body.
-	body        []byte
+	path        string
+	body        []byte // sent whole on every attempt; nil: no body
 	contentType string
 	accept      string
-	// target is what a 404 of the request is resolved against (call); zero
-	// for the collection's own route, whose 404 says it all.
+	// target is what a 404 of the request is resolved against (call).
 	target target
 }
 
@@ -47,17 +43,16 @@ type apiResponse struct {
 	body   []byte
 }
 
-// do sends r with retries and returns its 2xx answer. Any other answer is an
-// *APIError (the last one, once retries are spent); no answer at all is a
-// *TransportError.
+// do sends r with retries and returns its 2xx answer; any other answer is
+// an *APIError, no answer a *TransportError.
 func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	ctx = maskKey(ctx, c.apiKey)
 	st := &callState{method: r.method, path: r.path, start: c.throttle.Now()}
-	ctx = withCallState(ctx, st)
+	ctx = context.WithValue(ctx, callStateKey{}, st)
 
 	var raw any // an untyped nil keeps GETs free of an empty chunked body
 	if r.body != nil {
-		raw = r.body // a []byte is re-read from the start on every attempt
+		raw = r.body
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, c.base+r.path, raw)
 	if err != nil {
@@ -65,49 +60,39 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	}
 	req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	req.Header.Set("User-Agent", c.userAgent)
-	accept := r.accept
-	if accept == "" {
-		accept = contentTypeJSON
+	req.Header.Set("Accept", contentTypeJSON)
+	if r.accept != "" {
+		req.Header.Set("Accept", r.accept)
 	}
-	req.Header.Set("Accept", accept)
 	if r.body != nil {
 		req.Header.Set("Content-Type", r.contentType)
 	}
 
-	// Read the body inside the retry loop, so that an answer cut short is
-	// handled by the retry policy like any other transport error.
+	// The final answer's body is read inside the retry loop, so that one cut
+	// short meets the retry policy like any other transport error.
 	var body []byte
-	var bodyOf *http.Response // the answer body belongs to
 	req.SetResponseHandler(func(resp *http.Response) error {
-		bodyOf = resp
 		var readErr error
-		body, readErr = readBody(resp)
-		if readErr != nil {
+		if body, readErr = readBody(resp); readErr != nil {
 			st.maybeSent.Store(true)
 		}
-		return readErr // an *AnswerTooLargeError is not retried (permanentTransportError)
+		return readErr
 	})
 
 	rc := &retryablehttp.Client{
-		HTTPClient: c.http,
-		// No Logger: the transport logs every attempt once (logAttempt),
-		// and the library's lines only repeated those.
-		Logger:       nil,
+		HTTPClient:   c.http,
 		RetryWaitMin: c.waitMin,
 		RetryWaitMax: c.waitMax,
-		// The retry policy decides alone: a 429 is retried until the
-		// deadline, anything else at most c.maxRetries times.
+		// The retry policy alone decides how often (429s are not counted).
 		RetryMax:   math.MaxInt32,
 		CheckRetry: c.retryPolicy(st),
 		Backoff: func(lo, hi time.Duration, _ int, resp *http.Response) time.Duration {
 			if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
-				// The throttle holds every request until the pause ends;
-				// the pause itself is logged once, as a warning.
+				// The throttle holds the request until the pause ends.
 				tflog.Debug(ctx, fmt.Sprintf("retrying %s %s after 429 once the pause ends", r.method, r.path))
 				return 0
 			}
-			d := backoff(lo, hi, st.failures-1, resp)
-			why := "a transport error"
+			d, why := backoff(lo, hi, st.failures-1, resp), "a transport error"
 			switch {
 			case resp != nil:
 				why = resp.Status
@@ -121,38 +106,29 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 				r.method, r.path, d.Round(time.Millisecond), why, st.failures, c.maxRetries))
 			return d
 		},
-		// Hand back the last answer or error as it is, not retryablehttp's
-		// "giving up" error, so the caller sees the service's envelope.
+		// The last answer or error as it is, not the library's "giving up".
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
 
 	resp, err := rc.Do(req)
 	if resp != nil {
-		defer resp.Body.Close() // read whole below, or given up on
+		defer resp.Body.Close()
 	}
 	if err != nil {
 		var closed *throttle.ClosedError
-		if errors.As(err, &closed) { // held back by a pause that ends too late
+		var big *AnswerTooLargeError
+		switch {
+		case errors.As(err, &closed): // held back by a pause that ends too late
 			return nil, st.throttledError(closed, nil)
-		}
-		if big := tooLarge(err, r); big != nil {
+		case errors.As(err, &big): // never retried: the same request brings the same answer
+			big.Method, big.Path = r.method, r.path
 			return nil, big
-		}
-		// An answer that came before ctx ended or its body broke means the
-		// request arrived; only a 4xx proves it was not applied.
-		if resp != nil && (resp.StatusCode < 400 || resp.StatusCode > 499) {
+		case resp != nil && (resp.StatusCode < 400 || resp.StatusCode > 499):
+			// An answer came, so the request arrived; only a 4xx proves it
+			// was not applied.
 			st.maybeSent.Store(true)
 		}
 		return nil, c.transportError(st, err)
-	}
-	if bodyOf != resp { // retries spent: the last answer is still unread
-		if body, err = readBody(resp); err != nil {
-			if big := tooLarge(err, r); big != nil {
-				return nil, big
-			}
-			st.maybeSent.Store(true)
-			return nil, c.transportError(st, err)
-		}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		apiErr := newAPIError(r.method, r.path, resp, body, int(st.attempts.Load()), c.apiKey)
@@ -176,8 +152,7 @@ func (c *Client) transportError(st *callState, err error) error {
 	}
 }
 
-// plainError is err without its *url.Error, which repeats the full URL:
-// method and path are said already.
+// plainError is err without its *url.Error, which repeats the full URL.
 func plainError(err error) error {
 	var uErr *url.Error
 	if errors.As(err, &uErr) {
@@ -213,14 +188,4 @@ func readBody(resp *http.Response) ([]byte, error) {
 		return nil, &AnswerTooLargeError{Limit: maxAnswerBytes}
 	}
 	return b, nil
-}
-
-// tooLarge returns the *AnswerTooLargeError in err's chain, naming r.
-func tooLarge(err error, r apiRequest) *AnswerTooLargeError {
-	var big *AnswerTooLargeError
-	if !errors.As(err, &big) {
-		return nil
-	}
-	big.Method, big.Path = r.method, r.path
-	return big
 }

@@ -1,7 +1,5 @@
 // Package answertext turns the body of an error answer, whatever its shape,
-// into text fit for an error message: the service's error envelope, other
-// JSON error shapes, or an excerpt of an HTML page from a proxy or of plain
-// text, cut to a length a diagnostic can carry.
+// into text fit for an error message.
 package answertext
 
 import (
@@ -16,25 +14,22 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
-// Limits on how much of a body goes into an error message: an envelope's
-// detail is the service's own sentence and is kept nearly whole; anything
-// else (an HTML page from a proxy) is only a hint.
+// An envelope's detail is the service's own sentence, kept nearly whole;
+// anything else (a proxy's HTML page) is only a hint, of HintLength runes.
 const (
 	maxEnvelopeDetail = 1000
-	// HintLength is the most runes kept of text that is only a hint.
-	HintLength = 200
+	HintLength        = 200
 )
 
-// Fields is what an error answer's body says: the service's envelope
-// {type, code, detail, attr}, or as much of it as another shape tells.
+// Fields is the service's envelope {type, code, detail, attr}, or as much
+// of it as another shape tells.
 type Fields struct {
 	Type, Code, Detail, Attr string
 }
 
 // Decode reads an error answer's body: the service's envelope, other JSON
-// error shapes (a message or error field, field errors of the framework
-// the service is built on, a list of strings), HTML or plain text, of which
-// Detail keeps a short single-line excerpt. An empty body gives no fields.
+// error shapes (a message, DRF's field errors, a list of strings), or HTML
+// and plain text, of which Detail keeps a short single-line excerpt.
 func Decode(body []byte) Fields {
 	var e Fields
 	b := bytes.TrimSpace(body)

@@ -1,8 +1,6 @@
 // Package throttle paces the requests of one API client and holds them all
-// while the service throttles its key: a token bucket for the configured
-// requests per minute, a gate that stays closed until a 429's Retry-After,
-// and the pace halved on a pause and won back answer by answer. It knows
-// nothing of HTTP; the client tells it what the service answered.
+// while the service throttles its key. It knows nothing of HTTP; the client
+// tells it what the service answered.
 package throttle
 
 import (
@@ -14,11 +12,10 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Clock is the time source of a Throttle; tests pass a fake one
-// (throttletest.Clock).
+// Clock is the time source of a Throttle; tests pass throttletest.Clock.
 type Clock interface {
 	Now() time.Time
-	// Sleep waits d or until ctx is done, whichever comes first.
+	// Sleep waits d or until ctx is done.
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
@@ -40,63 +37,50 @@ func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// Shape of the pace: a burst of a twentieth of the configured requests per
-// minute, the rest earned over the minute; after a throttled answer half
-// the pace, won back a twentieth of the configured pace per answer that is
-// not throttled.
+// The pace's burst is a twentieth of the requests per minute; a pause
+// halves the pace, and each answer wins back a twentieth of it.
 const (
 	burstShare    = 20
 	decreaseRatio = 0.5
 	increaseShare = 20
 )
 
-// Throttle paces every request of one client and holds them all while the
-// service throttles the key. It is shared by the client's requests, so what
-// one request learns (a 429) slows all of them:
+// Throttle is shared by the requests of one client, so that one request's
+// 429 slows all of them (the service would throttle them too):
 //
-//   - Pacing is a token bucket (golang.org/x/time/rate) holding a burst of a
-//     twentieth of RequestsPerMinute and earning the rest over the minute,
-//     so no 60-second window sees more than RequestsPerMinute requests.
-//   - A 429 closes a gate until its Retry-After: no request of the client is
-//     sent before then (requests already in flight are not recalled). The
-//     first 429 of a pause also halves the pace and drops the burst to one,
-//     so the requests that waited go out one by one, not all at once
-//     (multiplicative decrease); 429s of requests sent before that pause
-//     began only extend it.
-//   - Each answer that is not a 429 wins back a twentieth of the configured
-//     pace, never more than it, and the burst grows with the pace (additive
-//     increase).
-//
-// x/time/rate has no gate that opens at a given time, hence resumeAt. With
-// RequestsPerMinute 0 nothing is paced, but 429s still close the gate.
+//   - a token bucket (x/time/rate) paces them, so that no 60-second window
+//     sees more than the requests per minute;
+//   - a 429 closes a gate until its Retry-After, which x/time/rate cannot:
+//     no request is sent before then. A pause's first 429 halves the pace
+//     and drops the burst to one, so that the held requests go out one by
+//     one and earn no second 429; 429s of requests sent before it only
+//     extend it;
+//   - each answer that is not a 429 wins back a twentieth of the pace, up
+//     to the configured one.
 type Throttle struct {
 	clock Clock
-	// ceiling is the configured pace (tokens per second) and maxBurst its
-	// burst; step is the additive increase and the lowest pace.
+	// ceiling is the configured pace (tokens per second), maxBurst its
+	// burst, step the increase and the lowest pace.
 	ceiling  rate.Limit
 	maxBurst int
 	step     rate.Limit
-	// backoff is the pause of a 429 without Retry-After, growing with the
-	// number of pauses in a row.
+	// backoff is the pause of a 429 without Retry-After.
 	backoff func(streak int) time.Duration
 
 	mu sync.Mutex
-	// pace is nil when nothing is paced (RequestsPerMinute 0). A pause
-	// replaces it with a new bucket, which forgives the tokens reserved by
-	// requests that queued before the pause.
-	pace *rate.Limiter
-	// resumeAt is when the gate opens; no request is sent before it.
-	resumeAt time.Time
-	// pausedAt is when the last pause began. A 429 of a request sent before
-	// it belongs to that pause, and only answers of requests sent after it
-	// win pace back.
+	// pace is nil when nothing is paced. A pause replaces it, forgiving the
+	// tokens reserved by requests queued before it.
+	pace     *rate.Limiter
+	resumeAt time.Time // the gate opens
+	// pausedAt is when the last pause began: only answers of requests sent
+	// after it count.
 	pausedAt time.Time
 	// streak counts the pauses since the last answer that was not a 429.
 	streak int
 }
 
 // New returns a throttle of perMinute requests per minute (0: no pace) on
-// clk. backoff gives the pause of a 429 without Retry-After from the number
+// clk; backoff gives the pause of a 429 without Retry-After from the number
 // of pauses before it in a row.
 func New(perMinute int, backoff func(streak int) time.Duration, clk Clock) *Throttle {
 	t := &Throttle{clock: clk, backoff: backoff}
@@ -112,14 +96,12 @@ func New(perMinute int, backoff func(streak int) time.Duration, clk Clock) *Thro
 	return t
 }
 
-// Pause describes a pause that began, for its log line.
+// Pause describes a pause that began, for its log line: the pace after it
+// (0: none) and the configured one, per minute.
 type Pause struct {
-	Wait  time.Duration
-	Until time.Time
-	// PerMinute is the pace after the pause; 0 when nothing is paced.
-	PerMinute float64
-	// Ceiling is the configured pace, per minute.
-	Ceiling float64
+	Wait               time.Duration
+	Until              time.Time
+	PerMinute, Ceiling float64
 }
 
 // Describe is the log line of a pause that began with a 429 to method path.
@@ -132,11 +114,10 @@ func (p Pause) Describe(method, path string) string {
 	return msg + fmt.Sprintf("; then at most %.0f requests/minute, rising back to %.0f while requests succeed", p.PerMinute, p.Ceiling)
 }
 
-// Wait blocks until the caller may send one request: after the gate opens
-// and the pace allows it. When the gate opens after deadline it returns a
-// *ClosedError at once, and when the pace would keep the request past
-// deadline a *PaceError (zero deadline: none). onPace is called before a
-// wait for the pace, with its length.
+// Wait blocks until the caller may send one request: the gate open and the
+// pace allowing it. A gate that opens after deadline is a *ClosedError at
+// once, a pace that would keep the request past it a *PaceError. onPace is
+// called before a wait for the pace.
 func (t *Throttle) Wait(ctx context.Context, deadline time.Time, onPace func(time.Duration)) error {
 	for {
 		if err := ctx.Err(); err != nil {
@@ -180,8 +161,7 @@ func (t *Throttle) Wait(ctx context.Context, deadline time.Time, onPace func(tim
 		if !paused {
 			return nil
 		}
-		// A pause began while this request waited for its turn: it waits
-		// for the gate, if still closed, and queues again at the new pace.
+		// A pause began meanwhile: wait for the gate, and queue again.
 	}
 }
 
@@ -189,10 +169,8 @@ func (t *Throttle) Wait(ctx context.Context, deadline time.Time, onPace func(tim
 // Answered.
 func (t *Throttle) Now() time.Time { return t.clock.Now() }
 
-// Throttled records a 429 for a request sent at sentAt; retryAfter is the
-// answer's Retry-After (ok false when it had none). It reports the pause
-// when this 429 began one (the caller logs it), and not when the request was
-// sent before the current pause began.
+// Throttled records a 429 for a request sent at sentAt, with the answer's
+// Retry-After if ok. It returns the pause when this 429 began one.
 func (t *Throttle) Throttled(sentAt time.Time, retryAfter time.Duration, ok bool) (Pause, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -223,12 +201,12 @@ func (t *Throttle) Throttled(sentAt time.Time, retryAfter time.Duration, ok bool
 }
 
 // Answered records an answer that was not a 429, for a request sent at
-// sentAt: the pace grows back by one step, up to the configured one.
+// sentAt: the pace grows back one step.
 func (t *Throttle) Answered(sentAt time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if sentAt.Before(t.pausedAt) {
-		return // sent before the last pause: says nothing of the pace since
+		return
 	}
 	t.streak = 0
 	if t.pace == nil {
@@ -251,8 +229,8 @@ func (t *Throttle) ResumeTime() time.Time {
 	return t.resumeAt
 }
 
-// PaceError is a request not sent because the client's own pace would
-// send it after its deadline. It is a context.DeadlineExceeded.
+// PaceError is a request not sent because the client's own pace would send
+// it after its deadline; it is a context.DeadlineExceeded.
 type PaceError struct {
 	Wait, Left time.Duration
 	PerMinute  float64
@@ -274,9 +252,8 @@ func RoundWait(d time.Duration) time.Duration {
 	return d.Round(time.Second)
 }
 
-// ClosedError is a request held back by a pause that ends after its
-// deadline: Until is when the gate opens, Wait how long that is from now
-// and Left the time the deadline left.
+// ClosedError is a request held back by a pause that ends (Until, in Wait)
+// after its deadline (in Left).
 type ClosedError struct {
 	Until      time.Time
 	Wait, Left time.Duration
