@@ -6,10 +6,9 @@ import (
 	"unicode"
 )
 
-// Int is Python's int() of a str in base 10: whitespace around (IsSpace),
-// an optional sign, then decimal digits (any Unicode decimal digit, as
-// Python accepts "١٢" and "１２"), single underscores allowed between
-// digits. false when int() would raise.
+// Int is Python's int() of a str in base 10: surrounding whitespace, an
+// optional sign, any Unicode decimal digits ("١٢"), single underscores
+// between digits. false when int() would raise.
 func Int(s string) (*big.Int, bool) {
 	s = Strip(s)
 	var b strings.Builder
@@ -40,9 +39,8 @@ func Int(s string) (*big.Int, bool) {
 	return new(big.Int).SetString(b.String(), 10)
 }
 
-// decimal is the value of a Unicode decimal digit (category Nd). Decimal
-// digits come in contiguous runs of ten, 0 to 9, so a digit's value is its
-// distance from the start of its run, modulo ten.
+// decimal is the value of a Unicode decimal digit: digits come in runs of
+// ten, 0 to 9, so its value is its distance from the start of its run.
 func decimal(r rune) (int, bool) {
 	if r >= '0' && r <= '9' {
 		return int(r - '0'), true
@@ -57,13 +55,9 @@ func decimal(r rune) (int, bool) {
 	return int(r-start) % 10, true
 }
 
-// IntegerField reads the text of a value (str() of it: Number.Str for a
-// number) as Django REST framework's IntegerField does, which the service's
-// serializers use for integers: int(re.sub(r'\.0*\s*$', ”, text)), where
-// Python's \s is every character IsSpace holds (\v and Unicode spaces too),
-// so "12.0", "12." and "5.0\u00a0" are integers; then Int's rules. Strings
-// longer than 1000 characters are refused before (its max_string_length),
-// which the caller checks.
+// IntegerField reads text as Django REST framework's IntegerField does:
+// int(re.sub(r'\.0*\s*$', "", text)), Python's \s being IsSpace. The caller
+// checks its max_string_length of 1000.
 func IntegerField(text string) (*big.Int, bool) {
 	trimmed := strings.TrimRight(strings.TrimRightFunc(text, IsSpace), "0")
 	if strings.HasSuffix(trimmed, ".") {
