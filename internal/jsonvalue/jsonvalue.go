@@ -1,17 +1,18 @@
-// Package jsonvalue owns what the provider does with JSON text as values,
-// free of Terraform and HTTP: whether text is null, its compact form,
-// decoding one value without losing number precision, the one semantic
-// equality every comparison of JSON values uses (plugin settings, filters
-// after their normalisation, create recovery, tests), numbers compared as
-// the service's Python reads them, and the lenient scalars the API client
-// decodes records with.
+// Package jsonvalue owns JSON text as values, free of Terraform and HTTP:
+// null, compact form, decoding without losing precision, the one semantic
+// equality (numbers as the service's Python reads them), lenient scalars.
 package jsonvalue
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // IsNull reports whether raw is absent or the JSON null.
@@ -45,8 +46,8 @@ func Decode(s string) (any, error) {
 	return v, nil
 }
 
-// Object decodes s as a JSON object, values as they are written; false when
-// s is anything else (null included).
+// Object decodes s as a JSON object, values as written; false for anything
+// else (null included).
 func Object(s string) (map[string]json.RawMessage, bool) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(s), &obj); err != nil || obj == nil {
@@ -55,11 +56,9 @@ func Object(s string) (map[string]json.RawMessage, bool) {
 	return obj, true
 }
 
-// Equal reports whether two JSON texts hold the same value: key order and
-// spacing aside, numbers compared as the service reads them (1 and 1.0
-// are equal; integers exact at any size; other numbers as doubles, so
-// digits past a double's precision are no difference). Text that is not
-// JSON is equal only to the same text.
+// Equal reports whether two JSON texts hold the same value to the service:
+// key order and spacing aside, numbers compared by EqualValues. Text that is
+// not JSON is equal only to the same text.
 func Equal(a, b json.RawMessage) bool {
 	if bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b)) {
 		return true
@@ -67,4 +66,70 @@ func Equal(a, b json.RawMessage) bool {
 	va, errA := Decode(string(a))
 	vb, errB := Decode(string(b))
 	return errA == nil && errB == nil && EqualValues(va, vb)
+}
+
+// EqualValues reports whether two values as Decode returns them are the same
+// to the service: numbers compared as Python compares what json.loads makes
+// of them (1 == 1.0; ints exact; other numbers as the nearest double).
+func EqualValues(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !EqualValues(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !EqualValues(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		na, errA := python.ParseNumber(x.String())
+		nb, errB := python.ParseNumber(y.String())
+		return errA == nil && errB == nil && na.Equal(nb) || x == y
+	default:
+		return a == b
+	}
+}
+
+// InfiniteNumber finds in a decoded value a number Python reads as an
+// infinite float (1e400), which the service cannot store, and returns its
+// path (`.rate`, `[2].max`; keys sorted). The path shows no value, which may
+// be a secret.
+func InfiniteNumber(v any) (string, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		n, err := python.ParseNumber(x.String())
+		return "", err == nil && !n.IsFinite()
+	case []any:
+		for i, e := range x {
+			if at, ok := InfiniteNumber(e); ok {
+				return "[" + strconv.Itoa(i) + "]" + at, true
+			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if at, ok := InfiniteNumber(x[k]); ok {
+				return "." + k + at, true
+			}
+		}
+	}
+	return "", false
 }

@@ -9,13 +9,9 @@ import (
 	"strings"
 )
 
-// The published schema is wrong about several types, and proxies or other
-// versions of the service may quote numbers. FlexInt and FlexBool decode
-// scalars leniently so that one odd field does not make a whole record
-// unreadable.
-
-// FlexInt decodes an integer sent as a JSON number, a numeric string, an
-// integral float (5.0) or null (0).
+// FlexInt decodes an integer sent as a number, a numeric string, an integral
+// float (5.0) or null (0): the published schema is wrong about some types,
+// and one odd field must not make a whole record unreadable.
 type FlexInt int64
 
 // UnmarshalJSON decodes leniently; see FlexInt.
@@ -40,8 +36,7 @@ func (n *FlexInt) UnmarshalJSON(data []byte) error {
 		*n = FlexInt(v)
 		return nil
 	}
-	// 5.0 or 5e0: accept only when integral and in range.
-	f, err := strconv.ParseFloat(s, 64)
+	f, err := strconv.ParseFloat(s, 64) // 5.0 or 5e0: only integral and in range
 	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 		return fmt.Errorf("not an integer: %.40q", s)
 	}
@@ -50,7 +45,7 @@ func (n *FlexInt) UnmarshalJSON(data []byte) error {
 }
 
 // FlexBool decodes a boolean sent as true/false, "true"/"false", 1/0,
-// "1"/"0" or null (false).
+// "1"/"0" or null (false), for the same reason as FlexInt.
 type FlexBool bool
 
 // UnmarshalJSON decodes leniently; see FlexBool.
