@@ -12,16 +12,15 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-// Filter narrows a collection's records, for the list data source and the
-// list resource. Null attributes do not narrow.
+// Filter narrows a collection's records for the list data source and the
+// list resource; null attributes do not narrow.
 type Filter struct {
 	Enabled types.Bool
 	Plugin  types.Int64
 }
 
-// keep reports whether rec passes the filter. A soft-deleted record never
-// does: every version of the service leaves them out of its lists, and a
-// page that held one anyway would not make it a config to show.
+// keep reports whether rec passes f. A soft-deleted record never does, even
+// on a page that held one.
 func (f Filter) keep(rec *client.Record) bool {
 	switch {
 	case rec.Deleted:
@@ -34,9 +33,8 @@ func (f Filter) keep(rec *client.Record) bool {
 	return true
 }
 
-// List returns every record of the kind's collection in project that
-// passes f, across all pages, by order and then id (the service does not
-// promise an order).
+// List returns every record of the kind's collection in project that passes
+// f, by order and then id (the service promises no order).
 func List(ctx context.Context, c *client.Client, project string, k kind.Kind, f Filter) ([]client.Record, error) {
 	all, err := c.ListAll(ctx, project, k.Collection)
 	if err != nil {

@@ -12,24 +12,22 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-// PlanLookup is what a construct that acts on a config (a job, a
-// migration) says when its plan-time look at the config fails.
+// PlanLookup is what a construct that acts on a config (a job, a migration)
+// says when its plan-time look at the config fails.
 type PlanLookup struct {
 	// Attr is the construct's config_id attribute.
 	Attr path.Path
-	// Unknown ends the sentence "Project P has no K with id N, ...", e.g.
-	// "so no job can run on it".
+	// Unknown ends "Project P has no K with id N, ...".
 	Unknown string
-	// Deferred ends the warning "Reading K N failed, ...", e.g. "so the
-	// service judges the migration at apply".
+	// Deferred ends the warning "Reading K N failed, ...".
 	Deferred string
 }
 
-// ForPlan reads config id of kind k for a plan-time check, through the
-// operation's read cache, so that the checks of many configs (a migration
-// of each) are served from list pages as a refresh's reads are. A config the project does not have, or a service without the
-// API, is an error; any other failure a warning, leaving the judgement to
-// the service at apply. The record is nil whenever the check cannot go on.
+// ForPlan reads config id for a plan-time check through the read cache, so
+// that many checks are served from list pages. A config the project does not
+// have, or a service without the API, is an error; any other failure a
+// warning, leaving the judgement to the service at apply. The record is nil
+// whenever the check cannot go on.
 func ForPlan(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, id int64, l PlanLookup) (*client.Record, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	rec, err := meta.ReadCache().Read(ctx, project, k.Collection, id)
