@@ -50,17 +50,12 @@ func (n Number) IsInt() bool { return n.Int != nil }
 // infinite float as Infinity, which is not JSON.
 func (n Number) IsFinite() bool { return n.IsInt() || !math.IsInf(n.Float, 0) }
 
-// String writes n as json.dumps does (an infinite float as Infinity).
+// String writes n as json.dumps does: as str(), an infinite float as Infinity.
 func (n Number) String() string {
-	switch {
-	case n.IsInt():
-		return n.Int.String()
-	case math.IsInf(n.Float, 1):
-		return "Infinity"
-	case math.IsInf(n.Float, -1):
-		return "-Infinity"
+	if !n.IsFinite() {
+		return strings.Replace(Repr(n.Float), "inf", "Infinity", 1)
 	}
-	return Repr(n.Float)
+	return n.Str()
 }
 
 // Str is Python's str() of n, the text the service's string fields make of
