@@ -115,9 +115,6 @@ func FiltersEqual(a, b string) bool {
 // the service stores as {}, with which it clears filters (it cannot store
 // null once a config has filters).
 func FiltersNone(s string) bool {
-	if jsonvalue.IsNull(json.RawMessage(s)) {
-		return true
-	}
 	stored, ok := storedFilters(s)
 	return ok && len(stored) == 0
 }
