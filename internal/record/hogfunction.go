@@ -70,7 +70,7 @@ func hogFunctionOf(c *Config, pluginInfo, settings json.RawMessage) *HogFunction
 	h := &HogFunction{
 		Available: types.BoolValue(false), TemplateID: types.StringNull(),
 		Type: types.StringValue("destination"), Name: c.Name,
-		InputsJSON: jsontypes.NewNormalizedNull(), ExecutionOrder: c.Order, Enabled: c.Enabled,
+		ExecutionOrder: c.Order, Enabled: c.Enabled,
 		SecretInputs: []types.String{},
 	}
 	// Services that can migrate say whether they can; before, the template is all to go by.
@@ -97,9 +97,8 @@ func hogFunctionOf(c *Config, pluginInfo, settings json.RawMessage) *HogFunction
 			inputs[k] = map[string]json.RawMessage{"value": v}
 		}
 	}
-	if b, err := json.Marshal(inputs); err == nil {
-		h.InputsJSON = jsontypes.NewNormalizedValue(string(b))
-	}
+	b, _ := json.Marshal(inputs) // values of a decoded object always encode
+	h.InputsJSON = jsontypes.NewNormalizedValue(string(b))
 	stored, _ := ParseSettings(string(settings))
 	for _, k := range slices.Sorted(maps.Keys(p.SecretKeys)) {
 		if v, ok := stored[k]; ok && !jsonvalue.IsNull(v) && string(v) != `""` {
