@@ -1,16 +1,59 @@
 package record
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
+
+// Filter narrows a collection's records for the list data source and the
+// list resource; null attributes do not narrow.
+type Filter struct {
+	Enabled types.Bool
+	Plugin  types.Int64
+}
+
+// keep reports whether rec passes f. A soft-deleted record never does, even
+// on a page that held one.
+func (f Filter) keep(rec *client.Record) bool {
+	switch {
+	case rec.Deleted:
+		return false
+	case framework.IsSet(f.Enabled) && rec.Enabled != f.Enabled.ValueBool():
+		return false
+	case framework.IsSet(f.Plugin) && rec.Plugin != f.Plugin.ValueInt64():
+		return false
+	}
+	return true
+}
+
+// List returns every record of the kind's collection in project that passes
+// f, by order and then id (the service promises no order).
+func List(ctx context.Context, c *client.Client, project string, k kind.Kind, f Filter) ([]client.Record, error) {
+	all, err := c.ListAll(ctx, project, k.Collection)
+	if err != nil {
+		return nil, err
+	}
+	out := slices.DeleteFunc(all, func(rec client.Record) bool { return !f.keep(&rec) })
+	SortByOrder(out)
+	return out, nil
+}
+
+// SortByOrder sorts records by order, then id.
+func SortByOrder(recs []client.Record) {
+	slices.SortStableFunc(recs, func(a, b client.Record) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.ID, b.ID))
+	})
+}
 
 // PlanLookup is what a construct that acts on a config (a job, a migration)
 // says when its plan-time look at the config fails.
