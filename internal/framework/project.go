@@ -59,10 +59,8 @@ func ImportProject(identityProject types.String, meta *ProviderData, diags *diag
 	return project
 }
 
-// ProjectWitness names a record of the state's project, in Collection with
-// its id in the state's IDAttribute (a number, or the first of a list), that
-// tells whether "@current" and a project id are one project when no answer
-// has told yet (client.SameProject).
+// ProjectWitness names a record of the state's project (its id in the
+// state's IDAttribute, or that list's first) for client.SameProject.
 type ProjectWitness struct {
 	Collection  client.Collection
 	IDAttribute string
@@ -81,11 +79,10 @@ func (w ProjectWitness) id(state tftypes.Value) int64 {
 	return RawInt64(v).ValueInt64()
 }
 
-// PlanProjectID, first in a resource's ModifyPlan (only a configured
-// resource knows the provider's project), plans project_id as configured or
-// the provider's, replacing only for another project than the state's. One
-// left out that names the state's project in the other form keeps the
-// state's, so an import of "1/42" under "@current" plans nothing.
+// PlanProjectID plans project_id as configured or the provider's, replacing
+// only for another project; one left out that names the state's project in
+// the other form keeps the state's (an import of "1/42" under "@current").
+// It runs in ModifyPlan: only a configured resource knows the provider's project.
 func PlanProjectID(ctx context.Context, meta *ProviderData, w ProjectWitness, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // a destroy

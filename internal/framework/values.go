@@ -14,9 +14,8 @@ import (
 // IsSet reports whether v holds a value to send: neither null nor unknown.
 func IsSet(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
-// StoreIdentity stores a resource's identity v when Terraform supports
-// identities (1.12+) and the resource holds none yet: the framework refuses
-// a changed identity, so its project_id keeps the form first stored.
+// StoreIdentity stores identity v when Terraform supports identities and the
+// resource holds none yet: the framework refuses a changed identity.
 func StoreIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any) diag.Diagnostics {
 	if identity == nil || !identity.Raw.IsFullyNull() {
 		return nil

@@ -111,10 +111,9 @@ func EqualValues(a, b any) bool {
 	}
 }
 
-// InfiniteNumber finds in a decoded value a number Python reads as an
-// infinite float (1e400), which the service cannot store, and returns its
-// path (`.rate`, `[2].max`; keys sorted). The path shows no value, which may
-// be a secret.
+// InfiniteNumber returns the path (`.rate`, `[2].max`) of a number the
+// service cannot store (1e400, inf to Python); a path, not a value, which
+// may be a secret.
 func InfiniteNumber(v any) (string, bool) {
 	switch x := v.(type) {
 	case json.Number:

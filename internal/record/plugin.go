@@ -71,10 +71,9 @@ func ownText(raw json.RawMessage) OwnText {
 	return OwnText{Text: &s, Known: true}
 }
 
-// configSchemaKeys reads a config_schema's keys, all and secret, as the
-// service does: the list form's objects with a text key, secret when their
-// "secret" is true to Python; the older object form's members, none secret
-// (the service masks nothing there); nil, nil for any other shape.
+// configSchemaKeys reads config_schema's keys, all and secret, as the service
+// does: the list form's objects with a text key, secret when "secret" is true
+// to Python; the object form's members, none secret; nil, nil otherwise.
 func configSchemaKeys(raw json.RawMessage) (all, secret map[string]bool) {
 	all, secret = map[string]bool{}, map[string]bool{}
 	switch raw = bytes.TrimSpace(raw); {

@@ -66,11 +66,9 @@ type PlanLookup struct {
 	Deferred string
 }
 
-// ForPlan reads config id for a plan-time check through the read cache, so
-// that many checks are served from list pages. A config the project does not
-// have, or a service without the API, is an error; any other failure a
-// warning, leaving the judgement to the service at apply. The record is nil
-// whenever the check cannot go on.
+// ForPlan reads config id for a plan-time check through the read cache (many
+// checks, few pages). A config the project lacks, or a service without the
+// API, is an error; another failure a warning, left to the service at apply.
 func ForPlan(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, id int64, l PlanLookup) (*client.Record, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	rec, err := meta.ReadCache().Read(ctx, project, k.Collection, id)

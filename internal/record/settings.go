@@ -53,11 +53,9 @@ func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
 	return keys, keys != nil
 }
 
-// SettingsFromAPI is `config` for the service's settings: without the
-// secret keys and masked values; prior while it is the same settings
-// written another way. A key the service holds beyond prior (set in the UI)
-// shows, so that the plan says the update removes it: an update replaces
-// every non-secret setting.
+// SettingsFromAPI is `config` for the service's settings, secrets and masks
+// left out; prior while it says the same. A key beyond prior (set in the UI)
+// shows, so the plan says an update, which replaces them all, removes it.
 func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes.Normalized) jsontypes.Normalized {
 	if jsonvalue.IsNull(raw) {
 		return jsontypes.NewNormalizedNull()

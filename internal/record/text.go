@@ -18,13 +18,10 @@ func IsBlank(s string) bool { return Stored(s) == "" }
 // SameText reports whether the service stores a and b the same way.
 func SameText(a, b string) bool { return Stored(a) == Stored(b) }
 
-// TextFromAPI is a name or description as the state keeps it, for got, the
-// service's, and prior, the configured or state value. prior stays while the
-// service shows what it stands for: its stripped text, or, for a blank
-// prior, an empty got (always the plugin's) or, when keepBlank says a blank
-// stands for it, the plugin's text. Otherwise got, except that null where
-// the state had a value is "": a blank configured can plan "" only against
-// a prior "", so a null would plan a change that sends nothing.
+// TextFromAPI is a name or description for the state: prior (configured or
+// state) while got, the service's, shows what it stands for (its stripped
+// text; for a blank, an empty got or, if keepBlank, the plugin's text); else
+// got, null as "" (a configured blank plans "" only against a prior "").
 func TextFromAPI(got *string, prior types.String, keepBlank bool) types.String {
 	if framework.IsSet(prior) {
 		switch stored := Stored(prior.ValueString()); {
