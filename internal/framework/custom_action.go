@@ -11,9 +11,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
-// CustomAction names one of the service's custom actions on a collection;
-// only legacy personal API keys without scopes may call them (migrate: as
-// the local API assumes; the notes do not say).
+// CustomAction names one of the service's custom actions on a collection,
+// which only legacy personal API keys without scopes may call.
 type CustomAction string
 
 // The service's custom actions.
@@ -24,11 +23,8 @@ const (
 	ActionMigrate   CustomAction = "migrate"
 )
 
-// AddCustomActionError reports a failed custom action. When the service
-// refused the key (client.IsKeyRefused: the older "Personal API Key" text
-// or today's "personal API key"), the detail says why and what to do
-// instead; otherwise it is the usual API error, on the attribute attrPath
-// names.
+// AddCustomActionError reports a failed custom action: for a key the
+// service refused, why and what to do instead; else the usual API error.
 func AddCustomActionError(diags *diag.Diagnostics, summary string, a CustomAction, err error, attrPath AttrPathFunc) {
 	if !client.IsKeyRefused(err) {
 		AddAPIError(diags, summary, err, attrPath)
@@ -43,10 +39,9 @@ func AddCustomActionError(diags *diag.Diagnostics, summary string, a CustomActio
 		apiErr.Method, apiErr.Path, apiErr.Detail, a, insteadOf(a)))
 }
 
-// RefuseKeyAtPlan refuses, at plan time, a custom action the service would
-// refuse this key: one look at the config's frontend per operation (it
-// writes nothing, and the service judges it by the same rule). It reports
-// whether it refused.
+// RefuseKeyAtPlan refuses at plan time a custom action the service would
+// refuse this key, judged by one look at the config's frontend per
+// operation (which writes nothing). It reports whether it refused.
 func RefuseKeyAtPlan(ctx context.Context, meta *ProviderData, project string, coll client.Collection, id int64, a CustomAction,
 	attr path.Path, diags *diag.Diagnostics,
 ) bool {

@@ -15,14 +15,28 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
+// MovingGuide names the guide that shows how to move off this API.
+const MovingGuide = `the guide "Moving to hog functions" (docs/guides/moving-to-hog-functions.md)`
+
+// Generation2Since says when the service changed, for messages about
+// generation 2.
+const Generation2Since = "PostHog since July 2025"
+
+// serviceGoneHint follows the error of a service without the API
+// (generation 3): nothing happened, and what to do instead.
+const serviceGoneHint = "Nothing was changed, and the state keeps what it holds. PostHog has removed the legacy " +
+	"plugin-config API this provider manages: manage the pipelines as hog functions with the official PostHog " +
+	"provider (PostHog/posthog), and take these resources out of Terraform without destroying them with removed " +
+	"blocks (lifecycle { destroy = false }) applied with terraform apply -refresh=false; see " + MovingGuide +
+	". If host does not point at a PostHog instance, correct it."
+
 // AttrPathFunc maps an API error's attr (e.g. "filters__events__0__type") to
 // the schema attribute it concerns, if any.
 type AttrPathFunc func(attr string) (path.Path, bool)
 
-// AddAPIError adds err to diags with summary, which should name the operation
-// and the object (e.g. "Could not update transformation config 42"). When the
-// service's error names an attribute that attrPath knows, the diagnostic is
-// attached to that attribute so Terraform points at the offending line.
+// AddAPIError adds err to diags with summary, naming the operation and the
+// object; on the attribute the service named, when attrPath knows it, so
+// that Terraform points at the line.
 func AddAPIError(diags *diag.Diagnostics, summary string, err error, attrPath AttrPathFunc) {
 	detail := DescribeError(err)
 	var apiErr *client.APIError
@@ -36,14 +50,14 @@ func AddAPIError(diags *diag.Diagnostics, summary string, err error, attrPath At
 }
 
 // DescribeError renders err for a diagnostic's detail: what was called, the
-// status, and what the service said, with a hint for the usual causes.
+// status, what the service said, and a hint for the usual causes.
 func DescribeError(err error) string {
 	var thrErr *client.ThrottledError
 	if errors.As(err, &thrErr) {
 		return err.Error() + "\n\n" + throttledHint(thrErr.Until, thrErr.Wait)
 	}
 	if client.IsServiceGone(err) {
-		return err.Error() + ".\n\n" + ServiceGoneHint
+		return err.Error() + ".\n\n" + serviceGoneHint
 	}
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {

@@ -10,14 +10,12 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
-// ErrNotJSONObject is what a string attribute that must hold a JSON object
-// is told when it holds something else.
+// ErrNotJSONObject is the error of a string that must hold a JSON object.
 var ErrNotJSONObject = errors.New("must be a JSON object string (write it with jsonencode)")
 
-// JSONObjectValidator refuses a string that is not a JSON object (plugin
-// settings, a job's payload). The framework's validators have no such
-// check: jsontypes.Normalized accepts any JSON value. summary is the error's
-// summary; example shows a valid value, e.g. `jsonencode({ days = 7 })`.
+// JSONObjectValidator refuses a string that is not a JSON object, which no
+// stock validator does (jsontypes.Normalized takes any JSON). example shows
+// a valid value, e.g. `jsonencode({ days = 7 })`.
 func JSONObjectValidator(summary, example string) validator.String {
 	return jsonObjectValidator{summary: summary, example: example}
 }

@@ -18,26 +18,23 @@ import (
 
 var projectIDPattern = regexp.MustCompile(`^([1-9][0-9]*|@current)$`)
 
-// ValidProjectID reports whether s is a project id the service accepts in a
-// path: a positive integer or "@current" (the key owner's current project).
+// ValidProjectID reports whether s is a project id the service accepts: a
+// positive integer or "@current" (the key owner's current project).
 func ValidProjectID(s string) bool { return projectIDPattern.MatchString(s) }
 
-// ProjectIDValidator refuses project ids other than a positive integer or
-// "@current" (the service answers 404 for anything else).
+// ProjectIDValidator refuses what ValidProjectID refuses (the service
+// answers 404 for it).
 func ProjectIDValidator() validator.String {
 	return stringvalidator.RegexMatches(projectIDPattern, `must be a positive integer or "@current"`)
 }
 
-// projectIDName is the name of the project_id attribute every construct has.
 const projectIDName = "project_id"
 
-// ProjectIDPath is the path of the project_id attribute every construct has.
+// ProjectIDPath is the path of the project_id every construct has.
 var ProjectIDPath = path.Root(projectIDName)
 
 // ProjectOrDefault is the one resolution of a construct's project: the
-// configured project_id, or the provider's when the configuration (or an
-// import identity) leaves it out. With neither it adds the one "Missing
-// project_id" error and returns "".
+// configured project_id, else the provider's, else an error and "".
 func ProjectOrDefault(configured types.String, meta *ProviderData, diags *diag.Diagnostics) string {
 	if IsSet(configured) && configured.ValueString() != "" {
 		return configured.ValueString()
@@ -51,8 +48,8 @@ func ProjectOrDefault(configured types.String, meta *ProviderData, diags *diag.D
 	return ""
 }
 
-// ImportProject is the project an import identity names (ProjectOrDefault),
-// checked as the project_id validator checks a configured one.
+// ImportProject is the project an import identity names, checked as the
+// validator checks a configured one.
 func ImportProject(identityProject types.String, meta *ProviderData, diags *diag.Diagnostics) string {
 	project := ProjectOrDefault(identityProject, meta, diags)
 	if project != "" && !ValidProjectID(project) {
@@ -62,12 +59,8 @@ func ImportProject(identityProject types.String, meta *ProviderData, diags *diag
 	return project
 }
 
-// ProjectWitness names the record that decides, when a plan meets one
-// project written in the other form ("@current" for the project's id, or
-// back) and no answer has told what "@current" stands for, whether the two
-// are one project (client.SameProject): a record of Collection that belongs
-// to the state's project, whose id the state's attribute IDAttribute holds
-// (a number, or a list of numbers whose first is taken).
+// ProjectWitness names a record of the state's project (its id in the
+// state's IDAttribute, or that list's first) for client.SameProject.
 type ProjectWitness struct {
 	Collection  client.Collection
 	IDAttribute string
@@ -86,38 +79,22 @@ func (w ProjectWitness) id(state tftypes.Value) int64 {
 	return RawInt64(v).ValueInt64()
 }
 
-// PlanProjectID, called first from a resource's ModifyPlan, plans
-// project_id: as configured, or, left out, as the provider's project; and
-// asks for replacement only when the planned project is another project
-// than the state's. "@current" and the project's id are one project
-// (client.SameProject, which knows what "@current" stands for from the
-// answers the provider already had, or else looks up the witness once per
-// provider configuration). A project_id left out that names the state's
-// project in the other form keeps the state's: the state holds what was
-// configured, created with or imported, never rewritten for its form alone,
-// so an import of "1/42" under a provider of "@current" plans nothing. A
-// configured one in the other form is planned as configured (Terraform
-// wants the configured value), an update that sends nothing.
-//
-// It lives in ModifyPlan rather than in attribute plan modifiers because
-// only the configured resource instance knows the provider's project, and
-// deciding may need the service.
+// PlanProjectID plans project_id as configured or the provider's, replacing
+// only for another project; one left out that names the state's project in
+// the other form keeps the state's (an import of "1/42" under "@current").
+// It runs in ModifyPlan: only a configured resource knows the provider's project.
 func PlanProjectID(ctx context.Context, meta *ProviderData, w ProjectWitness, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // a destroy
 	}
-	// Raw values: this runs in every plan of every resource, and the
-	// framework's path lookups cost more than the rest of such a plan's
-	// provider code.
+	// Raw values: the framework's path lookups cost more than the rest of such a plan.
 	configured := RawString(RawAttributes(req.Config.Raw)[projectIDName])
 	prior := types.StringNull()
 	if !req.State.Raw.IsNull() {
 		prior = RawString(RawAttributes(req.State.Raw)[projectIDName])
 	}
 	if meta == nil || configured.IsUnknown() {
-		// Nothing to compare with yet (the provider's configuration, or the
-		// project, is known only at apply): a configured project written
-		// otherwise than the state's replaces.
+		// Known only at apply: a configured project written otherwise replaces.
 		if !configured.IsNull() && IsSet(prior) && !configured.Equal(prior) {
 			resp.RequiresReplace = append(resp.RequiresReplace, ProjectIDPath)
 		}

@@ -1,3 +1,7 @@
+// Package framework holds what every construct shares on top of
+// terraform-plugin-framework: the provider data, base structs for Metadata
+// and Configure, project_id, time limits, API errors as diagnostics, and
+// small validators and value helpers. It knows no collection or record.
 package framework
 
 import (
@@ -8,60 +12,40 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/readcache"
 )
 
-// ProviderData is what the configured provider hands to every resource and
-// data source. Terraform configures a provider once per operation, so what
-// hangs off it lives for one operation. Use it by pointer only.
+// ProviderTypeName is the prefix of every construct's type name.
+const ProviderTypeName = "pipeline"
+
+// ProviderData is what the configured provider hands to every construct.
+// Terraform configures a provider once per operation, so what hangs off it
+// lives for one operation. Use it by pointer only.
 type ProviderData struct {
 	// Client is the one API client of the provider.
 	Client *client.Client
-	// ProjectID is the provider's default project: an integer or "@current",
-	// or "" when the provider has none.
+	// ProjectID is the provider's default project, "" for none.
 	ProjectID string
-	// JournalDir is where creates of this working directory and workspace
-	// are journaled (package createonce); "" for nowhere.
+	// JournalDir is where creates are journaled (package createonce); "" for
+	// nowhere.
 	JournalDir string
 
 	readCacheOnce sync.Once
 	readCache     *readcache.Cache
-
-	pluginsMu sync.Mutex
-	plugins   map[int64]*pluginLookup
-}
-
-// pluginLookup is one look at a plugin in the organization's listing.
-type pluginLookup struct {
-	once   sync.Once
-	plugin *client.Plugin
-	err    error
+	plugins       sync.Map // plugin id -> func() (*client.Plugin, error), looked up once
 }
 
 // Plugin returns plugin id as the organization's plugin listing shows it,
 // looked up once per operation (concurrent callers share the look), or the
-// error that says why it cannot be read (a key limited to projects, a
-// service without the listing).
+// error that says why it cannot be read.
 func (d *ProviderData) Plugin(ctx context.Context, id int64) (*client.Plugin, error) {
-	d.pluginsMu.Lock()
-	if d.plugins == nil {
-		d.plugins = map[int64]*pluginLookup{}
-	}
-	l := d.plugins[id]
-	if l == nil {
-		l = &pluginLookup{}
-		d.plugins[id] = l
-	}
-	d.pluginsMu.Unlock()
-	l.once.Do(func() { l.plugin, l.err = d.Client.Plugin(ctx, client.CurrentOrganization, id) })
-	return l.plugin, l.err
+	lookup, _ := d.plugins.LoadOrStore(id, sync.OnceValues(func() (*client.Plugin, error) {
+		return d.Client.Plugin(ctx, client.CurrentOrganization, id)
+	}))
+	look, _ := lookup.(func() (*client.Plugin, error))
+	return look()
 }
 
-// ReadCache returns the operation's batched record reader: reads of many
-// records of a collection are served from list pages (see package
-// readcache). Every collection and project shares it.
+// ReadCache returns the operation's batched record reader (package
+// readcache), shared by every collection and project.
 func (d *ProviderData) ReadCache() *readcache.Cache {
 	d.readCacheOnce.Do(func() { d.readCache = readcache.New(d.Client, d.Client.PageSize()) })
 	return d.readCache
 }
-
-// ProviderTypeName is the provider's type name, the prefix of every
-// construct's type name.
-const ProviderTypeName = "pipeline"

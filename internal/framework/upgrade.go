@@ -10,10 +10,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
-// JSONStateUpgrader upgrades a state whose JSON attributes change only as
-// change says (attributes dropped or added with their values); every other
-// attribute keeps its value, so the next plan shows no change. noun names
-// what the state is of, for the error of a state that is not such JSON.
+// JSONStateUpgrader upgrades a state by change to its JSON attributes;
+// every other attribute keeps its value, so the next plan shows no change.
+// noun names what the state is of, for the error.
 func JSONStateUpgrader(noun string, change func(attrs map[string]json.RawMessage)) resource.StateUpgrader {
 	return resource.StateUpgrader{StateUpgrader: func(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 		var raw []byte
@@ -38,6 +37,5 @@ func UpgradeJSON(raw []byte, change func(attrs map[string]json.RawMessage)) ([]b
 		return nil, errors.New("its state is not a JSON object of attributes")
 	}
 	change(attrs)
-	// Decoded JSON values always encode again.
-	return json.Marshal(attrs)
+	return json.Marshal(attrs) // decoded JSON values always encode again
 }

@@ -14,12 +14,8 @@ import (
 // IsSet reports whether v holds a value to send: neither null nor unknown.
 func IsSet(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
-// StoreIdentity stores a resource's identity model v when Terraform
-// supports identities (1.12+: the framework then hands a non-nil identity)
-// and the resource holds none yet. An identity never changes once set (the
-// framework refuses a change): Read and Update keep the one Terraform
-// holds, whose project_id stays in the form it was first stored in when the
-// state's is later written the other way ("@current" for the project's id).
+// StoreIdentity stores identity v when Terraform supports identities and the
+// resource holds none yet: the framework refuses a changed identity.
 func StoreIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any) diag.Diagnostics {
 	if identity == nil || !identity.Raw.IsFullyNull() {
 		return nil
@@ -27,8 +23,8 @@ func StoreIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any)
 	return identity.Set(ctx, v)
 }
 
-// SetImportedIdentity stores v as the identity an import resolved, over the
-// one the import named (whose project_id may be left to the provider's).
+// SetImportedIdentity stores the identity an import resolved over the one
+// it named, whose project_id may be left to the provider's.
 func SetImportedIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any) diag.Diagnostics {
 	if identity == nil {
 		return nil

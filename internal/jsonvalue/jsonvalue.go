@@ -1,17 +1,20 @@
-// Package jsonvalue owns what the provider does with JSON text as values,
-// free of Terraform and HTTP: whether text is null, its compact form,
-// decoding one value without losing number precision, the one semantic
-// equality every comparison of JSON values uses (plugin settings, filters
-// after their normalisation, create recovery, tests), numbers compared as
-// the service's Python reads them, and the lenient scalars the API client
-// decodes records with.
+// Package jsonvalue owns JSON text as values, free of Terraform and HTTP:
+// null, compact form, decoding without losing precision, the one semantic
+// equality (numbers as the service's Python reads them), lenient scalars.
 package jsonvalue
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // IsNull reports whether raw is absent or the JSON null.
@@ -45,8 +48,8 @@ func Decode(s string) (any, error) {
 	return v, nil
 }
 
-// Object decodes s as a JSON object, values as they are written; false when
-// s is anything else (null included).
+// Object decodes s as a JSON object, values as written; false for anything
+// else (null included).
 func Object(s string) (map[string]json.RawMessage, bool) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(s), &obj); err != nil || obj == nil {
@@ -55,11 +58,9 @@ func Object(s string) (map[string]json.RawMessage, bool) {
 	return obj, true
 }
 
-// Equal reports whether two JSON texts hold the same value: key order and
-// spacing aside, numbers compared as the service reads them (1 and 1.0
-// are equal; integers exact at any size; other numbers as doubles, so
-// digits past a double's precision are no difference). Text that is not
-// JSON is equal only to the same text.
+// Equal reports whether two JSON texts hold the same value to the service:
+// key order and spacing aside, numbers compared by EqualValues. Text that is
+// not JSON is equal only to the same text.
 func Equal(a, b json.RawMessage) bool {
 	if bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b)) {
 		return true
@@ -67,4 +68,122 @@ func Equal(a, b json.RawMessage) bool {
 	va, errA := Decode(string(a))
 	vb, errB := Decode(string(b))
 	return errA == nil && errB == nil && EqualValues(va, vb)
+}
+
+// EqualValues reports whether two values as Decode returns them are the same
+// to the service: numbers compared as Python compares what json.loads makes
+// of them (1 == 1.0; ints exact; other numbers as the nearest double).
+func EqualValues(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !EqualValues(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !EqualValues(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		na, errA := python.ParseNumber(x.String())
+		nb, errB := python.ParseNumber(y.String())
+		return errA == nil && errB == nil && na.Equal(nb) || x == y
+	default:
+		return a == b
+	}
+}
+
+// InfiniteNumber returns the path (`.rate`, `[2].max`) of a number the
+// service cannot store (1e400, inf to Python); a path, not a value, which
+// may be a secret.
+func InfiniteNumber(v any) (string, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		n, err := python.ParseNumber(x.String())
+		return "", err == nil && !n.IsFinite()
+	case []any:
+		for i, e := range x {
+			if at, ok := InfiniteNumber(e); ok {
+				return "[" + strconv.Itoa(i) + "]" + at, true
+			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if at, ok := InfiniteNumber(x[k]); ok {
+				return "." + k + at, true
+			}
+		}
+	}
+	return "", false
+}
+
+// FlexInt decodes an integer sent as a number, a numeric string, an integral
+// float (5.0) or null (0): the published schema is wrong about some types,
+// and one odd field must not make a whole record unreadable.
+type FlexInt int64
+
+// UnmarshalJSON decodes leniently; see FlexInt.
+func (n *FlexInt) UnmarshalJSON(data []byte) error {
+	if IsNull(data) {
+		*n = 0
+		return nil
+	}
+	data = bytes.TrimSpace(data)
+	s := string(data)
+	if data[0] == '"' {
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			*n = 0
+			return nil
+		}
+	}
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		*n = FlexInt(v)
+		return nil
+	}
+	f, err := strconv.ParseFloat(s, 64) // 5.0 or 5e0: only integral and in range
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return fmt.Errorf("not an integer: %.40q", s)
+	}
+	*n = FlexInt(int64(f))
+	return nil
+}
+
+// FlexBool decodes a boolean sent as true/false, "true"/"false", 1/0,
+// "1"/"0" or null (false), for the same reason as FlexInt.
+type FlexBool bool
+
+// UnmarshalJSON decodes leniently; see FlexBool.
+func (b *FlexBool) UnmarshalJSON(data []byte) error {
+	s := strings.Trim(strings.TrimSpace(string(data)), `"`)
+	switch strings.ToLower(s) {
+	case "true", "1", "t", "yes":
+		*b = true
+	case "false", "0", "f", "no", "", "null":
+		*b = false
+	default:
+		return fmt.Errorf("not a boolean: %.40q", s)
+	}
+	return nil
 }

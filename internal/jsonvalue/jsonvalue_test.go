@@ -45,14 +45,6 @@ func TestEqual(t *testing.T) {
 	}
 }
 
-func TestEqualValuesMixesNumberForms(t *testing.T) {
-	t.Parallel()
-	// encoding/json's float64 beside Decode's json.Number.
-	if !EqualValues(float64(2), json.Number("2.0")) || EqualValues(float64(2), json.Number("3")) {
-		t.Error("float64 and json.Number are not compared by value")
-	}
-}
-
 func TestNullCompactObject(t *testing.T) {
 	t.Parallel()
 	for raw, want := range map[string]bool{"": true, " null ": true, "{}": false, `"null"`: false} {

@@ -1,8 +1,5 @@
-// Package kind is the registry of the collections of pipeline config records
-// (transformation configs, import-app configs): every construct is written
-// once over a Kind, and the provider registers it for each kind. A Kind
-// names its constructs and tells in which collection the service shows a
-// plugin's configs.
+// Package kind is the registry of the collections of config records: every
+// construct is written once over a Kind and registered for each.
 package kind
 
 import (
@@ -13,25 +10,20 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
-// Kind describes one collection of pipeline config records: how its
-// constructs are named and which plugins' configs the service shows in it.
+// Kind is one collection of config records: how its constructs are named
+// and which plugins' configs the service shows in it.
 type Kind struct {
 	// Name is the kind's part of type names: pipeline_<Name>_config.
-	Name string
-	// Collection is the API collection holding the kind's records.
+	Name       string
 	Collection client.Collection
-	// Noun is the human name of one record, e.g. "transformation config".
+	// Noun names one record, e.g. "transformation config".
 	Noun string
-	// PluginNoun is the human name of the kind's plugins, e.g.
-	// "transformation" as in "a transformation plugin".
+	// PluginNoun names its plugins, as in "a transformation plugin".
 	PluginNoun string
-	// shows reports whether the service shows, in this collection, configs of
-	// a plugin with the given capabilities.
-	shows func(pluginCapabilities) bool
+	shows      func(pluginCapabilities) bool
 }
 
-// Transformation is the kind of pipeline_transformation_configs: configs of
-// plugins whose methods include processEvent.
+// Transformation is the kind of configs of plugins with processEvent.
 var Transformation = Kind{
 	Name:       "transformation",
 	Collection: client.Transformations,
@@ -42,8 +34,7 @@ var Transformation = Kind{
 	},
 }
 
-// ImportApp is the kind of pipeline_import_apps_configs: configs of plugins
-// with scheduled tasks.
+// ImportApp is the kind of configs of plugins with scheduled tasks.
 var ImportApp = Kind{
 	Name:       "import_app",
 	Collection: client.ImportApps,
@@ -57,8 +48,8 @@ var ImportApp = Kind{
 // Kinds returns every kind, in registration order.
 func Kinds() []Kind { return []Kind{Transformation, ImportApp} }
 
-// OwnFirst returns every kind, k first: the order in which to look for a
-// config of k that may show in another collection.
+// OwnFirst returns every kind, k first: where to look for a config of k
+// that may show in another collection.
 func (k Kind) OwnFirst() []Kind {
 	kinds := []Kind{k}
 	for _, o := range Kinds() {
@@ -69,45 +60,30 @@ func (k Kind) OwnFirst() []Kind {
 	return kinds
 }
 
-// TypeSuffix is what follows the provider's type name in the type name of
-// the kind's construct: "_<kind>_<construct>", e.g. "_transformation_order".
+// TypeSuffix is "_<kind>_<construct>", which follows the provider's type name.
 func (k Kind) TypeSuffix(construct string) string { return "_" + k.Name + "_" + construct }
 
-// ConfigTypeSuffix is the type suffix of the constructs that show one
-// record (the resource, the data source, the list resource): "_<kind>_config".
+// ConfigTypeSuffix is the type suffix of the constructs that show one record.
 func (k Kind) ConfigTypeSuffix() string { return k.TypeSuffix("config") }
 
-// ConfigTypeName is the full type name of the kind's record resource, e.g.
-// "pipeline_transformation_config", for messages that name it.
+// ConfigTypeName is the full type name of the kind's config resource.
 func (k Kind) ConfigTypeName() string { return framework.ProviderTypeName + k.ConfigTypeSuffix() }
 
-// pluginCapabilities is the part of a record's plugin_info that decides in
-// which collection the service shows the record.
+// pluginCapabilities is the part of plugin_info that decides which
+// collection shows a record.
 type pluginCapabilities struct {
 	Methods        []string `json:"methods"`
 	ScheduledTasks []string `json:"scheduled_tasks"`
 }
 
-// capabilitiesOf returns the plugin capabilities in a record's plugin_info,
-// and false when plugin_info does not carry them (list pages send null).
-func capabilitiesOf(pluginInfo json.RawMessage) (pluginCapabilities, bool) {
+// Shows reports whether the collection shows rec, and whether its
+// plugin_info tells (list pages send null; any other shape tells nothing).
+func (k Kind) Shows(rec *client.Record) (shows, known bool) {
 	var info struct {
 		Capabilities *pluginCapabilities `json:"capabilities"`
 	}
-	// Lenient: plugin_info may be any JSON value; anything but an object with
-	// a capabilities object means "not known".
-	if err := json.Unmarshal(pluginInfo, &info); err != nil || info.Capabilities == nil {
-		return pluginCapabilities{}, false
-	}
-	return *info.Capabilities, true
-}
-
-// Shows reports whether the collection shows rec, and whether rec's
-// plugin_info was enough to tell.
-func (k Kind) Shows(rec *client.Record) (shows, known bool) {
-	caps, ok := capabilitiesOf(rec.PluginInfo)
-	if !ok {
+	if json.Unmarshal(rec.PluginInfo, &info) != nil || info.Capabilities == nil {
 		return false, false
 	}
-	return k.shows(caps), true
+	return k.shows(*info.Capabilities), true
 }

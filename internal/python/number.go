@@ -1,17 +1,19 @@
 package python
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
-// Number is a JSON number as Python's json module reads it, which is how the
-// service reads the numbers of plugin settings and filters: a literal
-// without a fraction or an exponent is an int, exact at any size; any other
-// is a float, the nearest IEEE double (±Inf past its range, 0 below it).
+// Number is a JSON number as Python's json.loads reads it, as the service
+// reads settings and filters: a literal without fraction or exponent is an
+// exact int of any size, any other the nearest double (±Inf past its range).
 type Number struct {
 	// Int is the value of an int; nil for a float.
 	Int *big.Int
@@ -19,21 +21,22 @@ type Number struct {
 	Float float64
 }
 
-// ErrNotNumber is the error of ParseNumber for text that is not a JSON
-// number.
+// ErrNotNumber is ParseNumber's error for text that is not a JSON number.
 var ErrNotNumber = errors.New("not a JSON number")
 
 // ParseNumber reads a JSON number literal as json.loads does.
 func ParseNumber(lit string) (Number, error) {
-	if !isJSONNumber(lit) {
+	// Valid JSON that starts with a sign or digit and ends with a digit is a number.
+	if lit == "" || !strings.ContainsRune("-0123456789", rune(lit[0])) ||
+		lit[len(lit)-1] < '0' || lit[len(lit)-1] > '9' || !json.Valid([]byte(lit)) {
 		return Number{}, ErrNotNumber
 	}
 	if !strings.ContainsAny(lit, ".eE") {
 		n, _ := new(big.Int).SetString(lit, 10)
 		return Number{Int: n}, nil
 	}
-	// ParseFloat rounds correctly, as Python's float() does; past the
-	// double's range it answers ±Inf with ErrRange, which is Python's inf.
+	// ParseFloat rounds as Python's float() does; past the range it answers
+	// ±Inf with ErrRange, Python's inf.
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return Number{}, ErrNotNumber
@@ -41,67 +44,32 @@ func ParseNumber(lit string) (Number, error) {
 	return Number{Float: f}, nil
 }
 
-// isJSONNumber reports whether s is a number in JSON's grammar.
-func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - start
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
 // IsInt reports whether n is an int.
 func (n Number) IsInt() bool { return n.Int != nil }
 
-// IsFinite reports whether n can be stored: an int, or a float within the
-// double's range. json.dumps writes an infinite float as Infinity, which is
-// not JSON, so the service cannot store it.
+// IsFinite reports whether the service can store n: json.dumps writes an
+// infinite float as Infinity, which is not JSON.
 func (n Number) IsFinite() bool { return n.IsInt() || !math.IsInf(n.Float, 0) }
 
-// String writes n as json.dumps does: an int in digits, a float as repr()
-// writes it (Repr), an infinite one as Infinity or -Infinity.
+// String writes n as json.dumps does: as str(), an infinite float as Infinity.
 func (n Number) String() string {
-	switch {
-	case n.IsInt():
+	if !n.IsFinite() {
+		return strings.Replace(Repr(n.Float), "inf", "Infinity", 1)
+	}
+	return n.Str()
+}
+
+// Str is Python's str() of n, the text the service's string fields make of
+// a number (a filter entry's id).
+func (n Number) Str() string {
+	if n.IsInt() {
 		return n.Int.String()
-	case math.IsInf(n.Float, 1):
-		return "Infinity"
-	case math.IsInf(n.Float, -1):
-		return "-Infinity"
 	}
 	return Repr(n.Float)
 }
 
-// Equal is Python's == of two numbers: exact, also between an int and a
-// float (1 == 1.0, and 2**53 + 1 != 2.0**53).
+// Equal is Python's ==: exact, also between an int and a float (2**53 + 1
+// != 2.0**53).
 func (n Number) Equal(m Number) bool {
 	switch {
 	case n.IsInt() && m.IsInt():
@@ -123,11 +91,9 @@ func intEqualsFloat(i *big.Int, f float64) bool {
 	return fi.Cmp(i) == 0
 }
 
-// Repr is Python's repr() of a float, which json.dumps writes: the shortest
-// digits that read back as f, in positional notation with at least one
-// digit after the point while the point falls within 16 digits of the
-// first (0.0001, 1000000000000000.0), else in scientific notation with a
-// signed exponent of at least two digits (1e-05, 1e+16, 1.5e+300).
+// Repr is Python's repr() of a float: the shortest digits that read back,
+// positional while the exponent is within [-4, 16) (with at least one
+// decimal), else scientific with a signed exponent of two digits or more.
 func Repr(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
@@ -141,15 +107,7 @@ func Repr(f float64) string {
 	mantissa, exp, _ := strings.Cut(sci, "e")
 	x, _ := strconv.Atoi(exp)
 	if x < -4 || x >= 16 {
-		sign := "+"
-		if x < 0 {
-			sign, x = "-", -x
-		}
-		e := strconv.Itoa(x)
-		if len(e) < 2 {
-			e = "0" + e
-		}
-		return mantissa + "e" + sign + e
+		return mantissa + "e" + fmt.Sprintf("%+03d", x)
 	}
 	s := strconv.FormatFloat(f, 'f', -1, 64)
 	if !strings.Contains(s, ".") {
@@ -158,12 +116,62 @@ func Repr(f float64) string {
 	return s
 }
 
-// Str is Python's str() of a JSON number, the text the service's string
-// fields make of one (a filter entry's id): an int's digits, a float's
-// repr().
-func (n Number) Str() string {
-	if n.IsInt() {
-		return n.Int.String()
+// Int is Python's int() of a str in base 10: surrounding whitespace, an
+// optional sign, any Unicode decimal digits ("١٢"), single underscores
+// between digits. false when int() would raise.
+func Int(s string) (*big.Int, bool) {
+	s = Strip(s)
+	var b strings.Builder
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		if s[0] == '-' {
+			b.WriteByte('-')
+		}
+		s = s[1:]
 	}
-	return Repr(n.Float)
+	if s == "" {
+		return nil, false
+	}
+	underscore := true // no underscore first
+	for _, r := range s {
+		switch d, ok := decimal(r); {
+		case ok:
+			b.WriteByte("0123456789"[d])
+			underscore = false
+		case r == '_' && !underscore:
+			underscore = true
+		default:
+			return nil, false
+		}
+	}
+	if underscore {
+		return nil, false // an underscore last
+	}
+	return new(big.Int).SetString(b.String(), 10)
+}
+
+// decimal is the value of a Unicode decimal digit: digits come in runs of
+// ten, 0 to 9, so its value is its distance from the start of its run.
+func decimal(r rune) (int, bool) {
+	if r >= '0' && r <= '9' {
+		return int(r - '0'), true
+	}
+	if !unicode.Is(unicode.Nd, r) {
+		return 0, false
+	}
+	start := r
+	for unicode.Is(unicode.Nd, start-1) {
+		start--
+	}
+	return int(r-start) % 10, true
+}
+
+// IntegerField reads text as Django REST framework's IntegerField does:
+// int(re.sub(r'\.0*\s*$', "", text)), Python's \s being IsSpace. The caller
+// checks its max_string_length of 1000.
+func IntegerField(text string) (*big.Int, bool) {
+	trimmed := strings.TrimRight(strings.TrimRightFunc(text, IsSpace), "0")
+	if strings.HasSuffix(trimmed, ".") {
+		text = trimmed[:len(trimmed)-1]
+	}
+	return Int(text)
 }

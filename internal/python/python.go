@@ -1,20 +1,17 @@
-// Package python holds facts about the Python the live service runs on,
-// which both the local API (to behave as the service) and the provider (to
-// plan what the service will store) need: what str.strip() removes, what
-// len() counts, which JSON values are true, how json.loads reads numbers
-// and json.dumps writes them, what int() and Django REST framework's
-// IntegerField make of text. It knows neither HTTP nor Terraform.
+// Package python holds facts about the Python the live service runs on
+// (str.strip(), len(), truth, json numbers, int()), which both the local API
+// and the provider need. It knows neither HTTP nor Terraform.
 package python
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 )
 
-// IsSpace reports whether Python's str.isspace() is true for r: the
-// characters str.strip() removes. Go's unicode.IsSpace differs: it leaves
-// out U+001C to U+001F (Python counts the information separators as
-// whitespace, being bidirectional class B or S).
+// IsSpace reports whether Python's str.isspace() is true for r. Go's
+// unicode.IsSpace leaves out U+001C to U+001F, which Python strips.
 func IsSpace(r rune) bool {
 	switch {
 	case r <= 0x7f:
@@ -26,12 +23,34 @@ func IsSpace(r rune) bool {
 	return false
 }
 
-// Strip is Python's str.strip() without arguments: s without leading and
-// trailing whitespace (IsSpace). The service trims names and descriptions
-// this way before it validates and stores them (Django REST framework's
-// CharField, trim_whitespace).
+// Strip is Python's str.strip(), which the service applies to names and
+// descriptions before it validates and stores them.
 func Strip(s string) string { return strings.TrimFunc(s, IsSpace) }
 
-// Len is Python's len() of the str s: its characters (code points), not
-// its bytes. The service's length limits count these.
+// Len is Python's len() of a str: code points, which the service's length
+// limits count.
 func Len(s string) int { return utf8.RuneCountInString(s) }
+
+// Truthy is Python's truth test of a JSON value: null, false, "", 0, [] and
+// {} are false. The service masks a setting only when its secret is true so.
+func Truthy(raw json.RawMessage) bool {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return len(bytes.TrimSpace(raw)) > 0 // 1e400 (inf) or text that is not JSON
+	}
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case float64:
+		return x != 0
+	case []any:
+		return len(x) > 0
+	case map[string]any:
+		return len(x) > 0
+	}
+	return true
+}

@@ -22,8 +22,8 @@ var (
 )
 
 // FiltersType is the type of the filters attribute: a JSON object string
-// compared the way the service normalises it, so that what it reads back
-// never shows as a diff of what was configured.
+// compared as the service normalises it, so that what it reads back is no
+// diff.
 type FiltersType struct {
 	basetypes.StringType
 }
@@ -68,8 +68,7 @@ func NewFiltersValue(s string) FiltersValue {
 	return FiltersValue{StringValue: basetypes.NewStringValue(s)}
 }
 
-// NewFiltersRaw returns filters holding a string value as it is (null,
-// unknown or known).
+// NewFiltersRaw returns filters holding a string value as it is.
 func NewFiltersRaw(v basetypes.StringValue) FiltersValue { return FiltersValue{StringValue: v} }
 
 // NewFiltersNull returns null filters.
@@ -85,8 +84,8 @@ func (v FiltersValue) Equal(o attr.Value) bool {
 }
 
 // StringSemanticEquals implements basetypes.StringValuableWithSemanticEquals:
-// two filters are equal when the service would store the same thing for
-// both. Terraform then keeps the configured text in state.
+// filters the service stores alike are equal, and the state keeps the
+// configured text.
 func (v FiltersValue) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	other, ok := newValuable.(FiltersValue)
@@ -98,10 +97,8 @@ func (v FiltersValue) StringSemanticEquals(_ context.Context, newValuable basety
 	return FiltersEqual(v.ValueString(), other.ValueString()), diags
 }
 
-// FiltersEqual reports whether a and b are the same filters to the service:
-// both stored the same way (serviceFilters), or, for filters the service
-// would refuse, the same JSON value (jsonvalue). Null text (or "") and
-// filters stored as {} are the same too: no filters.
+// FiltersEqual reports whether the service stores a and b alike; filters it
+// refuses are compared as JSON values. Null text and {} are alike.
 func FiltersEqual(a, b string) bool {
 	if a == b {
 		return true
@@ -114,42 +111,41 @@ func FiltersEqual(a, b string) bool {
 	return jsonvalue.EqualValues(sa, sb)
 }
 
-// FiltersNone reports whether filters text filters nothing: null (or
-// absent), or filters the service stores as {} ({} itself, or only keys it
-// drops). The service cannot store null once a config has filters: it
-// clears them with {}, and a config cleared that way is the same as one
-// that never had any.
+// FiltersNone reports whether filters text filters nothing: null, or what
+// the service stores as {}, with which it clears filters (it cannot store
+// null once a config has filters).
 func FiltersNone(s string) bool {
-	if jsonvalue.IsNull(json.RawMessage(s)) {
-		return true
-	}
 	stored, ok := storedFilters(s)
 	return ok && len(stored) == 0
 }
 
-// FiltersNothing reports whether the value filters nothing: null, or text
-// the service stores as {} (FiltersNone). Unknown filters are not known to.
+// FiltersNothing reports whether the value is null or known to filter
+// nothing (FiltersNone).
 func (v FiltersValue) FiltersNothing() bool {
 	return v.IsNull() || !v.IsUnknown() && FiltersNone(v.ValueString())
 }
 
-// storedFilters is what the service stores for filters text; false when it
-// would refuse them. Null text is stored as {}: no filters.
+// storedFilters is what the service stores for filters text (null as {});
+// false when it would refuse them.
 func storedFilters(s string) (map[string]any, bool) {
 	if jsonvalue.IsNull(json.RawMessage(s)) {
 		return map[string]any{}, true
 	}
-	v, err := jsonvalue.Decode(s)
-	if err != nil {
-		return nil, false
-	}
-	c := serviceFilters(v)
+	c := checkFilters(s)
 	return c.stored, len(c.problems) == 0
 }
 
-// ValidateAttribute implements xattr.ValidateableAttribute: filters the
-// service would refuse are refused here, each problem naming its place;
-// keys the service drops earn a warning.
+// checkFilters decodes filters text and checks it as the service would.
+func checkFilters(s string) filtersCheck {
+	v, err := jsonvalue.Decode(s)
+	if err != nil {
+		return filtersCheck{problems: []string{fmt.Sprintf("filters must be a JSON object (write it with jsonencode): %s.", err)}}
+	}
+	return serviceFilters(v)
+}
+
+// ValidateAttribute implements xattr.ValidateableAttribute: what the service
+// would refuse is refused at plan time, keys it drops earn a warning.
 func (v FiltersValue) ValidateAttribute(_ context.Context, req xattr.ValidateAttributeRequest, resp *xattr.ValidateAttributeResponse) {
 	if v.IsNull() || v.IsUnknown() {
 		return
@@ -165,15 +161,6 @@ func (v FiltersValue) ValidateAttribute(_ context.Context, req xattr.ValidateAtt
 				"so they cause no diff, but they have no effect.",
 				strings.Join(filterKeys, ", "), strings.Join(filterEntryFields, ", "), strings.Join(c.dropped, ", ")))
 	}
-}
-
-// checkFilters decodes filters text and checks it as the service would.
-func checkFilters(s string) filtersCheck {
-	v, err := jsonvalue.Decode(s)
-	if err != nil {
-		return filtersCheck{problems: []string{fmt.Sprintf("filters must be a JSON object (write it with jsonencode): %s.", err)}}
-	}
-	return serviceFilters(v)
 }
 
 // jsonKind names the JSON type of a decoded value for error messages.

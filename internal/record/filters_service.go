@@ -10,29 +10,21 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
-// The service validates and stores filters through its FiltersSerializer
-// (PostHog's posthog/api/shared.py): a Django REST framework serializer
-// with events and actions (lists of FilterBaseSerializer entries) and
-// filter_test_accounts (a BooleanField). serviceFilters follows it field
-// by field, so that a plan refuses what the service would refuse and
-// compares what it rewrites the way it stores it.
+// serviceFilters follows the service's FiltersSerializer (PostHog's
+// posthog/api/shared.py) field by field, so that a plan refuses what the
+// service refuses and compares what it rewrites as it stores it.
 
-// filterKeys are the top-level keys of filters the service keeps, in the
-// serializer's order; it drops every other one.
-var filterKeys = []string{"events", "actions", "filter_test_accounts"}
-
-// filterLists are the keys holding lists of entries.
+// filterLists are the keys holding lists of entries, and the types an entry
+// may have (either in either list).
 var filterLists = []string{"events", "actions"}
 
-// filterEntryFields are the keys of an entry the service keeps, in the
-// serializer's order.
+// filterKeys are the top-level keys the service keeps, in its order.
+var filterKeys = append(slices.Clone(filterLists), "filter_test_accounts")
+
+// filterEntryFields are the keys of an entry the service keeps, in its order.
 var filterEntryFields = []string{"type", "id", "name", "order", "properties"}
 
-// filterEntryTypes are the types an entry may have (either in either list).
-var filterEntryTypes = []string{"events", "actions"}
-
-// maxIntegerText is the longest text DRF's IntegerField reads
-// (max_string_length).
+// maxIntegerText is DRF IntegerField's max_string_length.
 const maxIntegerText = 1000
 
 // booleanWords are the strings DRF's BooleanField reads as true or false.
@@ -43,17 +35,15 @@ var booleanWords = map[string]bool{
 	"false": false, "False": false, "FALSE": false, "off": false, "Off": false, "OFF": false, "0": false,
 }
 
-// filtersCheck is what the service makes of a filters value: what it
-// stores, what it refuses (problems, in the provider's words, each naming
-// its place), and the keys it drops (as places, sorted).
+// filtersCheck is what the service makes of filters: what it stores, what
+// it refuses (each problem naming its place) and the keys it drops (sorted).
 type filtersCheck struct {
 	stored   map[string]any
 	problems []string
 	dropped  []string
 }
 
-// serviceFilters applies the service's filters serializer to a decoded
-// value (numbers as json.Number).
+// serviceFilters applies the serializer to a decoded value.
 func serviceFilters(v any) filtersCheck {
 	var c filtersCheck
 	obj, ok := v.(map[string]any)
@@ -89,7 +79,7 @@ func (c *filtersCheck) fail(format string, args ...any) {
 	c.problems = append(c.problems, fmt.Sprintf(format, args...))
 }
 
-// entries checks one events or actions list (at names it).
+// entries checks one events or actions list, up to its first bad entry.
 func (c *filtersCheck) entries(raw any, at string) ([]any, bool) {
 	list, ok := raw.([]any)
 	if !ok {
@@ -99,17 +89,17 @@ func (c *filtersCheck) entries(raw any, at string) ([]any, bool) {
 	out := make([]any, 0, len(list))
 	for i, e := range list {
 		entry, ok := c.entry(e, fmt.Sprintf("%s[%d]", at, i))
-		out = append(out, entry)
 		if !ok {
 			return nil, false
 		}
+		out = append(out, entry)
 	}
 	return out, true
 }
 
 // entry checks one entry and returns what the service stores of it: type,
-// id and name as trimmed text, order as an integer, properties as a list
-// of objects ([] when missing); every other key dropped.
+// id and name as trimmed text, order as an integer, properties ([] when
+// missing); every other key dropped.
 func (c *filtersCheck) entry(e any, at string) (map[string]any, bool) {
 	m, ok := e.(map[string]any)
 	if !ok {
@@ -123,28 +113,21 @@ func (c *filtersCheck) entry(e any, at string) (map[string]any, bool) {
 		}
 	}
 	out := map[string]any{}
-	switch t, present := m["type"]; {
-	case !present || t == nil:
+	switch t, isString := m["type"].(string); {
+	case m["type"] == nil:
 		c.fail(`%s needs a "type": "events" or "actions".`, at)
+	case !isString:
+		c.fail(`%s.type must be "events" or "actions", got %s.`, at, jsonKind(m["type"]))
+	case !slices.Contains(filterLists, t):
+		c.fail(`%s.type must be "events" or "actions", got %q.`, at, t)
 	default:
-		s, isString := t.(string)
-		switch {
-		case !isString:
-			c.fail(`%s.type must be "events" or "actions", got %s.`, at, jsonKind(t))
-		case !slices.Contains(filterEntryTypes, s):
-			c.fail(`%s.type must be "events" or "actions", got %q.`, at, s)
-		default:
-			out["type"] = s
-		}
+		out["type"] = t
 	}
-	if id, present := m["id"]; present {
-		if s, ok := c.text(id, at+".id", false); ok {
-			out["id"] = s
-		}
-	}
-	if name, present := m["name"]; present {
-		if s, ok := c.text(name, at+".name", true); ok {
-			out["name"] = s
+	for _, k := range []string{"id", "name"} {
+		if v, present := m[k]; present {
+			if s, ok := c.text(v, at+"."+k, k == "name"); ok {
+				out[k] = s
+			}
 		}
 	}
 	if order, present := m["order"]; present {
@@ -156,73 +139,53 @@ func (c *filtersCheck) entry(e any, at string) (map[string]any, bool) {
 	return out, len(c.problems) == before
 }
 
-// text reads an entry's id or name as DRF's CharField does: a string or a
-// number (as Python's str() writes it), stripped; blank is refused, and so
-// is null unless nullable. A null name stays null (nil).
+// text reads an id or name as DRF's CharField does: a string or a number (as
+// str() writes it), stripped, not blank; null only where nullable (a name),
+// and then kept as null.
 func (c *filtersCheck) text(v any, at string, nullable bool) (any, bool) {
-	var s string
-	switch x := v.(type) {
-	case nil:
-		if nullable {
-			return nil, true
-		}
-		c.fail("%s must be a string, got null.", at)
-		return nil, false
-	case string:
-		s = x
-	case json.Number:
-		n, err := python.ParseNumber(x.String())
-		if err != nil {
-			c.fail("%s must be a string, got %s.", at, jsonKind(v))
-			return nil, false
-		}
-		s = n.Str()
-	default:
-		c.fail("%s must be a string, got %s.", at, jsonKind(v))
-		return nil, false
+	s, isString := v.(string)
+	if n, isNumber := v.(json.Number); isNumber {
+		p, err := python.ParseNumber(n.String())
+		s, isString = p.Str(), err == nil
 	}
-	s = python.Strip(s)
-	switch {
+	switch s = python.Strip(s); {
+	case v == nil && nullable:
+		return nil, true
+	case !isString:
+		c.fail("%s must be a string, got %s.", at, jsonKind(v))
 	case s == "":
 		c.fail("%s must not be blank: the service refuses empty or whitespace-only text.", at)
-		return nil, false
 	case strings.ContainsRune(s, 0):
 		c.fail("%s must not hold a null character (\\u0000): the service refuses it.", at)
-		return nil, false
+	default:
+		return s, true
 	}
-	return s, true
+	return nil, false
 }
 
-// integer reads an entry's order as DRF's IntegerField does: an integer,
-// or a number or string whose text is one ("2", 2.0, "2.0").
+// integer reads an order as DRF's IntegerField does: a number or string
+// whose text is an integer ("2", 2.0, "2.0").
 func (c *filtersCheck) integer(v any, at string) (json.Number, bool) {
-	var text string
-	switch x := v.(type) {
-	case json.Number:
-		n, err := python.ParseNumber(x.String())
-		if err != nil {
-			break
-		}
-		text = n.Str()
-	case string:
-		if python.Len(x) > maxIntegerText {
-			c.fail("%s must be an integer: the service reads no text longer than %d characters.", at, maxIntegerText)
-			return "", false
-		}
-		text = x
+	text, _ := v.(string)
+	if python.Len(text) > maxIntegerText {
+		c.fail("%s must be an integer: the service reads no text longer than %d characters.", at, maxIntegerText)
+		return "", false
 	}
-	if text != "" {
-		if n, ok := python.IntegerField(text); ok {
-			return json.Number(n.String()), true
+	if n, isNumber := v.(json.Number); isNumber {
+		if p, err := python.ParseNumber(n.String()); err == nil {
+			text = p.Str()
 		}
+	}
+	if n, ok := python.IntegerField(text); ok {
+		return json.Number(n.String()), true
 	}
 	c.fail("%s must be an integer, got %s.", at, describe(v))
 	return "", false
 }
 
 // properties reads an entry's properties: a list of objects, [] when left
-// out; their values are kept as they are, but a number past a double's
-// range, which the service cannot store, is refused.
+// out, kept as they are, except that a number past a double's range, which
+// the service cannot store, is refused.
 func (c *filtersCheck) properties(m map[string]any, at string) []any {
 	raw, present := m["properties"]
 	if !present {
@@ -243,9 +206,8 @@ func (c *filtersCheck) properties(m map[string]any, at string) []any {
 	return list
 }
 
-// booleanField reads filter_test_accounts as DRF's BooleanField does:
-// true, false, the words it knows ("true", "0", ...) and the numbers 1
-// and 0.
+// booleanField reads filter_test_accounts as DRF's BooleanField does: true,
+// false, the words it knows, and the numbers 1 and 0.
 func booleanField(v any) (bool, bool) {
 	switch x := v.(type) {
 	case bool:
@@ -255,14 +217,8 @@ func booleanField(v any) (bool, bool) {
 		return b, ok
 	case json.Number:
 		n, err := python.ParseNumber(x.String())
-		one, zero := python.Number{Float: 1}, python.Number{Float: 0}
-		switch {
-		case err != nil:
-		case n.Equal(one):
-			return true, true
-		case n.Equal(zero):
-			return false, true
-		}
+		one := n.Equal(python.Number{Float: 1})
+		return one, err == nil && (one || n.Equal(python.Number{Float: 0}))
 	}
 	return false, false
 }

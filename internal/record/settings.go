@@ -13,12 +13,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
-// Plugin settings: `config` holds the non-secret ones, the write-only
-// `secret_config_wo` the secret ones. The service masks secret values in
-// every response, and on update keeps a stored secret whose key is left out
-// of the sent config (or sent as null), while every other key is replaced
-// by what is sent.
-
 // SecretMask is what the service shows instead of a secret value.
 const SecretMask = "**************** POSTHOG SECRET FIELD ****************"
 
@@ -44,8 +38,7 @@ func ParseSettings(text string) (Settings, error) {
 func (s Settings) text() string {
 	b, err := json.Marshal(s)
 	if err != nil {
-		// Values are decoded JSON, so they encode again.
-		return "{}"
+		return "{}" // unreachable: the values are decoded JSON
 	}
 	return string(b)
 }
@@ -53,36 +46,23 @@ func (s Settings) text() string {
 // SortedKeys lists the keys of s in order, for stable messages.
 func (s Settings) SortedKeys() []string { return slices.Sorted(maps.Keys(s)) }
 
-// SecretKeys returns the config keys a plugin_info's config_schema marks
-// secret, and whether plugin_info tells (list pages send it as null).
+// SecretKeys returns the config keys plugin_info marks secret, and whether
+// it tells (list pages send null).
 func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
 	keys := PluginOf(pluginInfo).SecretKeys
 	return keys, keys != nil
 }
 
-// SecretKeysOf is SecretKeys of plugin_info as held in a model.
-func SecretKeysOf(info jsontypes.Normalized) (map[string]bool, bool) {
-	if !framework.IsSet(info) {
-		return nil, false
-	}
-	return SecretKeys(json.RawMessage(info.ValueString()))
-}
-
-// SettingsFromAPI is the value of `config` for the service's config: its
-// non-secret settings, without the keys plugin_info marks secret and without
-// masked values. The prior value (the configured one, or state) is kept when
-// it is the same settings written another way. A key the service holds
-// beyond it (set in the UI, or a secret the plugin no longer marks) shows,
-// so that a plan says the update removes it: the service replaces every
-// non-secret setting with what an update sends.
+// SettingsFromAPI is `config` for the service's settings, secrets and masks
+// left out; prior while it says the same. A key beyond prior (set in the UI)
+// shows, so the plan says an update, which replaces them all, removes it.
 func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes.Normalized) jsontypes.Normalized {
 	if jsonvalue.IsNull(raw) {
 		return jsontypes.NewNormalizedNull()
 	}
 	obj, ok := jsonvalue.Object(string(raw))
 	if !ok {
-		// Not an object: shown as the service sent it.
-		return jsonValue(raw)
+		return jsonValue(raw) // not an object: shown as sent
 	}
 	got := Settings(obj)
 	for k, v := range got {
@@ -96,10 +76,9 @@ func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontyp
 	return jsontypes.NewNormalizedValue(got.text())
 }
 
-// holdsOnly reports whether every key of got is one of the object text,
-// or empty: a setting held as null or "" is no setting (the service stores
-// a secret never set as null and a cleared one as "", either of which an
-// upgrade may make plain; the UI saves an empty field as "").
+// holdsOnly reports whether every key of got is in the object text or empty:
+// the service stores a secret never set as null and a cleared one as "",
+// which an upgrade may make plain, and the UI saves an empty field as "".
 func holdsOnly(got Settings, text string) bool {
 	want, err := ParseSettings(text)
 	if err != nil {
@@ -125,14 +104,13 @@ type Match bool
 const (
 	// Exactly: every sent key is stored with an equal value.
 	Exactly Match = false
-	// AsStored: also a secret the service masks, and a key sent as null
-	// that the service does not store, count as the same.
+	// AsStored: a masked secret, and a key sent as null and not stored,
+	// count as the same too.
 	AsStored Match = true
 )
 
 // HoldsSettings reports whether stored holds every setting of the object
-// text sent with the same value, compared as m says; false when sent is not
-// an object.
+// text sent, compared as m says; false when sent is not an object.
 func HoldsSettings(stored Settings, sent string, m Match) bool {
 	want, err := ParseSettings(sent)
 	if err != nil {
@@ -154,7 +132,7 @@ func HoldsSettings(stored Settings, sent string, m Match) bool {
 }
 
 // ClearingSecrets returns the secret settings text with every key of
-// secrets that it leaves out or sets to null set to "": the service keeps a
+// secrets it leaves out or sets to null set to "": the service keeps a
 // stored secret whose key is left out or null, and clears it for "".
 func ClearingSecrets(text string, secrets map[string]bool) (string, error) {
 	s, err := ParseSettings(text)
@@ -162,21 +140,21 @@ func ClearingSecrets(text string, secrets map[string]bool) (string, error) {
 		return "", fmt.Errorf("secret_config_wo %w", err)
 	}
 	for k := range secrets {
-		if v, ok := s[k]; !ok || jsonvalue.IsNull(v) {
-			s[k] = json.RawMessage(`""`)
+		if _, ok := s[k]; !ok {
+			s[k] = nil
 		}
 	}
 	for k, v := range s {
 		if jsonvalue.IsNull(v) {
-			s[k] = json.RawMessage(`""`) // not known to be secret, but meant to be gone
+			s[k] = json.RawMessage(`""`) // null means gone, secret or not
 		}
 	}
 	return s.text(), nil
 }
 
-// SettingsInput returns the config to send: the non-secret settings
-// (nonSecret; "{}" when not known) merged with the secret ones (secret, when
-// set). The two were checked not to share keys; a secret value wins anyway.
+// SettingsInput returns the config to send: the non-secret settings ("{}"
+// when not known) merged with the secret ones. They were checked not to
+// share keys; a secret value wins anyway.
 func SettingsInput(nonSecret, secret StringValue) (json.RawMessage, error) {
 	out := Settings{}
 	if framework.IsSet(nonSecret) {
