@@ -44,7 +44,7 @@ func applyHogBody(b *body, obj map[string]any, hf *HogFunction, cat *catalog, tp
 	// empty) from its template.
 	templated := func(name string) (any, bool) {
 		v, ok := field(name)
-		if create && tpl != nil && !pyTruthy(v) {
+		if create && tpl != nil && !python.TruthyValue(v) {
 			return nil, false
 		}
 		return v, ok
@@ -121,7 +121,7 @@ func applyHogBody(b *body, obj map[string]any, hf *HogFunction, cat *catalog, tp
 	}
 	inputs, ok := field("inputs")
 	switch {
-	case create && !pyTruthy(inputs):
+	case create && !python.TruthyValue(inputs):
 		inputs = map[string]any{}
 	case !ok:
 		// An update validates the inputs it has against the schema again.
@@ -260,7 +260,7 @@ func readInputs(v any, schema []inputSchema, stored json.RawMessage) (json.RawMe
 	for _, s := range schema {
 		attr := "inputs__" + s.Key
 		item := map[string]any{}
-		if raw := data[s.Key]; pyTruthy(raw) {
+		if raw := data[s.Key]; python.TruthyValue(raw) {
 			m, ok := raw.(map[string]any)
 			if !ok {
 				return nil, errInvalid(fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", pyType(raw)), attr+"__non_field_errors")
@@ -269,7 +269,7 @@ func readInputs(v any, schema []inputSchema, stored json.RawMessage) (json.RawMe
 		}
 		if s.Secret {
 			_, hasValue := item["value"]
-			masked := pyTruthy(item["secret"]) && !hasValue
+			masked := python.TruthyValue(item["secret"]) && !hasValue
 			if masked || len(item) == 0 {
 				if prev := previous[s.Key]; nonEmptyObject(prev) {
 					decoded, err := decodeJSON(prev)
@@ -315,7 +315,7 @@ func readInputs(v any, schema []inputSchema, stored json.RawMessage) (json.RawMe
 // inputTypeError is PostHog's check of an input's value by its type ("" when
 // it passes); a value Python finds false is not checked.
 func inputTypeError(typ string, v any) string {
-	if !pyTruthy(v) {
+	if !python.TruthyValue(v) {
 		return ""
 	}
 	switch typ {
@@ -354,7 +354,7 @@ var filterSources = []string{"events", "person-updates", "data-warehouse-table",
 // PostHog compiles the filters into is not made (*choice*: the local API
 // compiles no Hog; clients leave it out of what they keep).
 func readHogFilters(v any, create bool) (json.RawMessage, *apiError) {
-	if !pyTruthy(v) {
+	if !python.TruthyValue(v) {
 		v = map[string]any{}
 	}
 	m, ok := v.(map[string]any)
@@ -413,23 +413,4 @@ func readHogFilters(v any, create bool) (json.RawMessage, *apiError) {
 		return nil, errServer()
 	}
 	return raw, nil
-}
-
-// pyTruthy is Python's truth of a decoded JSON value.
-func pyTruthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	case json.Number:
-		return !pyNumber(x).Equal(python.Number{Int: big.NewInt(0)})
-	case []any:
-		return len(x) > 0
-	case map[string]any:
-		return len(x) > 0
-	}
-	return true
 }

@@ -6,6 +6,7 @@ package python
 import (
 	"bytes"
 	"encoding/json"
+	"math/big"
 	"strings"
 	"unicode/utf8"
 )
@@ -34,10 +35,19 @@ func Len(s string) int { return utf8.RuneCountInString(s) }
 // Truthy is Python's truth test of a JSON value: null, false, "", 0, [] and
 // {} are false. The service masks a setting only when its secret is true so.
 func Truthy(raw json.RawMessage) bool {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
 	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return len(bytes.TrimSpace(raw)) > 0 // 1e400 (inf) or text that is not JSON
+	if d.Decode(&v) != nil {
+		return len(bytes.TrimSpace(raw)) > 0 // text that is not JSON
 	}
+	return TruthyValue(v)
+}
+
+// TruthyValue is Python's truth test of a decoded JSON value, numbers as
+// json.Number. A number Python reads but JSON does not (NaN, Infinity) is
+// true, as it is in Python.
+func TruthyValue(v any) bool {
 	switch x := v.(type) {
 	case nil:
 		return false
@@ -45,8 +55,9 @@ func Truthy(raw json.RawMessage) bool {
 		return x
 	case string:
 		return x != ""
-	case float64:
-		return x != 0
+	case json.Number:
+		n, err := ParseNumber(string(x))
+		return err != nil || !n.Equal(Number{Int: new(big.Int)})
 	case []any:
 		return len(x) > 0
 	case map[string]any:

@@ -72,3 +72,21 @@ func TestTruthy(t *testing.T) {
 		}
 	}
 }
+
+// TruthyValue meets numbers as the local API's decoder gives them, Python's
+// NaN and Infinity included, which JSON has no literal for.
+func TestTruthyValue(t *testing.T) {
+	for in, want := range map[json.Number]bool{
+		"0": false, "-0": false, "0.0": false, "0e5": false, "0.000000000000000000000000000001": true,
+		"12345678901234567890123": true, "1e400": true, "NaN": true, "Infinity": true, "-Infinity": true,
+	} {
+		if got := python.TruthyValue(in); got != want {
+			t.Errorf("TruthyValue(%s) = %v, want %v", in, got, want)
+		}
+	}
+	for _, v := range []any{[]any{}, map[string]any{}, "", nil, false} {
+		if python.TruthyValue(v) {
+			t.Errorf("TruthyValue(%#v) = true, want false", v)
+		}
+	}
+}
