@@ -68,7 +68,7 @@ func TestMustProject(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var diags diag.Diagnostics
-			w := &withMeta{meta: tt.meta}
+			w := &base{meta: tt.meta}
 			meta, project := w.MustProject(tt.configured, &diags)
 			if meta != tt.meta || project != tt.wantProject {
 				t.Errorf("got (%v, %q), want (%v, %q)", meta, project, tt.meta, tt.wantProject)

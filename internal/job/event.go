@@ -93,7 +93,7 @@ func (e *Event[M, A, R]) call(ctx context.Context, meta *framework.ProviderData,
 // NewResource returns the constructor of the event's resource of kind k.
 func (e *Event[M, A, R]) NewResource(k kind.Kind) func() resource.Resource {
 	return func() resource.Resource {
-		return &eventResource[M, A, R]{EventResource: framework.NewEventResource(k.TypeSuffix(e.Resource)), kind: k, event: e}
+		return &eventResource[M, A, R]{ResourceBase: framework.NewResourceBase(k.TypeSuffix(e.Resource)), kind: k, event: e}
 	}
 }
 
@@ -107,7 +107,7 @@ func (e *Event[M, A, R]) NewAction(k kind.Kind) func() action.Action {
 // eventResource is an event's resource: every argument forces replacement,
 // so any change does it again; refresh calls nothing.
 type eventResource[M, A, R any] struct {
-	framework.EventResource
+	framework.ResourceBase
 	kind  kind.Kind
 	event *Event[M, A, R]
 }
@@ -123,16 +123,20 @@ func (r *eventResource[M, A, R]) Schema(_ context.Context, _ resource.SchemaRequ
 }
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id
-// defaults to the provider's, and a planned create is checked.
+// defaults to the provider's, and a planned create is checked once the
+// provider and project are known (a replacement is planned as a create).
 func (r *eventResource[M, A, R]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	w := framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "config_id"}
-	r.PlanCreate(ctx, req, resp, w, func(meta *framework.ProviderData, project string) diag.Diagnostics {
-		var plan M
-		if diags := resp.Plan.Get(ctx, &plan); diags.HasError() {
-			return diags
-		}
-		return r.event.Check(ctx, meta, r.kind, project, r.event.Args(&plan))
-	})
+	meta := r.Meta()
+	framework.PlanProjectID(ctx, meta, framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "config_id"}, req, resp)
+	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || meta == nil {
+		return
+	}
+	var plan M
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	args := r.event.Args(&plan)
+	if project := r.event.Target(args).ProjectID; !resp.Diagnostics.HasError() && framework.IsSet(project) {
+		resp.Diagnostics.Append(r.event.Check(ctx, meta, r.kind, project.ValueString(), args)...)
+	}
 }
 
 // Create makes the call, once.
@@ -154,6 +158,15 @@ func (r *eventResource[M, A, R]) Create(ctx context.Context, req resource.Create
 	r.event.Target(args).ProjectID = types.StringValue(project)
 	r.event.Record(&plan, project, result)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read calls nothing: an event is past, there is nothing to refresh.
+func (*eventResource[M, A, R]) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+
+// Update happens only when nothing that matters changed (project_id written
+// in the other form): the plan becomes the state.
+func (*eventResource[M, A, R]) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.State.Raw = req.Plan.Raw
 }
 
 // Delete calls nothing: what was done cannot be undone.
@@ -182,18 +195,24 @@ func (x *eventAction[M, A, R]) Schema(_ context.Context, _ action.SchemaRequest,
 }
 
 // ModifyPlan implements action.ActionWithModifyPlan: the event is checked
-// before anything is done.
+// once the provider is configured and the project known.
 func (x *eventAction[M, A, R]) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	x.PlanCheck(ctx, req.Config, &resp.Diagnostics, func(meta *framework.ProviderData, project string) diag.Diagnostics {
-		var args A
-		if diags := req.Config.Get(ctx, &args); diags.HasError() {
-			return diags
-		}
-		return x.event.Check(ctx, meta, x.kind, project, &args)
-	})
+	meta := x.Meta()
+	if meta == nil {
+		return
+	}
+	var args A
+	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
+	configured := x.event.Target(&args).ProjectID
+	if resp.Diagnostics.HasError() || configured.IsUnknown() {
+		return
+	}
+	if project := framework.ProjectOrDefault(configured, meta, &resp.Diagnostics); !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(x.event.Check(ctx, meta, x.kind, project, &args)...)
+	}
 }
 
-// Invoke makes the call, saying what it does as it goes.
+// Invoke makes the call, saying what it does as it goes when Terraform listens.
 func (x *eventAction[M, A, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var args A
 	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
@@ -204,8 +223,13 @@ func (x *eventAction[M, A, R]) Invoke(ctx context.Context, req action.InvokeRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	framework.Progress(resp, x.event.Starting(x.kind, project, &args))
+	progress := func(msg string) {
+		if resp.SendProgress != nil {
+			resp.SendProgress(action.InvokeProgressEvent{Message: msg})
+		}
+	}
+	progress(x.event.Starting(x.kind, project, &args))
 	if result, ok := x.event.call(ctx, meta, x.kind, project, &args, &resp.Diagnostics); ok {
-		framework.Progress(resp, x.event.Done(x.kind, &args, result))
+		progress(x.event.Done(x.kind, &args, result))
 	}
 }
