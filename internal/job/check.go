@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
@@ -58,18 +59,6 @@ type publicJob struct {
 	} `json:"payload"`
 }
 
-// publicJobsOf returns the public jobs in a record's plugin_info, and false
-// when plugin_info does not say (then the service alone can judge a job).
-func publicJobsOf(pluginInfo json.RawMessage) (map[string]publicJob, bool) {
-	var info struct {
-		PublicJobs *map[string]publicJob `json:"public_jobs"`
-	}
-	if err := json.Unmarshal(pluginInfo, &info); err != nil || info.PublicJobs == nil {
-		return nil, false
-	}
-	return *info.PublicJobs, true
-}
-
 // checkJob judges a job against the public jobs of the config's plugin (one
 // read, record.ForPlan); values not known yet are left to the service.
 func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *jobArgs) diag.Diagnostics {
@@ -96,11 +85,13 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, pr
 	if framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, framework.ActionJob, jobConfigIDPath, &diags) {
 		return diags
 	}
-	jobs, known := publicJobsOf(rec.PluginInfo)
-	if !known {
-		return nil
+	var info struct {
+		PublicJobs *map[string]publicJob `json:"public_jobs"`
 	}
-	names := slices.Sorted(maps.Keys(jobs))
+	if json.Unmarshal(rec.PluginInfo, &info) != nil || info.PublicJobs == nil {
+		return nil // plugin_info does not say: the service alone can judge the job
+	}
+	jobs := *info.PublicJobs
 	jobType := a.JobType.ValueString()
 	job, ok := jobs[jobType]
 	switch {
@@ -110,19 +101,16 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, pr
 		return diags
 	case !ok:
 		diags.AddAttributeError(jobTypePath, "Unknown job type", fmt.Sprintf(
-			"Plugin %d of %s %d has no public job %q. Its jobs: %s.", rec.Plugin, k.Noun, id, jobType, quoteAll(names)))
+			"Plugin %d of %s %d has no public job %q. Its jobs: %s.", rec.Plugin, k.Noun, id, jobType, quoteAll(slices.Sorted(maps.Keys(jobs))...)))
 		return diags
 	}
 
 	if a.Payload.IsUnknown() {
 		return nil // judged by the service at apply
 	}
-	var payload map[string]json.RawMessage
-	if framework.IsSet(a.Payload) {
-		var ok bool
-		if payload, ok = jsonvalue.Object(a.Payload.ValueString()); !ok {
-			return nil // the attribute's validator reports it
-		}
+	payload, isObject := jsonvalue.Object(a.Payload.ValueString())
+	if framework.IsSet(a.Payload) && !isObject {
+		return nil // the attribute's validator reports it
 	}
 	fields := slices.Sorted(maps.Keys(job.Payload))
 	var missing, unknown []string
@@ -138,11 +126,11 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, pr
 	}
 	if len(missing) > 0 {
 		diags.AddAttributeError(jobPayloadPath, "Missing required job field", fmt.Sprintf(
-			"Job %q needs the payload field(s) %s. Its fields: %s.", jobType, quoteAll(missing), describeFields(job, fields)))
+			"Job %q needs the payload field(s) %s. Its fields: %s.", jobType, quoteAll(missing...), describeFields(job, fields)))
 	}
 	if len(unknown) > 0 {
 		diags.AddAttributeError(jobPayloadPath, "Unknown field for job", fmt.Sprintf(
-			"Job %q has no payload field(s) %s. Its fields: %s.", jobType, quoteAll(unknown), describeFields(job, fields)))
+			"Job %q has no payload field(s) %s. Its fields: %s.", jobType, quoteAll(unknown...), describeFields(job, fields)))
 	}
 	return diags
 }
@@ -154,8 +142,7 @@ func describeFields(job publicJob, fields []string) string {
 	}
 	out := make([]string, len(fields))
 	for i, f := range fields {
-		out[i] = fmt.Sprintf("%q", f)
-		if job.Payload[f].Required {
+		if out[i] = quoteAll(f); job.Payload[f].Required {
 			out[i] += " (required)"
 		}
 	}
@@ -163,10 +150,10 @@ func describeFields(job publicJob, fields []string) string {
 }
 
 // quoteAll renders names as a quoted, comma-separated list.
-func quoteAll(names []string) string {
+func quoteAll(names ...string) string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = fmt.Sprintf("%q", n)
+		out[i] = strconv.Quote(n)
 	}
 	return strings.Join(out, ", ")
 }
