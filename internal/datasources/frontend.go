@@ -51,14 +51,8 @@ func (d *frontendDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: fmt.Sprintf("Identifier of the %s.", d.kind.Noun),
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
-			"content": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The frontend source, as text.",
-			},
-			"content_type": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The media type PostHog sent, e.g. `application/javascript; charset=UTF-8`.",
-			},
+			"content":      computedString("The frontend source, as text."),
+			"content_type": computedString("The media type PostHog sent, e.g. `application/javascript; charset=UTF-8`."),
 		},
 	}
 }

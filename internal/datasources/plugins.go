@@ -58,12 +58,6 @@ func NewPlugins(k kind.Kind) func() datasource.DataSource {
 
 // Schema implements datasource.DataSource.
 func (d *pluginsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
-	keys := func(desc string) schema.ListAttribute {
-		return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists the %s plugins the organization can use (its own, global ones, "+
 			"and any with a config in it), so that `plugin` can name one by name or url: "+
@@ -78,21 +72,15 @@ func (d *pluginsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 				Computed:            true,
 				MarkdownDescription: "The plugins, by `id`.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":           schema.Int64Attribute{Computed: true, MarkdownDescription: "The plugin's id, for `plugin`."},
-					"name":         str("The plugin's name (null when it has none)."),
-					"description":  str("The plugin's description."),
-					"url":          str("Where the plugin comes from (a repository, `inline://...`); null for one written in the browser."),
-					"setting_keys": keys("The keys of the plugin's settings, for `config` and `secret_config_wo`."),
-					"secret_keys":  keys("The settings the plugin marks secret: they go in `secret_config_wo`."),
-					"public_jobs": schema.StringAttribute{
-						Computed: true, CustomType: jsontypes.NormalizedType{},
-						MarkdownDescription: "The jobs a `job` resource or action may run, with their payloads, as JSON.",
-					},
-					"migration_available": schema.BoolAttribute{
-						Computed:            true,
-						MarkdownDescription: "Whether the service can turn the plugin's configs into hog functions (null when it does not say).",
-					},
-					"hog_function_template_id": str("The hog function template that stands for the plugin, for " +
+					"id":                  computedInt64("The plugin's id, for `plugin`."),
+					"name":                computedString("The plugin's name (null when it has none)."),
+					"description":         computedString("The plugin's description."),
+					"url":                 computedString("Where the plugin comes from (a repository, `inline://...`); null for one written in the browser."),
+					"setting_keys":        computedStrings("The keys of the plugin's settings, for `config` and `secret_config_wo`."),
+					"secret_keys":         computedStrings("The settings the plugin marks secret: they go in `secret_config_wo`."),
+					"public_jobs":         computedJSON("The jobs a `job` resource or action may run, with their payloads, as JSON."),
+					"migration_available": computedBool("Whether the service can turn the plugin's configs into hog functions (null when it does not say)."),
+					"hog_function_template_id": computedString("The hog function template that stands for the plugin, for " +
 						"`posthog_hog_function`'s `template_id`; null when it has none."),
 				}},
 			},

@@ -1,3 +1,6 @@
+// Package datasources holds the data sources of each kind: _config,
+// _configs, _config_frontend and _plugins. Plural, so as not to shadow the
+// framework's datasource.
 package datasources
 
 import (
@@ -13,66 +16,50 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
+func computedString(description string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: description}
+}
+
+func computedJSON(description string) schema.StringAttribute {
+	return schema.StringAttribute{CustomType: jsontypes.NormalizedType{}, Computed: true, MarkdownDescription: description}
+}
+
+func computedInt64(description string) schema.Int64Attribute {
+	return schema.Int64Attribute{Computed: true, MarkdownDescription: description}
+}
+
+func computedBool(description string) schema.BoolAttribute {
+	return schema.BoolAttribute{Computed: true, MarkdownDescription: description}
+}
+
+func computedStrings(description string) schema.ListAttribute {
+	return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description}
+}
+
 // recordDataSourceAttributes are record.Model's attributes, read-only.
 func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
-	computedJSON := func(description string) schema.StringAttribute {
-		return schema.StringAttribute{CustomType: jsontypes.NormalizedType{}, Computed: true, MarkdownDescription: description}
-	}
 	return map[string]schema.Attribute{
-		"id": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "Identifier of the config.",
-		},
-		"project_id": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "Project of the config.",
-		},
-		"plugin": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: fmt.Sprintf("Identifier of the %s plugin.", k.PluginNoun),
-		},
-		"enabled": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the config runs.",
-		},
-		"order": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "Position of the config among the project's configs.",
-		},
-		"name": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "Name of the config; the plugin's name when the config has none.",
-		},
-		"description": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "Description of the config; the plugin's description when the config has none.",
-		},
+		"id":          computedInt64("Identifier of the config."),
+		"project_id":  computedString("Project of the config."),
+		"plugin":      computedInt64(fmt.Sprintf("Identifier of the %s plugin.", k.PluginNoun)),
+		"enabled":     computedBool("Whether the config runs."),
+		"order":       computedInt64("Position of the config among the project's configs."),
+		"name":        computedString("Name of the config; the plugin's name when the config has none."),
+		"description": computedString("Description of the config; the plugin's description when the config has none."),
 		"filters": schema.StringAttribute{
 			CustomType:          record.FiltersType{},
 			Computed:            true,
 			MarkdownDescription: "Which events the config applies to (JSON), or null; PostHog since July 2025 has none.",
 		},
-		"deleted": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the config was deleted.",
-		},
+		"deleted":           computedBool("Whether the config was deleted."),
 		"hog_function":      hogFunctionAttribute(),
 		"config":            computedJSON("Non-secret plugin settings of the config, as a JSON object string (secret ones are left out)."),
 		"error":             computedJSON("Last error the plugin reported for the config, as JSON text, or null."),
 		"plugin_info":       computedJSON("What the service tells about the plugin (its name, settings schema, jobs), as a JSON string."),
 		"delivery_rate_24h": computedJSON("Delivery rate over the last 24 hours, as JSON text; null on today's PostHog."),
-		"team_id": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "Identifier of the project (team) the config belongs to.",
-		},
-		"created_at": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "When the config was created (ISO 8601, UTC).",
-		},
-		"updated_at": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "When the config was last changed (ISO 8601, UTC).",
-		},
+		"team_id":           computedInt64("Identifier of the project (team) the config belongs to."),
+		"created_at":        computedString("When the config was created (ISO 8601, UTC)."),
+		"updated_at":        computedString("When the config was last changed (ISO 8601, UTC)."),
 	}
 }
 
@@ -95,20 +82,15 @@ func hogFunctionAttribute() schema.SingleNestedAttribute {
 		MarkdownDescription: "The arguments of the official PostHog provider's `posthog_hog_function` that would " +
 			"replace this config (see the guide \"Moving to hog functions\").",
 		Attributes: map[string]schema.Attribute{
-			"available": schema.BoolAttribute{Computed: true,
-				MarkdownDescription: "Whether PostHog can build a hog function of the plugin; without a template there is nothing to build from."},
-			"template_id": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "For `template_id`; null without a template."},
-			"type": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "For `type`: `transformation`, `source_webhook` or `destination`."},
-			"name":        schema.StringAttribute{Computed: true, MarkdownDescription: "For `name`: the plugin's name."},
-			"description": schema.StringAttribute{Computed: true, MarkdownDescription: "For `description`: the config's description, never empty."},
-			"inputs_json": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
-				MarkdownDescription: "For `inputs_json`: the non-secret settings."},
-			"secret_inputs": schema.ListAttribute{Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "The secret settings the config holds, to supply again in `sensitive_inputs_json`."},
-			"execution_order": schema.Int64Attribute{Computed: true, MarkdownDescription: "For `execution_order`: the config's `order`."},
-			"enabled":         schema.BoolAttribute{Computed: true, MarkdownDescription: "For `enabled`: the config's `enabled`."},
+			"available":       computedBool("Whether PostHog can build a hog function of the plugin; without a template there is nothing to build from."),
+			"template_id":     computedString("For `template_id`; null without a template."),
+			"type":            computedString("For `type`: `transformation`, `source_webhook` or `destination`."),
+			"name":            computedString("For `name`: the plugin's name."),
+			"description":     computedString("For `description`: the config's description, never empty."),
+			"inputs_json":     computedJSON("For `inputs_json`: the non-secret settings."),
+			"secret_inputs":   computedStrings("The secret settings the config holds, to supply again in `sensitive_inputs_json`."),
+			"execution_order": computedInt64("For `execution_order`: the config's `order`."),
+			"enabled":         computedBool("For `enabled`: the config's `enabled`."),
 		},
 	}
 }
