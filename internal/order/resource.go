@@ -70,13 +70,11 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 	plan.ID = plan.ProjectID
 	plan.Orders, plan.UnlistedIDs = types.MapUnknown(types.Int64Type), types.ListUnknown(types.Int64Type)
-	ids, known, diags := listInt64s(ctx, plan.ConfigIDs)
-	resp.Diagnostics.Append(diags...)
+	ids, known := listInt64s(ctx, plan.ConfigIDs, &resp.Diagnostics)
 	if !req.State.Raw.IsNull() && known && !plan.Unlisted.IsUnknown() && !resp.Diagnostics.HasError() {
 		var state model
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		current, currentKnown, d := mapOrders(ctx, state.Orders)
-		resp.Diagnostics.Append(d...)
+		current, currentKnown := mapOrders(ctx, state.Orders, &resp.Diagnostics)
 		if currentKnown && !resp.Diagnostics.HasError() && allIn(ids, current) {
 			want, unlisted := arrange(plan.Unlisted.ValueString(), ids, current)
 			plan.Orders, plan.UnlistedIDs = state.Orders, int64List(unlisted)
@@ -119,13 +117,9 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 		return
 	}
 	project := framework.ProjectOrDefault(plan.ProjectID, meta, diags)
-	ids, _, d := listInt64s(ctx, plan.ConfigIDs)
-	diags.Append(d...)
-	planned, plannedKnown, d := mapOrders(ctx, plan.Orders)
-	diags.Append(d...)
-	plannedUnlisted, unlistedKnown, d := listInt64s(ctx, plan.UnlistedIDs)
-	diags.Append(d...)
-	plannedKnown = plannedKnown && unlistedKnown
+	ids, _ := listInt64s(ctx, plan.ConfigIDs, diags)
+	planned, plannedKnown := mapOrders(ctx, plan.Orders, diags)
+	plannedUnlisted, unlistedKnown := listInt64s(ctx, plan.UnlistedIDs, diags)
 	if diags.HasError() {
 		return
 	}
@@ -152,7 +146,7 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 
 	// A config that appeared since the plan stays as it is until the next.
 	want, unlisted := planned, plannedUnlisted
-	if !plannedKnown {
+	if !plannedKnown || !unlistedKnown {
 		want, unlisted = arrange(plan.Unlisted.ValueString(), ids, current)
 	}
 	writes := map[int64]int64{}
@@ -231,8 +225,7 @@ func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		framework.AddAPIError(&resp.Diagnostics, fmt.Sprintf("Could not list the %ss of project %s", r.kind.Noun, project), err, nil)
 		return
 	}
-	previous, _, diags := listInt64s(ctx, state.ConfigIDs)
-	resp.Diagnostics.Append(diags...)
+	previous, _ := listInt64s(ctx, state.ConfigIDs, &resp.Diagnostics)
 	current, byOrder := activeOrders(recs)
 	ids := observedSequence(previous, current, byOrder)
 	state.ID = state.ProjectID

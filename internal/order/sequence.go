@@ -90,13 +90,7 @@ func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64)
 
 // unlistedIDs returns the ids of byOrder that ids does not hold.
 func unlistedIDs(byOrder, ids []int64) []int64 {
-	out := []int64{}
-	for _, id := range byOrder {
-		if !slices.Contains(ids, id) {
-			out = append(out, id)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return slices.Contains(ids, id) })
 }
 
 // arrange returns the orders of every active config (current, by id) once
@@ -120,8 +114,7 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 		for _, id := range ids {
 			listed[id] = want[id]
 		}
-		after := unlistedAfter(byOrder, listed, current, maxOrder(listed))
-		maps.Copy(want, after)
+		maps.Copy(want, unlistedAfter(byOrder, listed, current))
 	}
 	return want, unlistedIDs(sequenceOf(want), ids)
 }
@@ -152,11 +145,14 @@ func sequenceOf(orders map[int64]int64) []int64 {
 	return ids
 }
 
-// unlistedAfter returns new orders after maxWanted for the configs of
-// byOrder not wanted, in their sequence; those already after stay.
-func unlistedAfter(byOrder []int64, wanted map[int64]int64, current map[int64]int64, maxWanted int64) map[int64]int64 {
+// unlistedAfter returns new orders after the highest wanted one (from 1) for
+// the configs of byOrder not wanted, in their sequence; those already after stay.
+func unlistedAfter(byOrder []int64, wanted, current map[int64]int64) map[int64]int64 {
 	writes := map[int64]int64{}
-	next := maxWanted + 1
+	next := int64(1)
+	if len(wanted) > 0 {
+		next = slices.Max(slices.Collect(maps.Values(wanted))) + 1
+	}
 	for _, id := range byOrder {
 		if _, ok := wanted[id]; ok {
 			continue
@@ -169,14 +165,6 @@ func unlistedAfter(byOrder []int64, wanted map[int64]int64, current map[int64]in
 		next++
 	}
 	return writes
-}
-
-// maxOrder is the highest value of orders, or 0.
-func maxOrder(orders map[int64]int64) int64 {
-	if len(orders) == 0 {
-		return 0
-	}
-	return slices.Max(slices.Collect(maps.Values(orders)))
 }
 
 // changedOrders returns the entries of want that current does not hold.
@@ -199,24 +187,24 @@ func int64List(ids []int64) types.List {
 	return types.ListValueMust(types.Int64Type, elems)
 }
 
-// listInt64s reads a list of numbers; ok is false when it is not known.
-func listInt64s(ctx context.Context, l types.List) (ids []int64, ok bool, diags diag.Diagnostics) {
+// listInt64s reads a list of numbers; false when it is not known.
+func listInt64s(ctx context.Context, l types.List, diags *diag.Diagnostics) ([]int64, bool) {
 	if l.IsNull() || l.IsUnknown() {
-		return nil, false, nil
+		return nil, false
 	}
 	var vals []types.Int64
-	diags = l.ElementsAs(ctx, &vals, false)
-	if diags.HasError() {
-		return nil, false, diags
+	d := l.ElementsAs(ctx, &vals, false)
+	if diags.Append(d...); d.HasError() {
+		return nil, false
 	}
-	ids = make([]int64, len(vals))
+	ids := make([]int64, len(vals))
 	for i, v := range vals {
-		if v.IsUnknown() || v.IsNull() {
-			return nil, false, diags
+		if !framework.IsSet(v) {
+			return nil, false
 		}
 		ids[i] = v.ValueInt64()
 	}
-	return ids, true, diags
+	return ids, true
 }
 
 // ordersMap converts the orders of ids to a Terraform map by config id.
@@ -228,23 +216,23 @@ func ordersMap(ids []int64, orders map[int64]int64) types.Map {
 	return types.MapValueMust(types.Int64Type, elems)
 }
 
-// mapOrders reads a known orders map; ok is false when it is not known.
-func mapOrders(ctx context.Context, m types.Map) (map[int64]int64, bool, diag.Diagnostics) {
+// mapOrders reads a known orders map; false when it is not known.
+func mapOrders(ctx context.Context, m types.Map, diags *diag.Diagnostics) (map[int64]int64, bool) {
 	if m.IsNull() || m.IsUnknown() {
-		return nil, false, nil
+		return nil, false
 	}
 	var vals map[string]types.Int64
-	diags := m.ElementsAs(ctx, &vals, false)
-	if diags.HasError() {
-		return nil, false, diags
+	d := m.ElementsAs(ctx, &vals, false)
+	if diags.Append(d...); d.HasError() {
+		return nil, false
 	}
 	out := make(map[int64]int64, len(vals))
 	for k, v := range vals {
 		id, err := strconv.ParseInt(k, 10, 64)
 		if err != nil || !framework.IsSet(v) {
-			return nil, false, diags
+			return nil, false
 		}
 		out[id] = v.ValueInt64()
 	}
-	return out, true, diags
+	return out, true
 }

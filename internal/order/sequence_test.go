@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
@@ -68,7 +70,7 @@ func TestUnlistedAfter(t *testing.T) {
 	byOrder := []int64{20, 10, 11, 21, 22}
 	current := map[int64]int64{20: 0, 10: 1, 11: 2, 21: 7, 22: 7}
 	want := map[int64]int64{10: 1, 11: 2}
-	if w, writes := map[int64]int64{20: 3, 22: 8}, unlistedAfter(byOrder, want, current, maxOrder(want)); !maps.Equal(writes, w) {
+	if w, writes := map[int64]int64{20: 3, 22: 8}, unlistedAfter(byOrder, want, current); !maps.Equal(writes, w) {
 		t.Errorf("writes %v, want %v", writes, w)
 	}
 }
@@ -129,11 +131,12 @@ func TestOrderConversions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	ids := []int64{3, 1, 2}
-	got, ok, diags := listInt64s(ctx, int64List(ids))
+	var diags diag.Diagnostics
+	got, ok := listInt64s(ctx, int64List(ids), &diags)
 	if !ok || diags.HasError() || !slices.Equal(got, ids) {
 		t.Errorf("list round trip: %v %v %v", got, ok, diags)
 	}
-	orders, ok, diags := mapOrders(ctx, ordersMap(ids, targetOrders(ids)))
+	orders, ok := mapOrders(ctx, ordersMap(ids, targetOrders(ids)), &diags)
 	if want := map[int64]int64{3: 1, 1: 2, 2: 3}; !ok || diags.HasError() || !maps.Equal(orders, want) {
 		t.Errorf("map round trip: %v, want %v", orders, want)
 	}
