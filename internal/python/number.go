@@ -71,24 +71,21 @@ func (n Number) Str() string {
 // Equal is Python's ==: exact, also between an int and a float (2**53 + 1
 // != 2.0**53).
 func (n Number) Equal(m Number) bool {
-	switch {
-	case n.IsInt() && m.IsInt():
+	if n.IsInt() && m.IsInt() {
 		return n.Int.Cmp(m.Int) == 0
-	case !n.IsInt() && !m.IsInt():
-		return n.Float == m.Float
-	case n.IsInt():
-		return intEqualsFloat(n.Int, m.Float)
-	default:
-		return intEqualsFloat(m.Int, n.Float)
 	}
+	if math.IsNaN(n.Float) || math.IsNaN(m.Float) {
+		return false // big.Float has no NaN
+	}
+	return n.exact().Cmp(m.exact()) == 0
 }
 
-func intEqualsFloat(i *big.Int, f float64) bool {
-	if math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) {
-		return false
+// exact is n without rounding: SetInt keeps every bit of an int.
+func (n Number) exact() *big.Float {
+	if n.IsInt() {
+		return new(big.Float).SetInt(n.Int)
 	}
-	fi, _ := big.NewFloat(f).Int(nil)
-	return fi.Cmp(i) == 0
+	return big.NewFloat(n.Float)
 }
 
 // Repr is Python's repr() of a float: the shortest digits that read back,
