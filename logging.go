@@ -4,11 +4,9 @@ import "os"
 
 // quietUnlessLogged turns the plugin libraries' and the provider's logs off
 // when Terraform would drop them (neither TF_LOG nor TF_LOG_PROVIDER set),
-// keeping levels set explicitly. terraform-plugin-go logs at TRACE by
-// default, which took about a third of the provider's CPU in a plan of
-// 1,000 records, and a provider writing to a killed Terraform's stderr dies
-// of it before its creates under way reach the journal
-// (TestAccReliability_interruptedApply).
+// keeping levels set explicitly: TRACE logs cost a third of a plan's CPU,
+// and writing them to a killed Terraform's stderr kills the provider before
+// its creates reach the journal (TestAccReliability_interruptedApply).
 func quietUnlessLogged() {
 	if os.Getenv("TF_LOG") != "" || os.Getenv("TF_LOG_PROVIDER") != "" {
 		return

@@ -9,14 +9,12 @@ import (
 	"runtime/pprof"
 )
 
-// profileDirVariable names the directory where a provider built with the
-// benchprofile tag (make bench with BENCH_PROFILE=1) writes the CPU profile
-// of each of its processes, as cpu.PID.pprof.
+// profileDirVariable names the directory where a benchprofile build (make
+// bench with BENCH_PROFILE=1) writes each process's CPU profile.
 const profileDirVariable = "BENCH_PROFILE_DIR"
 
-// init starts profiling the process's CPU when profileDirVariable is set;
-// stopProfile writes the profile. Released providers are built without the
-// tag and never profile.
+// init starts the CPU profile when profileDirVariable is set; stopProfile
+// writes it.
 func init() {
 	dir := os.Getenv(profileDirVariable)
 	if dir == "" {

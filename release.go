@@ -9,19 +9,12 @@ import (
 )
 
 // releaseRequestContexts wraps the framework's server so that what it keeps
-// of a request's context after the request holds nothing of the request.
-// terraform-plugin-framework (v1.19) keeps the cancel function of every
-// request's context until StopProvider, which Terraform calls only on an
-// interrupt, and with it the ~12 KiB of loggers terraform-plugin-go hangs
-// on each. Without the wrapper (and with Go's default GOGC) the benchmark's
-// phases at N = 1,000 peaked at 98 to 158 MiB instead of 37 to 42, with 25%
-// to 41% more provider CPU (scripts/bench).
-//
-// Only the unary requests made per resource instance are wrapped: a
-// streamed answer (ListResource, InvokeAction) is produced after its method
-// returns. Should the framework's server stop implementing an optional
-// interface the wrapper forwards, it is served unwrapped rather than with a
-// capability hidden.
+// of a request's context afterwards holds nothing of the request: the
+// framework (v1.19) keeps every request's cancel function, and with it
+// terraform-plugin-go's loggers, until StopProvider (DESIGN.md, "Libraries
+// or our own"). Only unary per-instance requests are wrapped: a streamed
+// answer is produced after its method returns. A server without an
+// optional interface the wrapper forwards is served unwrapped.
 //
 //nolint:staticcheck // The optional interfaces are deprecated only in favour of merging them into ProviderServer; until then Terraform finds capabilities through them.
 func releaseRequestContexts(s tfprotov6.ProviderServer) tfprotov6.ProviderServer {
@@ -34,8 +27,7 @@ func releaseRequestContexts(s tfprotov6.ProviderServer) tfprotov6.ProviderServer
 	return &releasingServer{ProviderServer: s, ListResourceServer: list, ActionServer: actions, StateStoreServer: stores}
 }
 
-// releasingServer is the framework's server with the per-instance requests
-// wrapped.
+// releasingServer is the framework's server with the per-instance requests wrapped.
 type releasingServer struct {
 	tfprotov6.ProviderServer
 	tfprotov6.ListResourceServer
@@ -88,8 +80,7 @@ func (s *releasingServer) ReadDataSource(ctx context.Context, req *tfprotov6.Rea
 }
 
 // requestContext is the request's context until the request returns, then
-// an empty, cancelled one: by then the request's is done anyway, but what
-// keeps this one no longer keeps the request's values alive.
+// an empty, cancelled one that keeps none of the request's values alive.
 type requestContext struct {
 	current atomic.Pointer[context.Context]
 }
