@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -15,13 +15,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-var _ datasource.DataSourceWithConfigure = (*configsDataSource)(nil)
-
-// configsDataSource is the data source pipeline_<kind>_configs.
-type configsDataSource struct {
-	framework.DataSourceBase
-	kind kind.Kind
-}
+// NewConfigs is the data source pipeline_KIND_configs: every record of a
+// project, with each plugin's plugin_info (readcache).
+var NewConfigs = newDataSource("configs", configsSchema, readConfigs)
 
 // configsDataSourceModel is the list data source's model.
 type configsDataSourceModel struct {
@@ -32,18 +28,10 @@ type configsDataSourceModel struct {
 	Configs        []record.Model `tfsdk:"configs"`
 }
 
-// NewConfigs returns the constructor of the list data source of kind k.
-func NewConfigs(k kind.Kind) func() datasource.DataSource {
-	return func() datasource.DataSource {
-		return &configsDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix() + "s"), kind: k}
-	}
-}
-
-// Schema implements datasource.DataSource.
-func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func configsSchema(k kind.Kind) schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists every %s of a project, optionally only those with a given "+
-			"`enabled` flag or `plugin`.", d.kind.Noun),
+			"`enabled` flag or `plugin`.", k.Noun),
 		Attributes: map[string]schema.Attribute{
 			"project_id": projectIDArgument("configs"),
 			"enabled": schema.BoolAttribute{
@@ -58,30 +46,24 @@ func (d *configsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"include_deleted": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: fmt.Sprintf("**Deprecated: has no effect**, since PostHog never lists deleted "+
-					"configs. Read a deleted config by id with the data source `%s`.", d.kind.ConfigTypeName()),
+					"configs. Read a deleted config by id with the data source `%s`.", k.ConfigTypeName()),
 				DeprecationMessage: fmt.Sprintf("include_deleted has no effect and will be removed in the next major "+
 					"version: the service never lists soft-deleted configs, so no list can show them. Remove the "+
 					"argument; to see a soft-deleted config, read it by id with the data source %s (its deleted "+
-					"attribute is true).", d.kind.ConfigTypeName()),
+					"attribute is true).", k.ConfigTypeName()),
 			},
 			"configs": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The configs, by `order` and then `id`.",
-				NestedObject:        schema.NestedAttributeObject{Attributes: recordDataSourceAttributes(d.kind)},
+				NestedObject:        schema.NestedAttributeObject{Attributes: recordDataSourceAttributes(k)},
 			},
 		},
 	}
 }
 
-// Read lists the collection, with each plugin's plugin_info (readcache).
-func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m configsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	meta, project := d.MustProject(m.ProjectID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+func readConfigs(ctx context.Context, d *dataSource[configsDataSourceModel], m *configsDataSourceModel, diags *diag.Diagnostics) {
+	meta, project := d.MustProject(m.ProjectID, diags)
+	if diags.HasError() {
 		return
 	}
 	// No timeouts block: pages that never end must not hold the run forever.
@@ -94,7 +76,7 @@ func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		recs, err = meta.ReadCache().WithPluginInfo(ctx, project, d.kind.Collection, recs)
 	}
 	if err != nil {
-		framework.AddAPIError(&resp.Diagnostics, fmt.Sprintf("Could not list the %ss of project %s", d.kind.Noun, project), err, nil)
+		framework.AddAPIError(diags, fmt.Sprintf("Could not list the %ss of project %s", d.kind.Noun, project), err, nil)
 		return
 	}
 	m.ProjectID = types.StringValue(project)
@@ -103,5 +85,4 @@ func (d *configsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		m.Configs[i].ProjectID = m.ProjectID
 		m.Configs[i].FromRecord(&recs[i])
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

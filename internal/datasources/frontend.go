@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -17,13 +17,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-var _ datasource.DataSourceWithConfigure = (*frontendDataSource)(nil)
-
-// frontendDataSource is the data source pipeline_<kind>_config_frontend.
-type frontendDataSource struct {
-	framework.DataSourceBase
-	kind kind.Kind
-}
+// NewFrontend is the data source pipeline_KIND_config_frontend: one GET of
+// the frontend action.
+var NewFrontend = newDataSource("config_frontend", frontendSchema, readFrontend)
 
 type frontendDataSourceModel struct {
 	ProjectID   types.String `tfsdk:"project_id"`
@@ -32,23 +28,15 @@ type frontendDataSourceModel struct {
 	ContentType types.String `tfsdk:"content_type"`
 }
 
-// NewFrontend returns the constructor of the frontend data source of kind k.
-func NewFrontend(k kind.Kind) func() datasource.DataSource {
-	return func() datasource.DataSource {
-		return &frontendDataSource{DataSourceBase: framework.NewDataSourceBase(k.ConfigTypeSuffix() + "_frontend"), kind: k}
-	}
-}
-
-// Schema implements datasource.DataSource.
-func (d *frontendDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func frontendSchema(k kind.Kind) schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Reads the frontend of a %s's plugin, the JavaScript PostHog serves "+
-			"for it. Today's PostHog serves it to browser sessions only, not to API keys.", d.kind.Noun),
+			"for it. Today's PostHog serves it to browser sessions only, not to API keys.", k.Noun),
 		Attributes: map[string]schema.Attribute{
 			"project_id": projectIDArgument("config"),
 			"config_id": schema.Int64Attribute{
 				Required:            true,
-				MarkdownDescription: fmt.Sprintf("Identifier of the %s.", d.kind.Noun),
+				MarkdownDescription: fmt.Sprintf("Identifier of the %s.", k.Noun),
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"content":      computedString("The frontend source, as text."),
@@ -57,15 +45,9 @@ func (d *frontendDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 }
 
-// Read makes one GET of the frontend action.
-func (d *frontendDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m frontendDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	meta, project := d.MustProject(m.ProjectID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+func readFrontend(ctx context.Context, d *dataSource[frontendDataSourceModel], m *frontendDataSourceModel, diags *diag.Diagnostics) {
+	meta, project := d.MustProject(m.ProjectID, diags)
+	if diags.HasError() {
 		return
 	}
 	id := m.ConfigID.ValueInt64()
@@ -74,15 +56,14 @@ func (d *frontendDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if err != nil {
 		summary := fmt.Sprintf("Could not read the frontend of %s %d", d.kind.Noun, id)
 		if client.IsNotFound(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("config_id"), summary, fmt.Sprintf(
+			diags.AddAttributeError(path.Root("config_id"), summary, fmt.Sprintf(
 				"Project %s has no %s with id %d.\n\n%s", project, d.kind.Noun, id, framework.DescribeError(err)))
 			return
 		}
-		framework.AddCustomActionError(&resp.Diagnostics, summary, framework.ActionFrontend, err, nil)
+		framework.AddCustomActionError(diags, summary, framework.ActionFrontend, err, nil)
 		return
 	}
 	m.ProjectID = types.StringValue(project)
 	m.Content = types.StringValue(fe.Content)
 	m.ContentType = types.StringValue(fe.ContentType)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -22,13 +21,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-var _ datasource.DataSourceWithConfigure = (*pluginsDataSource)(nil)
-
-// pluginsDataSource is the data source pipeline_<kind>_plugins.
-type pluginsDataSource struct {
-	framework.DataSourceBase
-	kind kind.Kind
-}
+// NewPlugins is the data source pipeline_KIND_plugins: the organization's
+// plugins of the kind, all pages, with ids by name and url.
+var NewPlugins = newDataSource("plugins", pluginsSchema, readPlugins)
 
 type pluginsModel struct {
 	OrganizationID types.String     `tfsdk:"organization_id"`
@@ -49,20 +44,12 @@ type pluginModel struct {
 	HogTemplateID      types.String         `tfsdk:"hog_function_template_id"`
 }
 
-// NewPlugins returns the constructor of the plugins data source of kind k.
-func NewPlugins(k kind.Kind) func() datasource.DataSource {
-	return func() datasource.DataSource {
-		return &pluginsDataSource{DataSourceBase: framework.NewDataSourceBase(k.TypeSuffix("plugins")), kind: k}
-	}
-}
-
-// Schema implements datasource.DataSource.
-func (d *pluginsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func pluginsSchema(k kind.Kind) schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists the %s plugins the organization can use (its own, global ones, "+
 			"and any with a config in it), so that `plugin` can name one by name or url: "+
 			"`plugin = data.%s.all.by_name[\"GeoIP\"]`. Needs an API key with the `plugin:read` scope that is "+
-			"not limited to particular projects.", d.kind.PluginNoun, framework.ProviderTypeName+d.kind.TypeSuffix("plugins")),
+			"not limited to particular projects.", k.PluginNoun, framework.ProviderTypeName+k.TypeSuffix("plugins")),
 		Attributes: map[string]schema.Attribute{
 			"organization_id": schema.StringAttribute{
 				Optional:            true,
@@ -96,12 +83,9 @@ func (d *pluginsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	}
 }
 
-// Read lists the organization's plugins of the kind, all pages.
-func (d *pluginsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m pluginsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	meta := d.MustMeta(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+func readPlugins(ctx context.Context, d *dataSource[pluginsModel], m *pluginsModel, diags *diag.Diagnostics) {
+	meta := d.MustMeta(diags)
+	if diags.HasError() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
@@ -114,7 +98,7 @@ func (d *pluginsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	plugins, err := meta.Client.ListPlugins(ctx, org, d.kind.Collection.PluginListing())
 	if err != nil {
-		d.addListError(&resp.Diagnostics, org, err)
+		addListError(diags, d.kind, org, err)
 		return
 	}
 	slices.SortFunc(plugins, func(a, b client.Plugin) int { return cmp.Compare(a.ID, b.ID) })
@@ -136,11 +120,10 @@ func (d *pluginsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	for _, name := range slices.Sorted(maps.Keys(shared)) {
 		delete(m.ByName, name)
-		resp.Diagnostics.AddAttributeWarning(path.Root("by_name"), fmt.Sprintf("Several plugins are named %q", name),
+		diags.AddAttributeWarning(path.Root("by_name"), fmt.Sprintf("Several plugins are named %q", name),
 			fmt.Sprintf("by_name leaves %q out, since more than one %s plugin has that name: pick one by url "+
 				"(by_url) or from plugins.", name, d.kind.PluginNoun))
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // pluginOf maps one plugin of the listing.
@@ -168,8 +151,8 @@ func pluginOf(p *client.Plugin) pluginModel {
 }
 
 // addListError reports a refused listing, saying which key would work.
-func (d *pluginsDataSource) addListError(diags *diag.Diagnostics, org string, err error) {
-	summary := fmt.Sprintf("Could not list the %s plugins of organization %s", d.kind.PluginNoun, org)
+func addListError(diags *diag.Diagnostics, k kind.Kind, org string, err error) {
+	summary := fmt.Sprintf("Could not list the %s plugins of organization %s", k.PluginNoun, org)
 	if client.IsProjectScopedKey(err) {
 		diags.AddError(summary, framework.DescribeError(err)+"\n\nThis API key is limited to particular projects, "+
 			"and PostHog lets such keys call only project routes; the plugin listing is an organization route. Use a "+

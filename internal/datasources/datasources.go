@@ -4,10 +4,13 @@
 package datasources
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -15,6 +18,48 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
+
+// dataSource is one data source of a kind, written once: its schema, and
+// its read of the model M from the configuration.
+type dataSource[M any] struct {
+	framework.DataSourceBase
+	kind     kind.Kind
+	schemaOf func(kind.Kind) schema.Schema
+	read     func(ctx context.Context, d *dataSource[M], m *M, diags *diag.Diagnostics)
+}
+
+// newDataSource returns the constructors of the data source
+// pipeline_KIND_<construct>, one per kind.
+func newDataSource[M any](construct string, schemaOf func(kind.Kind) schema.Schema,
+	read func(ctx context.Context, d *dataSource[M], m *M, diags *diag.Diagnostics),
+) func(kind.Kind) func() datasource.DataSource {
+	return func(k kind.Kind) func() datasource.DataSource {
+		return func() datasource.DataSource {
+			return &dataSource[M]{DataSourceBase: framework.NewDataSourceBase(k.TypeSuffix(construct)), kind: k, schemaOf: schemaOf, read: read}
+		}
+	}
+}
+
+var _ datasource.DataSourceWithConfigure = (*dataSource[record.Model])(nil)
+
+// Schema implements datasource.DataSource.
+func (d *dataSource[M]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = d.schemaOf(d.kind)
+}
+
+// Read implements datasource.DataSource: the state is what read made of the
+// configuration, unless it failed.
+func (d *dataSource[M]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m M
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	d.read(ctx, d, &m, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	}
+}
 
 func computedString(description string) schema.StringAttribute {
 	return schema.StringAttribute{Computed: true, MarkdownDescription: description}
