@@ -1,10 +1,11 @@
+// Package configlist is the list resource pipeline_KIND_config for
+// `terraform query`: each record's identity and, when asked, its resource object.
 package configlist
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -70,33 +71,30 @@ func (l *configListResource) ListResourceConfigSchema(_ context.Context, _ list.
 // List lists every page of the collection: one result per record, up to
 // the limit, or one result carrying the error.
 func (l *configListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	project, recs, noTimeouts, diags := l.records(ctx, req)
+	project, recs, diags := l.records(ctx, req)
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
 		for i := range recs {
-			if !push(l.result(ctx, req, project, &recs[i], noTimeouts)) {
+			if !push(l.result(ctx, req, project, &recs[i])) {
 				return
 			}
 		}
 	}
 }
 
-// records lists the records to show, and with the resource objects a null
-// timeouts block of the resource's type.
-func (l *configListResource) records(ctx context.Context, req list.ListRequest) (string, []client.Record, timeouts.Value, diag.Diagnostics) {
-	var diags diag.Diagnostics
+// records lists the records to show.
+func (l *configListResource) records(ctx context.Context, req list.ListRequest) (string, []client.Record, diag.Diagnostics) {
 	var cfg configListModel
-	var noTimeouts timeouts.Value
-	diags.Append(req.Config.Get(ctx, &cfg)...)
+	diags := req.Config.Get(ctx, &cfg)
 	if diags.HasError() {
-		return "", nil, noTimeouts, diags
+		return "", nil, diags
 	}
 	meta, project := l.MustProject(cfg.ProjectID, &diags)
 	if diags.HasError() {
-		return "", nil, noTimeouts, diags
+		return "", nil, diags
 	}
 	// A list block has no timeouts: the default read limit bounds it.
 	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
@@ -104,26 +102,25 @@ func (l *configListResource) records(ctx context.Context, req list.ListRequest) 
 	recs, err := record.List(ctx, meta.Client, project, l.kind, record.Filter{Enabled: cfg.Enabled, Plugin: cfg.Plugin})
 	if err != nil {
 		framework.AddAPIError(&diags, fmt.Sprintf("Could not list the %ss of project %s", l.kind.Noun, project), err, nil)
-		return "", nil, noTimeouts, diags
+		return "", nil, diags
 	}
 	if req.Limit > 0 && int64(len(recs)) > req.Limit {
 		recs = recs[:req.Limit]
 	}
 	if !req.IncludeResource {
-		return project, recs, noTimeouts, diags
+		return project, recs, diags
 	}
-	diags.Append(req.NewListResult(ctx).Resource.GetAttribute(ctx, path.Root("timeouts"), &noTimeouts)...)
 	// Pages carry no plugin_info to tell the secret settings, which the
 	// service leaves unmasked when they are "" or null.
 	if recs, err = meta.ReadCache().WithPluginInfo(ctx, project, l.kind.Collection, recs); err != nil {
 		framework.AddAPIError(&diags, fmt.Sprintf("Could not read the %ss of project %s", l.kind.Noun, project), err, nil)
 	}
-	return project, recs, noTimeouts, diags
+	return project, recs, diags
 }
 
 // result is the list result of one record: its identity, a display name
 // and, when asked, the config resource's object.
-func (l *configListResource) result(ctx context.Context, req list.ListRequest, project string, rec *client.Record, noTimeouts timeouts.Value) list.ListResult {
+func (l *configListResource) result(ctx context.Context, req list.ListRequest, project string, rec *client.Record) list.ListResult {
 	res := req.NewListResult(ctx)
 	var m configresource.Model
 	m.ProjectID = types.StringValue(project)
@@ -135,7 +132,8 @@ func (l *configListResource) result(ctx context.Context, req list.ListRequest, p
 	}
 	res.Diagnostics.Append(configresource.SetIdentity(ctx, res.Identity, &m.Config)...)
 	if req.IncludeResource {
-		m.Timeouts = noTimeouts
+		// A null timeouts block of the resource's type.
+		res.Diagnostics.Append(res.Resource.GetAttribute(ctx, path.Root("timeouts"), &m.Timeouts)...)
 		// Left out of generated configuration, so that it never fights a
 		// pipeline_KIND_order.
 		m.Order = types.Int64Null()
