@@ -1,3 +1,5 @@
+// Package job is the resource pipeline_KIND_job and the action
+// pipeline_KIND_run_job, and Event (event.go), on which migration builds too.
 package job
 
 import (

@@ -1,3 +1,5 @@
+// Package order is the resource pipeline_KIND_order: the sequence of a
+// collection's configs in one project; sequence.go decides what to write.
 package order
 
 import (
