@@ -63,7 +63,9 @@ func (b *base) MustProject(configured types.String, diags *diag.Diagnostics) (*P
 type ResourceBase struct{ base }
 
 // NewResourceBase returns a base for the resource <provider><typeSuffix>.
-func NewResourceBase(typeSuffix string) ResourceBase { return ResourceBase{base{typeSuffix: typeSuffix}} }
+func NewResourceBase(typeSuffix string) ResourceBase {
+	return ResourceBase{base{typeSuffix: typeSuffix}}
+}
 
 // Metadata implements resource.Resource.
 func (b *ResourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -79,7 +81,9 @@ func (b *ResourceBase) Configure(_ context.Context, req resource.ConfigureReques
 type DataSourceBase struct{ base }
 
 // NewDataSourceBase returns a base for the data source <provider><typeSuffix>.
-func NewDataSourceBase(typeSuffix string) DataSourceBase { return DataSourceBase{base{typeSuffix: typeSuffix}} }
+func NewDataSourceBase(typeSuffix string) DataSourceBase {
+	return DataSourceBase{base{typeSuffix: typeSuffix}}
+}
 
 // Metadata implements datasource.DataSource.
 func (b *DataSourceBase) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {

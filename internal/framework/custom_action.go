@@ -40,8 +40,7 @@ func AddCustomActionError(diags *diag.Diagnostics, summary string, a CustomActio
 }
 
 // RefuseKeyAtPlan refuses at plan time a custom action the service would
-// refuse this key, judged by one look at the config's frontend per
-// operation (which writes nothing). It reports whether it refused.
+// refuse this key (client.KeyMayCallActions); it reports whether it refused.
 func RefuseKeyAtPlan(ctx context.Context, meta *ProviderData, project string, coll client.Collection, id int64, a CustomAction,
 	attr path.Path, diags *diag.Diagnostics,
 ) bool {

@@ -18,12 +18,10 @@ import (
 // MovingGuide names the guide that shows how to move off this API.
 const MovingGuide = `the guide "Moving to hog functions" (docs/guides/moving-to-hog-functions.md)`
 
-// Generation2Since says when the service changed, for messages about
-// generation 2.
+// Generation2Since says when the service changed, for messages about generation 2.
 const Generation2Since = "PostHog since July 2025"
 
-// serviceGoneHint follows the error of a service without the API
-// (generation 3): nothing happened, and what to do instead.
+// serviceGoneHint follows the error of a service without the API (generation 3).
 const serviceGoneHint = "Nothing was changed, and the state keeps what it holds. PostHog has removed the legacy " +
 	"plugin-config API this provider manages: manage the pipelines as hog functions with the official PostHog " +
 	"provider (PostHog/posthog), and take these resources out of Terraform without destroying them with removed " +
@@ -34,9 +32,8 @@ const serviceGoneHint = "Nothing was changed, and the state keeps what it holds.
 // the schema attribute it concerns, if any.
 type AttrPathFunc func(attr string) (path.Path, bool)
 
-// AddAPIError adds err to diags with summary, naming the operation and the
-// object; on the attribute the service named, when attrPath knows it, so
-// that Terraform points at the line.
+// AddAPIError adds err to diags with summary, on the attribute the service
+// named when attrPath knows it, so that Terraform points at the line.
 func AddAPIError(diags *diag.Diagnostics, summary string, err error, attrPath AttrPathFunc) {
 	detail := DescribeError(err)
 	var apiErr *client.APIError
@@ -92,8 +89,7 @@ func DescribeError(err error) string {
 	return b.String()
 }
 
-// throttledHint says what to do when the service throttles the key for
-// longer than an operation may wait.
+// throttledHint says what to do when a throttle outlasts the operation's time limit.
 func throttledHint(until time.Time, wait time.Duration) string {
 	return "Run again after " + until.UTC().Format("2006-01-02 15:04:05 UTC") + ", or give the operation more than " +
 		throttle.RoundWait(wait).String() + " with the resource's timeouts block (the service's hourly limit asks for " +

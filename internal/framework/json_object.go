@@ -13,9 +13,8 @@ import (
 // ErrNotJSONObject is the error of a string that must hold a JSON object.
 var ErrNotJSONObject = errors.New("must be a JSON object string (write it with jsonencode)")
 
-// JSONObjectValidator refuses a string that is not a JSON object, which no
-// stock validator does (jsontypes.Normalized takes any JSON). example shows
-// a valid value, e.g. `jsonencode({ days = 7 })`.
+// JSONObjectValidator refuses a string that is not a JSON object (no stock
+// validator does); example shows a valid value.
 func JSONObjectValidator(summary, example string) validator.String {
 	return jsonObjectValidator{summary: summary, example: example}
 }

@@ -14,13 +14,11 @@ const (
 	DefaultReadTimeout  = 5 * time.Minute
 )
 
-// TimeoutFunc reads one operation's time limit from a timeouts block, such
-// as plan.Timeouts.Create.
+// TimeoutFunc reads one operation's time limit from a timeouts block (plan.Timeouts.Create).
 type TimeoutFunc func(ctx context.Context, defaultTimeout time.Duration) (time.Duration, diag.Diagnostics)
 
 // OperationContext bounds ctx by an operation's time limit, so that retries
-// and rate-limit waits stop with it. An unreadable limit adds its error to
-// diags and the default applies; the caller returns after deferring cancel.
+// and rate-limit waits stop with it; an unreadable limit is an error in diags.
 func OperationContext(ctx context.Context, timeout TimeoutFunc, defaultTimeout time.Duration, diags *diag.Diagnostics) (context.Context, context.CancelFunc) {
 	limit, d := timeout(ctx, defaultTimeout)
 	diags.Append(d...)

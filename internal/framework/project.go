@@ -59,8 +59,8 @@ func ImportProject(identityProject types.String, meta *ProviderData, diags *diag
 	return project
 }
 
-// ProjectWitness names a record of the state's project (its id in the
-// state's IDAttribute, or that list's first) for client.SameProject.
+// ProjectWitness names a record of the state's project for client.SameProject:
+// the id in IDAttribute, or that list's first.
 type ProjectWitness struct {
 	Collection  client.Collection
 	IDAttribute string
@@ -81,8 +81,8 @@ func (w ProjectWitness) id(state tftypes.Value) int64 {
 
 // PlanProjectID plans project_id as configured or the provider's, replacing
 // only for another project; one left out that names the state's project in
-// the other form keeps the state's (an import of "1/42" under "@current").
-// It runs in ModifyPlan: only a configured resource knows the provider's project.
+// the other form keeps the state's. In ModifyPlan: only a configured resource
+// knows the provider's project.
 func PlanProjectID(ctx context.Context, meta *ProviderData, w ProjectWitness, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // a destroy

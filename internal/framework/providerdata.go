@@ -1,7 +1,5 @@
 // Package framework holds what every construct shares on top of
-// terraform-plugin-framework: the provider data, base structs for Metadata
-// and Configure, project_id, time limits, API errors as diagnostics, and
-// small validators and value helpers. It knows no collection or record.
+// terraform-plugin-framework (DESIGN.md); it knows no collection or record.
 package framework
 
 import (
@@ -15,17 +13,12 @@ import (
 // ProviderTypeName is the prefix of every construct's type name.
 const ProviderTypeName = "pipeline"
 
-// ProviderData is what the configured provider hands to every construct.
-// Terraform configures a provider once per operation, so what hangs off it
-// lives for one operation. Use it by pointer only.
+// ProviderData is what the configured provider hands to every construct;
+// Terraform configures a provider once per operation, so it lives for one.
 type ProviderData struct {
-	// Client is the one API client of the provider.
-	Client *client.Client
-	// ProjectID is the provider's default project, "" for none.
-	ProjectID string
-	// JournalDir is where creates are journaled (package createonce); "" for
-	// nowhere.
-	JournalDir string
+	Client     *client.Client
+	ProjectID  string // the provider's default project, "" for none
+	JournalDir string // where creates are journaled (package createonce), "" for nowhere
 
 	readCacheOnce sync.Once
 	readCache     *readcache.Cache
@@ -33,8 +26,7 @@ type ProviderData struct {
 }
 
 // Plugin returns plugin id as the organization's plugin listing shows it,
-// looked up once per operation (concurrent callers share the look), or the
-// error that says why it cannot be read.
+// looked up once per operation (concurrent callers share the look).
 func (d *ProviderData) Plugin(ctx context.Context, id int64) (*client.Plugin, error) {
 	lookup, _ := d.plugins.LoadOrStore(id, sync.OnceValues(func() (*client.Plugin, error) {
 		return d.Client.Plugin(ctx, client.CurrentOrganization, id)
@@ -43,8 +35,7 @@ func (d *ProviderData) Plugin(ctx context.Context, id int64) (*client.Plugin, er
 	return look()
 }
 
-// ReadCache returns the operation's batched record reader (package
-// readcache), shared by every collection and project.
+// ReadCache returns the operation's batched record reader (package readcache).
 func (d *ProviderData) ReadCache() *readcache.Cache {
 	d.readCacheOnce.Do(func() { d.readCache = readcache.New(d.Client, d.Client.PageSize()) })
 	return d.readCache

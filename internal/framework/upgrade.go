@@ -10,9 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
-// JSONStateUpgrader upgrades a state by change to its JSON attributes;
-// every other attribute keeps its value, so the next plan shows no change.
-// noun names what the state is of, for the error.
+// JSONStateUpgrader upgrades a state of a noun by change to its JSON
+// attributes; the others keep their values, so the next plan shows no change.
 func JSONStateUpgrader(noun string, change func(attrs map[string]json.RawMessage)) resource.StateUpgrader {
 	return resource.StateUpgrader{StateUpgrader: func(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 		var raw []byte
@@ -37,5 +36,5 @@ func UpgradeJSON(raw []byte, change func(attrs map[string]json.RawMessage)) ([]b
 		return nil, errors.New("its state is not a JSON object of attributes")
 	}
 	change(attrs)
-	return json.Marshal(attrs) // decoded JSON values always encode again
+	return json.Marshal(attrs)
 }

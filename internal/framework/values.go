@@ -23,8 +23,7 @@ func StoreIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any)
 	return identity.Set(ctx, v)
 }
 
-// SetImportedIdentity stores the identity an import resolved over the one
-// it named, whose project_id may be left to the provider's.
+// SetImportedIdentity stores the identity an import resolved over the one it named.
 func SetImportedIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, v any) diag.Diagnostics {
 	if identity == nil {
 		return nil
@@ -32,10 +31,9 @@ func SetImportedIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, 
 	return identity.Set(ctx, v)
 }
 
-// RawAttributes returns the attribute values of an object value (a
-// configuration, plan or state as Terraform sends it); nil when it is null
-// or unknown. Reading a few attributes this way costs far less than the
-// framework's path lookups or model conversions, which walk the schema.
+// RawAttributes returns the attribute values of a configuration, plan or
+// state; nil when null or unknown. Far cheaper than the framework's path
+// lookups or model conversions, which walk the schema.
 func RawAttributes(v tftypes.Value) map[string]tftypes.Value {
 	var m map[string]tftypes.Value
 	if !v.IsKnown() || v.IsNull() || v.As(&m) != nil {
@@ -44,8 +42,7 @@ func RawAttributes(v tftypes.Value) map[string]tftypes.Value {
 	return m
 }
 
-// RawString converts a raw string value (absent: null); unknown when it is
-// not a string.
+// RawString converts a raw string value (absent: null; not a string: unknown).
 func RawString(v tftypes.Value) types.String {
 	var s string
 	switch {
@@ -57,8 +54,7 @@ func RawString(v tftypes.Value) types.String {
 	return types.StringValue(s)
 }
 
-// RawInt64 converts a raw number value (absent: null); unknown when it is
-// not an integer that fits.
+// RawInt64 converts a raw number value (absent: null; not an int64: unknown).
 func RawInt64(v tftypes.Value) types.Int64 {
 	var n big.Float
 	switch {
