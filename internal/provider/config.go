@@ -56,9 +56,8 @@ func stringSetting(v types.String, env, def string) string {
 	return def
 }
 
-// Configure implements provider.Provider: it resolves the settings against
-// their environment variables and defaults, checks those from the
-// environment, and hands a client to every construct.
+// Configure implements provider.Provider: settings resolved against their
+// environment variables and defaults, and a client for every construct.
 func (p *pipelineProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -66,8 +65,7 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 		return
 	}
 	if !req.Config.Raw.IsFullyKnown() {
-		// Terraform configures the provider again once the values are known;
-		// constructs report "not configured" if they are called before that.
+		// Terraform configures the provider again once they are known.
 		tflog.Debug(ctx, "provider configuration has unknown values; not configuring the client yet")
 		return
 	}
@@ -127,23 +125,18 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 		"request_timeout": requestTimeout.String(), "requests_per_minute": rpm, "retry_wait_max": waitMax.String(),
 	})
 
-	data := &framework.ProviderData{Client: c, ProjectID: projectID, JournalDir: p.createJournalDir()}
+	journalDir := createonce.DefaultJournalDir()
+	if p.journalDir != nil {
+		journalDir = *p.journalDir
+	}
+	data := &framework.ProviderData{Client: c, ProjectID: projectID, JournalDir: journalDir}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
 }
 
-// createJournalDir is where this provider journals its creates.
-func (p *pipelineProvider) createJournalDir() string {
-	if p.journalDir != nil {
-		return *p.journalDir
-	}
-	return createonce.DefaultJournalDir()
-}
-
-// durationSetting returns the configured duration, else def; durationValidator
-// has refused malformed ones.
+// durationSetting returns the configured duration (durationValidator checked it), else def.
 func durationSetting(v types.String, def time.Duration) time.Duration {
 	if v.IsNull() {
 		return def
