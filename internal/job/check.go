@@ -158,8 +158,7 @@ func quoteAll(names ...string) string {
 	return strings.Join(out, ", ")
 }
 
-// runJob asks the service to run the job; errors are added to diags, a key
-// the service refuses with what to do instead.
+// runJob asks the service to run the job; errors go to diags.
 func runJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *jobArgs, diags *diag.Diagnostics) (struct{}, bool) {
 	id := a.ConfigID.ValueInt64()
 	err := meta.Client.RunJob(ctx, project, k.Collection, id, a.request())
@@ -185,9 +184,8 @@ func runJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proj
 	return struct{}{}, false
 }
 
-// jobErrorPath maps the service's job validation messages ("Missing
-// required job field: k", "Unknown field for job: k", "Unknown plugin job:
-// 'x'", "Plugin has no public jobs") to the attribute they are about.
+// jobErrorPath maps the service's job validation messages to the attribute
+// they are about: those about a field to payload, the others to job_type.
 func jobErrorPath(err error) path.Path {
 	msg := strings.ToLower(err.Error())
 	if strings.Contains(msg, "field") || strings.Contains(msg, "payload") {

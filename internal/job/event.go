@@ -21,16 +21,14 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-// Target is the config an event acts on: arguments of every event resource
-// and action.
+// Target is the config an event acts on, an argument of every event construct.
 type Target struct {
 	ProjectID types.String `tfsdk:"project_id"`
 	ConfigID  types.Int64  `tfsdk:"config_id"`
 }
 
-// Event is something done to a config (a job run, a migration), written
-// once for its resource, which does it on create only, and its action
-// (Terraform 1.14+), which does it on every invocation. M is the resource's
+// Event is something done to a config (a job run, a migration) by its
+// resource on create and its action on every invocation. M is the resource's
 // model, A the arguments it shares with the action, R what Call returns.
 type Event[M, A, R any] struct {
 	Resource, Action string // type suffixes, e.g. "job" and "run_job"
@@ -48,8 +46,7 @@ type Event[M, A, R any] struct {
 
 const projectIDDescription = "Project of the config: its id or `@current`. Defaults to the provider's `project_id`."
 
-// WithTarget adds an event resource's project_id and config_id to attrs; a
-// change of either makes a new event.
+// WithTarget adds an event resource's project_id and config_id to attrs.
 func WithTarget(configIDDescription string, attrs map[string]schema.Attribute) map[string]schema.Attribute {
 	attrs["project_id"] = schema.StringAttribute{
 		Optional:            true,

@@ -119,8 +119,7 @@ func actionSchema(k kind.Kind) actionschema.Schema {
 // payloadObject refuses a payload that is not a JSON object.
 var payloadObject = framework.JSONObjectValidator("Payload is not a JSON object", "jsonencode({ days = 7 })")
 
-// sameJSONPlan keeps the state's text when the configuration says the same
-// JSON differently, so that reformatting is no change (and no re-run).
+// sameJSONPlan keeps the state's text for the same JSON written otherwise: no re-run.
 type sameJSONPlan struct{}
 
 func (sameJSONPlan) Description(context.Context) string {

@@ -1,6 +1,5 @@
-// Package jsonvalue owns JSON text as values, free of Terraform and HTTP:
-// null, compact form, decoding without losing precision, the one semantic
-// equality (numbers as the service's Python reads them), lenient scalars.
+// Package jsonvalue owns JSON text as values, free of Terraform and HTTP
+// (DESIGN.md): the one semantic equality, lossless decoding, lenient scalars.
 package jsonvalue
 
 import (
@@ -58,9 +57,8 @@ func Object(s string) (map[string]json.RawMessage, bool) {
 	return obj, true
 }
 
-// Equal reports whether two JSON texts hold the same value to the service:
-// key order and spacing aside, numbers compared by EqualValues. Text that is
-// not JSON is equal only to the same text.
+// Equal reports whether two JSON texts hold the same value to the service
+// (EqualValues); text that is not JSON is equal only to the same text.
 func Equal(a, b json.RawMessage) bool {
 	if bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b)) {
 		return true
@@ -71,8 +69,7 @@ func Equal(a, b json.RawMessage) bool {
 }
 
 // EqualValues reports whether two values as Decode returns them are the same
-// to the service: numbers compared as Python compares what json.loads makes
-// of them (1 == 1.0; ints exact; other numbers as the nearest double).
+// to the service: numbers as Python compares what json.loads makes of them.
 func EqualValues(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
@@ -112,8 +109,7 @@ func EqualValues(a, b any) bool {
 }
 
 // InfiniteNumber returns the path (`.rate`, `[2].max`) of a number the
-// service cannot store (1e400, inf to Python); a path, not a value, which
-// may be a secret.
+// service cannot store (1e400): a path, not a value, which may be secret.
 func InfiniteNumber(v any) (string, bool) {
 	switch x := v.(type) {
 	case json.Number:
@@ -136,8 +132,7 @@ func InfiniteNumber(v any) (string, bool) {
 }
 
 // FlexInt decodes an integer sent as a number, a numeric string, an integral
-// float (5.0) or null (0): the published schema is wrong about some types,
-// and one odd field must not make a whole record unreadable.
+// float (5.0) or null (0): one odd field must not make a record unreadable.
 type FlexInt int64
 
 // UnmarshalJSON decodes leniently; see FlexInt.

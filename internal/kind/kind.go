@@ -1,5 +1,5 @@
-// Package kind is the registry of the collections of config records: every
-// construct is written once over a Kind and registered for each.
+// Package kind is the registry of the collections of config records, over
+// which every construct is written once.
 package kind
 
 import (
@@ -10,8 +10,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
-// Kind is one collection of config records: how its constructs are named
-// and which plugins' configs the service shows in it.
+// Kind is one collection of config records: its constructs' names and which
+// plugins' configs the service shows in it.
 type Kind struct {
 	// Name is the kind's part of type names: pipeline_<Name>_config.
 	Name       string
@@ -48,8 +48,7 @@ var ImportApp = Kind{
 // Kinds returns every kind, in registration order.
 func Kinds() []Kind { return []Kind{Transformation, ImportApp} }
 
-// OwnFirst returns every kind, k first: where to look for a config of k
-// that may show in another collection.
+// OwnFirst returns every kind, k first: where a config of k may show.
 func (k Kind) OwnFirst() []Kind {
 	kinds := []Kind{k}
 	for _, o := range Kinds() {
@@ -69,15 +68,14 @@ func (k Kind) ConfigTypeSuffix() string { return k.TypeSuffix("config") }
 // ConfigTypeName is the full type name of the kind's config resource.
 func (k Kind) ConfigTypeName() string { return framework.ProviderTypeName + k.ConfigTypeSuffix() }
 
-// pluginCapabilities is the part of plugin_info that decides which
-// collection shows a record.
+// pluginCapabilities is the part of plugin_info that decides the collection.
 type pluginCapabilities struct {
 	Methods        []string `json:"methods"`
 	ScheduledTasks []string `json:"scheduled_tasks"`
 }
 
-// Shows reports whether the collection shows rec, and whether its
-// plugin_info tells (list pages send null; any other shape tells nothing).
+// Shows reports whether the collection shows rec, and whether its plugin_info
+// tells (list pages send null).
 func (k Kind) Shows(rec *client.Record) (shows, known bool) {
 	var info struct {
 		Capabilities *pluginCapabilities `json:"capabilities"`

@@ -57,9 +57,8 @@ func (r *orderResource) IdentitySchema(_ context.Context, _ resource.IdentitySch
 	resp.IdentitySchema = identitySchema()
 }
 
-// ModifyPlan implements resource.ResourceWithModifyPlan: the orders of
-// every config the last refresh saw are planned as apply will write them, so
-// that a plan shows each config that moves; what it cannot know is unknown.
+// ModifyPlan implements resource.ResourceWithModifyPlan: the orders of the
+// configs the last refresh saw are planned as apply will write them.
 func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "config_ids"}, req, resp)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
@@ -174,9 +173,8 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 	diags.Append(framework.StoreIdentity(ctx, identity, identityModel{ProjectID: plan.ProjectID})...)
 }
 
-// setOrders writes orders (by config id): one rearrange, then a PATCH of
-// each config it did not set (it skips disabled ones); every config when the
-// key may not call rearrange.
+// setOrders writes orders (by config id): one rearrange, then a PATCH of each
+// config it did not set (disabled ones), or of each when the key may not call it.
 func (r *orderResource) setOrders(ctx context.Context, c *client.Client, project string, orders map[int64]int64) error {
 	if len(orders) == 0 {
 		tflog.Debug(ctx, "the service already holds the sequence")

@@ -65,9 +65,8 @@ const (
 )
 
 // observedSequence is the config_ids Read reports: the still active configs
-// of previous, in its sequence while the service holds them so (an equal
-// outcome is no change), else in the service's, which shows the drift.
-// After an import (previous nil) every active config is listed.
+// of previous, in its sequence while the service holds them so, else in the
+// service's (drift); after an import (previous nil) every active config.
 func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64) []int64 {
 	if previous == nil {
 		return byOrder
@@ -93,11 +92,11 @@ func unlistedIDs(byOrder, ids []int64) []int64 {
 	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return slices.Contains(ids, id) })
 }
 
-// arrange returns the orders of every active config (current, by id) once
-// ids are in sequence under policy, and the unlisted ids in their resulting
-// sequence. Listed configs already in sequence keep their orders; otherwise
-// "last" numbers them from 1 and "keep" gives them their own places. "last"
-// then moves the unlisted configs after them. Every id must be in current.
+// arrange returns the orders of every active config (current, by id) that put
+// ids in sequence under policy, and the unlisted ids in their new sequence.
+// Listed configs already in sequence keep their orders; otherwise "last"
+// numbers them from 1, then moves the unlisted after them, and "keep" gives
+// them their own places. Every id must be in current.
 func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int64, []int64) {
 	want := make(map[int64]int64, len(current))
 	maps.Copy(want, current)

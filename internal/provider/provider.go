@@ -45,9 +45,8 @@ type pipelineProvider struct {
 // Option changes how New builds the provider.
 type Option func(*pipelineProvider)
 
-// WithCreateJournal makes the provider journal its creates in dir ("": not
-// at all) instead of the working directory's: tests play several working
-// directories, and killed runs, in one process.
+// WithCreateJournal makes the provider journal its creates in dir ("": not at
+// all): tests play several working directories in one process.
 func WithCreateJournal(dir string) Option {
 	return func(p *pipelineProvider) { p.journalDir = &dir }
 }

@@ -11,8 +11,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
-// stringCheck validates a known string: check returns what is wrong with
-// it, or "".
+// stringCheck validates a known string: check returns what is wrong, or "".
 type stringCheck struct {
 	description string
 	check       func(attr, value string) string
@@ -31,8 +30,8 @@ func (v stringCheck) ValidateString(_ context.Context, req validator.StringReque
 	}
 }
 
-// httpURLValidator refuses a host that is not an http(s) URL; whether plain
-// http is allowed depends on allow_insecure_http (ValidateConfig).
+// httpURLValidator refuses a host that is not an http(s) URL; ValidateConfig
+// judges plain http.
 var httpURLValidator = stringCheck{"must be an http(s) URL", func(_, value string) string {
 	if err := client.CheckHost(value, true); err != nil {
 		return err.Error()

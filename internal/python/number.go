@@ -11,13 +11,10 @@ import (
 	"unicode"
 )
 
-// Number is a JSON number as Python's json.loads reads it, as the service
-// reads settings and filters: a literal without fraction or exponent is an
-// exact int of any size, any other the nearest double (±Inf past its range).
+// Number is a JSON number as the service's json.loads reads it: a literal
+// without fraction or exponent an exact int, any other the nearest double.
 type Number struct {
-	// Int is the value of an int; nil for a float.
-	Int *big.Int
-	// Float is the value of a float.
+	Int   *big.Int // nil for a float
 	Float float64
 }
 
@@ -89,8 +86,7 @@ func (n Number) exact() *big.Float {
 }
 
 // Repr is Python's repr() of a float: the shortest digits that read back,
-// positional while the exponent is within [-4, 16) (with at least one
-// decimal), else scientific with a signed exponent of two digits or more.
+// positional for exponents in [-4, 16), else scientific (1e+16).
 func Repr(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
@@ -163,8 +159,7 @@ func decimal(r rune) (int, bool) {
 }
 
 // IntegerField reads text as Django REST framework's IntegerField does:
-// int(re.sub(r'\.0*\s*$', "", text)), Python's \s being IsSpace. The caller
-// checks its max_string_length of 1000.
+// int(re.sub(r'\.0*\s*$', "", text)); the caller checks its length limit.
 func IntegerField(text string) (*big.Int, bool) {
 	trimmed := strings.TrimRight(strings.TrimRightFunc(text, IsSpace), "0")
 	if strings.HasSuffix(trimmed, ".") {

@@ -1,6 +1,5 @@
-// Package python holds facts about the Python the live service runs on
-// (str.strip(), len(), truth, json numbers, int()), which both the local API
-// and the provider need. It knows neither HTTP nor Terraform.
+// Package python holds facts about the Python the live service runs on,
+// which the local API and the provider both need (DESIGN.md).
 package python
 
 import (
@@ -45,8 +44,7 @@ func Truthy(raw json.RawMessage) bool {
 }
 
 // TruthyValue is Python's truth test of a decoded JSON value, numbers as
-// json.Number. A number Python reads but JSON does not (NaN, Infinity) is
-// true, as it is in Python.
+// json.Number (NaN and Infinity, which JSON has not, true).
 func TruthyValue(v any) bool {
 	switch x := v.(type) {
 	case nil:
