@@ -88,13 +88,8 @@ func (n Number) exact() *big.Float {
 // Repr is Python's repr() of a float: the shortest digits that read back,
 // positional for exponents in [-4, 16), else scientific (1e+16).
 func Repr(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
+	if math.IsInf(f, 0) || math.IsNaN(f) { // Go's +Inf, -Inf and NaN
+		return strings.ToLower(strings.TrimPrefix(strconv.FormatFloat(f, 'g', -1, 64), "+"))
 	}
 	sci := strconv.FormatFloat(f, 'e', -1, 64)
 	mantissa, exp, _ := strings.Cut(sci, "e")
