@@ -71,17 +71,11 @@ func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64)
 	if previous == nil {
 		return byOrder
 	}
-	var kept []int64
-	for _, id := range previous {
-		if _, ok := orders[id]; ok {
-			kept = append(kept, id)
-		}
-	}
-	if len(kept) == len(previous) && inSequence(kept, orders) {
+	if inSequence(previous, orders) {
 		return previous
 	}
-	listed := make(map[int64]bool, len(kept))
-	for _, id := range kept {
+	listed := make(map[int64]bool, len(previous))
+	for _, id := range previous {
 		listed[id] = true
 	}
 	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return !listed[id] })
