@@ -2,12 +2,14 @@ package order
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -114,4 +116,15 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true}),
 		},
 	}
+}
+
+var _ resource.ResourceWithUpgradeState = (*orderResource)(nil)
+
+// UpgradeState implements resource.ResourceWithUpgradeState: version 0
+// did "last" with unlisted configs, and listed every config it knew.
+func (r *orderResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{0: framework.JSONStateUpgrader("order", func(attrs map[string]json.RawMessage) {
+		attrs["unlisted_configs"] = json.RawMessage(`"` + unlistedLast + `"`)
+		attrs["unlisted_config_ids"] = json.RawMessage(`[]`)
+	})}
 }
