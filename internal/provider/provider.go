@@ -79,7 +79,6 @@ func (p *pipelineProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				MarkdownDescription: "Base URL of PostHog, e.g. `https://eu.posthog.com`. Defaults to `" + envHost +
 					"`, then `" + defaultHost + "`. Plain `http` is accepted for loopback hosts only, unless " +
 					"`allow_insecure_http` is set.",
-				Validators: []validator.String{httpURLValidator},
 			},
 			"api_key": schema.StringAttribute{
 				Optional:  true,
@@ -130,18 +129,19 @@ func (p *pipelineProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 	}
 }
 
-// ValidateConfig implements provider.ProviderWithValidateConfig: checks that
-// need more than one attribute, on the values known at validation time.
+// ValidateConfig implements provider.ProviderWithValidateConfig: the host,
+// whose plain http depends on allow_insecure_http (unknown yet: allowed).
 func (p *pipelineProvider) ValidateConfig(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if cfg.Host.IsNull() || cfg.Host.IsUnknown() || cfg.AllowInsecureHTTP.IsUnknown() {
+	if cfg.Host.IsNull() || cfg.Host.IsUnknown() {
 		return
 	}
-	if err := client.CheckHost(cfg.Host.ValueString(), cfg.AllowInsecureHTTP.ValueBool()); err != nil {
+	allowHTTP := cfg.AllowInsecureHTTP.ValueBool() || cfg.AllowInsecureHTTP.IsUnknown()
+	if err := client.CheckHost(cfg.Host.ValueString(), allowHTTP); err != nil {
 		resp.Diagnostics.AddAttributeError(hostPath, "Invalid host", err.Error())
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
 // stringCheck validates a known string: check returns what is wrong, or "".
@@ -29,15 +27,6 @@ func (v stringCheck) ValidateString(_ context.Context, req validator.StringReque
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), problem)
 	}
 }
-
-// httpURLValidator refuses a host that is not an http(s) URL; ValidateConfig
-// judges plain http.
-var httpURLValidator = stringCheck{"must be an http(s) URL", func(_, value string) string {
-	if err := client.CheckHost(value, true); err != nil {
-		return err.Error()
-	}
-	return ""
-}}
 
 // notBlankValidator refuses an empty or whitespace-only string; the stock
 // ones would change the error, and a regex one would echo the api_key.
