@@ -47,16 +47,6 @@ func New(k kind.Kind) func() resource.Resource {
 	}
 }
 
-// Schema implements resource.Resource.
-func (r *orderResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = resourceSchema(ctx, r.kind)
-}
-
-// IdentitySchema implements resource.ResourceWithIdentity.
-func (r *orderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchema()
-}
-
 // ModifyPlan implements resource.ResourceWithModifyPlan: the orders of the
 // configs the last refresh saw are planned as apply will write them.
 func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -19,7 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // model is the order resource's model.
@@ -38,9 +37,9 @@ type identityModel struct {
 	ProjectID types.String `tfsdk:"project_id"`
 }
 
-// identitySchema is the order resource's identity: one per project.
-func identitySchema() identityschema.Schema {
-	return identityschema.Schema{
+// IdentitySchema implements resource.ResourceWithIdentity: one per project.
+func (r *orderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{
 			"project_id": identityschema.StringAttribute{
 				OptionalForImport: true,
@@ -50,10 +49,10 @@ func identitySchema() identityschema.Schema {
 	}
 }
 
-// resourceSchema is the schema of the order resource of kind k.
-func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
-	record := k.ConfigTypeName()
-	return schema.Schema{
+// Schema implements resource.Resource.
+func (r *orderResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	k := r.kind
+	resp.Schema = schema.Schema{
 		Version: 1,
 		MarkdownDescription: fmt.Sprintf("Sets the order in which a project's %[1]ss run: `config_ids` "+
 			"lists them, first runs first.\n\n"+
@@ -64,7 +63,7 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 			"they are and the plan stays empty.\n\n"+
 			"**Leave `order` unset on `%[2]s` resources**: a config that sets `order` and this resource would "+
 			"move it back and forth. Configuration that `terraform query` generates leaves it unset.",
-			k.Noun, record),
+			k.Noun, k.ConfigTypeName()),
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
