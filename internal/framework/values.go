@@ -2,12 +2,17 @@ package framework
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"math/big"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -68,4 +73,33 @@ func RawInt64(v tftypes.Value) types.Int64 {
 		return types.Int64Unknown()
 	}
 	return types.Int64Value(i)
+}
+
+// JSONStateUpgrader upgrades a state of a noun by change to its JSON
+// attributes; the others keep their values, so the next plan shows no change.
+func JSONStateUpgrader(noun string, change func(attrs map[string]json.RawMessage)) resource.StateUpgrader {
+	return resource.StateUpgrader{StateUpgrader: func(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+		var raw []byte
+		if req.RawState != nil {
+			raw = req.RawState.JSON
+		}
+		upgraded, err := UpgradeJSON(raw, change)
+		if err != nil {
+			resp.Diagnostics.AddError("Unexpected state of an earlier version", fmt.Sprintf(
+				"The state of this %s is not the JSON object an earlier version of the provider wrote. "+
+					"Remove it from the state (terraform state rm) and import the %s again.", noun, noun))
+			return
+		}
+		resp.DynamicValue = &tfprotov6.DynamicValue{JSON: upgraded}
+	}}
+}
+
+// UpgradeJSON applies change to the attributes of a state's JSON.
+func UpgradeJSON(raw []byte, change func(attrs map[string]json.RawMessage)) ([]byte, error) {
+	var attrs map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &attrs); err != nil || attrs == nil {
+		return nil, errors.New("its state is not a JSON object of attributes")
+	}
+	change(attrs)
+	return json.Marshal(attrs)
 }
