@@ -19,7 +19,6 @@ import (
 // project, with each plugin's plugin_info (readcache).
 var NewConfigs = newDataSource("configs", configsSchema, readConfigs)
 
-// configsDataSourceModel is the list data source's model.
 type configsDataSourceModel struct {
 	ProjectID      types.String   `tfsdk:"project_id"`
 	Enabled        types.Bool     `tfsdk:"enabled"`

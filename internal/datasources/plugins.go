@@ -126,7 +126,6 @@ func readPlugins(ctx context.Context, d *dataSource[pluginsModel], m *pluginsMod
 	}
 }
 
-// pluginOf maps one plugin of the listing.
 func pluginOf(p *client.Plugin) pluginModel {
 	facts := record.PluginOf(p.JSON)
 	out := pluginModel{

@@ -79,7 +79,6 @@ func WithActionTarget(configIDDescription string, attrs map[string]actionschema.
 	return attrs
 }
 
-// call makes the event's call within the write time limit.
 func (e *Event[M, A, R]) call(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *A, diags *diag.Diagnostics) (R, bool) {
 	ctx, cancel := context.WithTimeout(ctx, framework.DefaultWriteTimeout)
 	defer cancel()

@@ -80,7 +80,6 @@ func (a *jobArgs) request() client.Job {
 	return job
 }
 
-// publicJob is one entry of plugin_info.public_jobs.
 type publicJob struct {
 	Payload map[string]struct {
 		Required bool `json:"required"`
@@ -177,7 +176,6 @@ func describeFields(job publicJob, fields []string) string {
 	return strings.Join(out, ", ")
 }
 
-// quoteAll renders names as a quoted, comma-separated list.
 func quoteAll(names ...string) string {
 	out := make([]string, len(names))
 	for i, n := range names {

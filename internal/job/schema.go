@@ -21,7 +21,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-// model is the job resource's model.
 type model struct {
 	jobArgs
 	ID       types.String `tfsdk:"id"`
@@ -40,7 +39,6 @@ func configIDDescription(k kind.Kind) string {
 	return fmt.Sprintf("Identifier of the %s whose plugin runs the job.", k.Noun)
 }
 
-// resourceSchema is the schema of the job resource of kind k.
 func resourceSchema(k kind.Kind) schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
@@ -89,7 +87,6 @@ func resourceSchema(k kind.Kind) schema.Schema {
 	}
 }
 
-// actionSchema is the schema of the run-job action of kind k.
 func actionSchema(k kind.Kind) actionschema.Schema {
 	return actionschema.Schema{
 		MarkdownDescription: fmt.Sprintf("Runs a public job of a %s's plugin each time the action is invoked "+
@@ -116,7 +113,6 @@ func actionSchema(k kind.Kind) actionschema.Schema {
 	}
 }
 
-// payloadObject refuses a payload that is not a JSON object.
 var payloadObject = framework.JSONObjectValidator("Payload is not a JSON object", "jsonencode({ days = 7 })")
 
 // sameJSONPlan keeps the state's text for the same JSON written otherwise: no re-run.

@@ -105,7 +105,6 @@ func migrate(ctx context.Context, meta *framework.ProviderData, k kind.Kind, pro
 	return *hf, true
 }
 
-// addMigrateError reports a failed migration of config id.
 func addMigrateError(diags *diag.Diagnostics, k kind.Kind, project string, id int64, err error) {
 	summary := fmt.Sprintf("Could not migrate %s %d", k.Noun, id)
 	switch {
@@ -131,7 +130,6 @@ func addMigrateError(diags *diag.Diagnostics, k kind.Kind, project string, id in
 	}
 }
 
-// model is the migration resource's model.
 type model struct {
 	job.Target
 	ID            types.String         `tfsdk:"id"`
@@ -143,7 +141,6 @@ func configIDDescription(k kind.Kind) string {
 	return fmt.Sprintf("Identifier of the %s to turn into a hog function.", k.Noun)
 }
 
-// resourceSchema is the schema of the migration resource of kind k.
 func resourceSchema(k kind.Kind) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Turns an existing %s into a hog function once, when created; the "+
@@ -172,7 +169,6 @@ func resourceSchema(k kind.Kind) schema.Schema {
 	}
 }
 
-// actionSchema is the schema of the migrate action of kind k.
 func actionSchema(k kind.Kind) actionschema.Schema {
 	return actionschema.Schema{
 		MarkdownDescription: fmt.Sprintf("Turns an existing %s into a hog function each time the action is "+

@@ -34,7 +34,6 @@ var (
 	unlistedPath  = path.Root("unlisted_configs")
 )
 
-// orderResource is the resource pipeline_<kind>_order.
 type orderResource struct {
 	framework.ResourceBase
 	kind kind.Kind

@@ -21,7 +21,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
-// model is the order resource's model.
 type model struct {
 	ID          types.String   `tfsdk:"id"`
 	ProjectID   types.String   `tfsdk:"project_id"`
@@ -32,7 +31,6 @@ type model struct {
 	Timeouts    timeouts.Value `tfsdk:"timeouts"`
 }
 
-// identityModel is the order resource's identity (Terraform 1.12+).
 type identityModel struct {
 	ProjectID types.String `tfsdk:"project_id"`
 }

@@ -27,7 +27,6 @@ func inSequence(ids []int64, orders map[int64]int64) bool {
 	return true
 }
 
-// allIn reports whether orders holds every id.
 func allIn(ids []int64, orders map[int64]int64) bool {
 	for _, id := range ids {
 		if _, ok := orders[id]; !ok {
@@ -171,7 +170,6 @@ func changedOrders(want, current map[int64]int64) map[int64]int64 {
 	return out
 }
 
-// int64List converts ids to a Terraform list of numbers.
 func int64List(ids []int64) types.List {
 	elems := make([]attr.Value, len(ids))
 	for i, id := range ids {

@@ -32,7 +32,6 @@ const (
 
 var hostPath = path.Root("host")
 
-// providerModel is the provider configuration.
 type providerModel struct {
 	Host              types.String `tfsdk:"host"`
 	APIKey            types.String `tfsdk:"api_key"`

@@ -36,7 +36,6 @@ var (
 	_ provider.ProviderWithListResources  = (*pipelineProvider)(nil)
 )
 
-// pipelineProvider is the pipeline provider.
 type pipelineProvider struct {
 	version    string  // set at build time, "dev" otherwise
 	journalDir *string // where creates are journaled; nil: the working directory's
