@@ -65,14 +65,13 @@ func RawInt64(v tftypes.Value) types.Int64 {
 	switch {
 	case v.IsNull():
 		return types.Int64Null()
-	case !v.IsKnown() || v.As(&n) != nil || !n.IsInt():
+	case !v.IsKnown() || v.As(&n) != nil:
 		return types.Int64Unknown()
 	}
-	i, acc := n.Int64()
-	if acc != big.Exact {
-		return types.Int64Unknown()
+	if i, acc := n.Int64(); acc == big.Exact { // a fraction or out of range is not
+		return types.Int64Value(i)
 	}
-	return types.Int64Value(i)
+	return types.Int64Unknown()
 }
 
 // JSONStateUpgrader upgrades a state of a noun by change to its JSON
