@@ -68,10 +68,12 @@ func (n Number) Str() string {
 // Equal is Python's ==: exact, also between an int and a float (2**53 + 1
 // != 2.0**53).
 func (n Number) Equal(m Number) bool {
-	if n.IsInt() && m.IsInt() {
+	switch {
+	case n.IsInt() && m.IsInt():
 		return n.Int.Cmp(m.Int) == 0
-	}
-	if math.IsNaN(n.Float) || math.IsNaN(m.Float) {
+	case !n.IsInt() && !m.IsInt():
+		return n.Float == m.Float
+	case math.IsNaN(n.Float) || math.IsNaN(m.Float):
 		return false // big.Float has no NaN
 	}
 	return n.exact().Cmp(m.exact()) == 0
