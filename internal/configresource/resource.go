@@ -78,22 +78,22 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	plan.ProjectID = types.StringValue(project)
 	cfg := configuredOf(req.Config.Raw)
-	secret := cfg.secret
-	in, err := plan.createRequest(secret)
+	in, err := createInput(&plan.Config, cfg.secret)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(settingsPath, "Invalid plugin settings", err.Error())
 		return
 	}
 	settings := in.Config
-	// The plan's look at the plugin's schema (once per operation) tells
-	// whether the POST may carry the secrets.
+	// The POST carries settings only to a service known to store configs
+	// (today's turns such a create into a hog function, or refuses it), and
+	// secrets only when the plugin's schema checked them; else they follow.
 	var found diag.Diagnostics
 	checked := r.checkAgainstPlugin(ctx, meta, plan.Plugin.ValueInt64(), &cfg, &found) && !found.HasError()
-	if !r.settingsWithCreate(meta, secret, checked) {
-		in.Config = client.Opt[json.RawMessage]{} // sent once the config exists
+	if stores, known := meta.Client.StoresConfigs(); !known || !stores || framework.IsSet(cfg.secret) && !checked {
+		in.Config = client.Opt[json.RawMessage]{}
 	}
 	rec, err := createonce.Create(ctx, meta, r.kind, project,
-		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(secret, nil)}, &resp.Diagnostics)
+		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(cfg.secret, nil)}, &resp.Diagnostics)
 	if err != nil {
 		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return
@@ -102,35 +102,32 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	tflog.Debug(ctx, "created "+r.kind.Noun)
 
 	shown, err := r.showsCreated(ctx, meta.Client, project, rec)
-	if err != nil {
-		// Kept in state, tainted, so that it is not orphaned.
-		r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
-		r.addError(&resp.Diagnostics, "check the new", rec.ID, err)
-		return
-	}
-	if !shown {
+	if err == nil && !shown {
 		r.refuseOtherKind(ctx, meta.Client, project, rec, &resp.Diagnostics)
 		return
 	}
-	if r.refuseMisplacedSettings(ctx, meta.Client, project, rec, &plan, secret, &resp.Diagnostics) {
+	if err == nil && r.refuseMisplacedSettings(ctx, meta.Client, project, rec, &plan, cfg.secret, &resp.Diagnostics) {
 		return
 	}
+	op := "check the new"
 	_, sent := in.Config.Get()
-	if _, has := settings.Get(); has && !sent {
-		updated, err := meta.Client.Update(ctx, project, r.kind.Collection, rec.ID, client.RecordInput{Config: settings})
-		if err != nil {
-			// Kept in state, tainted: the next apply replaces it.
-			r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
-			r.addError(&resp.Diagnostics, "set the plugin settings of the new", rec.ID, err)
-			return
+	if _, has := settings.Get(); err == nil && has && !sent {
+		op = "set the plugin settings of the new"
+		var updated *client.Record
+		updated, err = meta.Client.Update(ctx, project, r.kind.Collection, rec.ID, client.RecordInput{Config: settings})
+		if err == nil {
+			rec = updated
 		}
-		rec = updated
 	}
+	// After an error too: kept in state, tainted, the config is not orphaned.
 	r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
+	if err != nil {
+		r.addError(&resp.Diagnostics, op, rec.ID, err)
+	}
 }
 
-// Read reads the config (see read). One the service no longer has, or has
-// soft-deleted, is removed from state, so that the plan re-creates it.
+// Read removes a config the service no longer has from state, so that the
+// plan re-creates it.
 func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	// Raw (raw.go): most configs of a refresh are unchanged.
 	attrs := framework.RawAttributes(req.State.Raw)
@@ -293,37 +290,14 @@ func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m 
 	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
 }
 
-// settingsWithCreate reports whether the POST may carry the settings: only
-// once the service is known to store configs (today's service turns a
-// multipart create with settings into a hog function, and refuses a JSON
-// one), and secrets only when the plan checked them against the plugin's
-// schema, else they follow once the answer shows which keys are secret.
-func (r *configResource) settingsWithCreate(meta *framework.ProviderData, secret types.String, checked bool) bool {
-	stores, known := meta.Client.StoresConfigs()
-	return known && stores && (!framework.IsSet(secret) || checked)
-}
-
-// keepPlanned puts back into got, the answer's values, every value the plan
-// knew: Terraform wants them back as planned. They differ only where the
-// service changed what the configuration leaves out since the state was
-// read (an order resource's order, under -refresh=false).
+// keepPlanned puts back every value the plan knew, as Terraform wants: the
+// service may have changed one left out (an order, under -refresh=false).
 func keepPlanned(got, planned *record.Config) {
-	keepKnown(&got.ID, planned.ID)
-	keepKnown(&got.Plugin, planned.Plugin)
-	keepKnown(&got.Order, planned.Order)
-	keepKnown(&got.ProjectID, planned.ProjectID)
-	keepKnown(&got.Name, planned.Name)
-	keepKnown(&got.Description, planned.Description)
-	keepKnown(&got.CreatedAt, planned.CreatedAt)
-	keepKnown(&got.UpdatedAt, planned.UpdatedAt)
-	keepKnown(&got.Enabled, planned.Enabled)
-	keepKnown(&got.Filters, planned.Filters)
-	keepKnown(&got.Settings, planned.Settings)
-}
-
-func keepKnown[T attr.Value](dst *T, planned T) {
-	if !planned.IsUnknown() {
-		*dst = planned
+	g, p := reflect.ValueOf(got).Elem(), reflect.ValueOf(planned).Elem()
+	for i := range g.NumField() {
+		if v, ok := p.Field(i).Interface().(attr.Value); ok && !v.IsUnknown() {
+			g.Field(i).Set(p.Field(i))
+		}
 	}
 }
 
