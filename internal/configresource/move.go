@@ -140,10 +140,8 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 	}
 
 	resp.Diagnostics.Append(storeProjectAndID(ctx, &resp.TargetState, resp.TargetIdentity, at.project, id)...)
-	origin, err := json.Marshal(moveOrigin{From: source, Path: fmt.Sprintf("/api/projects/%s/%s/%d", at.project, at.collection, id)})
-	if err == nil {
-		resp.Diagnostics.Append(resp.TargetPrivate.SetKey(ctx, movedKey, origin)...)
-	}
+	origin := moveOrigin{From: source, Path: fmt.Sprintf("/api/projects/%s/%s/%d", at.project, at.collection, id)}
+	resp.Diagnostics.Append(writePrivate(ctx, resp.TargetPrivate, movedKey, origin)...)
 	if keys := bodySettings(state[p.body]); len(keys) > 0 {
 		resp.Diagnostics.AddWarning("Plugin settings not moved", fmt.Sprintf(
 			"The %s's %s sets plugin settings in `config` (%s). They are not moved into the state of %s %d: "+
@@ -214,8 +212,8 @@ func (r *configResource) moveOwn(ctx context.Context, req resource.MoveStateRequ
 	}
 	resp.TargetState.Raw = v
 	resp.Diagnostics.Append(SetIdentity(ctx, resp.TargetIdentity, &c)...)
-	if facts, ok := readPluginFacts(ctx, req.SourcePrivate); ok {
-		resp.Diagnostics.Append(facts.store(ctx, resp.TargetPrivate)...)
+	if facts, ok := readPrivate[pluginFacts](ctx, req.SourcePrivate, pluginFactsKey); ok {
+		resp.Diagnostics.Append(writePrivate(ctx, resp.TargetPrivate, pluginFactsKey, facts)...)
 	}
 }
 
@@ -381,13 +379,6 @@ func joinVersions(versions []int64) string {
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
-// movedFrom returns the origin of a config moved in and not read since.
-func movedFrom(ctx context.Context, p privateReader) (moveOrigin, bool) {
-	var o moveOrigin
-	ok := readPrivate(ctx, p, movedKey, &o)
-	return o, ok
-}
-
 // refuseMissingMoved refuses the first read of a moved config the service
 // does not have (deleted): the create a refresh would plan is no move.
 func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool, diags *diag.Diagnostics) {
@@ -413,7 +404,7 @@ func (r *configResource) refuseUnread(ctx context.Context, state tftypes.Value, 
 	}
 	id := framework.RawInt64(attrs["id"]).ValueInt64()
 	how := "was taken over from another resource"
-	if o, ok := movedFrom(ctx, private); ok {
+	if o, ok := readPrivate[moveOrigin](ctx, private, movedKey); ok {
 		how = "was moved in from " + o.From
 	}
 	diags.AddError(fmt.Sprintf("The %s %d has not been read yet", r.kind.Noun, id), fmt.Sprintf(

@@ -48,7 +48,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if r.refuseUnread(ctx, req.State.Raw, req.Private, &resp.Diagnostics) {
 		return
 	}
-	facts, known := readPluginFacts(ctx, req.Private)
+	facts, known := readPrivate[pluginFacts](ctx, req.Private, pluginFactsKey)
 	if resp.Plan.Raw.Equal(req.State.Raw) && !cfg.needsPlanning(framework.RawAttributes(req.State.Raw), facts, known) {
 		return
 	}

@@ -42,37 +42,30 @@ type privateWriter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// readPluginFacts returns the plugin facts in private state, and whether
-// there are any (none before the first read).
-func readPluginFacts(ctx context.Context, p privateReader) (pluginFacts, bool) {
-	var f pluginFacts
-	if !readPrivate(ctx, p, pluginFactsKey, &f) {
-		return pluginFacts{}, false
-	}
-	return f, true
-}
-
-// readPrivate decodes the JSON value at key of private state into v, and
-// reports whether there was one.
-func readPrivate(ctx context.Context, p privateReader, key string, v any) bool {
+// readPrivate returns the JSON value at key of private state, and whether
+// there is one (no plugin facts before the first read).
+func readPrivate[T any](ctx context.Context, p privateReader, key string) (T, bool) {
+	var v T
 	if p == nil {
-		return false
+		return v, false
 	}
 	raw, diags := p.GetKey(ctx, key)
-	return !diags.HasError() && len(raw) > 0 && json.Unmarshal(raw, v) == nil
+	if diags.HasError() || len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return *new(T), false
+	}
+	return v, true
 }
 
-// store writes f into private state.
-func (f pluginFacts) store(ctx context.Context, p privateWriter) diag.Diagnostics {
+// writePrivate stores v as JSON at key of private state.
+func writePrivate(ctx context.Context, p privateWriter, key string, v any) diag.Diagnostics {
 	if p == nil {
 		return nil
 	}
-	raw, _ := json.Marshal(f) // strings and booleans always encode
-	return p.SetKey(ctx, pluginFactsKey, raw)
+	raw, _ := json.Marshal(v) // strings and booleans always encode
+	return p.SetKey(ctx, key, raw)
 }
 
-// secretKeys returns the settings the plugin marks secret, and whether an
-// answer told.
+// secretKeys returns the settings the plugin marks secret, and whether told.
 func (f pluginFacts) secretKeys() (map[string]bool, bool) {
 	if f.SecretKeys == nil {
 		return nil, false

@@ -153,8 +153,8 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	id := prior.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
 	rec, err := r.read(ctx, meta, &prior)
-	// A config moved in from another resource (move.go) and not read since.
-	origin, moved := movedFrom(ctx, req.Private)
+	// A config moved in and not read since.
+	origin, moved := readPrivate[moveOrigin](ctx, req.Private, movedKey)
 	switch {
 	case moved && (client.IsNotFound(err) || err == nil && rec.Deleted):
 		r.refuseMissingMoved(origin, id, err == nil, &resp.Diagnostics)
@@ -172,13 +172,11 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 
-	priorFacts, known := readPluginFacts(ctx, req.Private)
+	priorFacts, _ := readPrivate[pluginFacts](ctx, req.Private, pluginFactsKey)
 	current := prior
 	facts := pluginFactsOf(rec, priorFacts)
 	fromRecord(&current, rec, facts, false)
-	if !known || !reflect.DeepEqual(facts, priorFacts) {
-		resp.Diagnostics.Append(facts.store(ctx, resp.Private)...)
-	}
+	resp.Diagnostics.Append(writePrivate(ctx, resp.Private, pluginFactsKey, facts)...)
 	if moved {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, movedKey, nil)...)
 	}
@@ -208,7 +206,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
 	project := plan.ProjectID.ValueString()
-	facts, _ := readPluginFacts(ctx, req.Private)
+	facts, _ := readPrivate[pluginFacts](ctx, req.Private, pluginFactsKey)
 	in, changed := updateInput(&plan.Config, &state.Config, &config.Config)
 	settings, err := r.settingsUpdate(ctx, meta.Client, project, id, &plan, &state, &config, facts)
 	if err != nil {
@@ -286,7 +284,7 @@ func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m 
 		keepPlanned(&m.Config, &planned)
 	}
 	diags.Append(state.Set(ctx, m)...)
-	diags.Append(facts.store(ctx, private)...)
+	diags.Append(writePrivate(ctx, private, pluginFactsKey, facts)...)
 	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
 }
 

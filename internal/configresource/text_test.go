@@ -169,10 +169,10 @@ func TestSecretKeysKnownEmpty(t *testing.T) {
 	for _, schema := range []string{`[]`, `[{"key": "locale"}]`, `{"apiKey": {"secret": true}}`} {
 		facts := pluginFactsOf(&client.Record{PluginInfo: json.RawMessage(`{"config_schema": ` + schema + `}`)}, pluginFacts{})
 		p := privateData{}
-		if diags := facts.store(ctx, p); diags.HasError() {
+		if diags := writePrivate(ctx, p, pluginFactsKey, facts); diags.HasError() {
 			t.Fatal(diags)
 		}
-		got, _ := readPluginFacts(ctx, p)
+		got, _ := readPrivate[pluginFacts](ctx, p, pluginFactsKey)
 		if keys, known := got.secretKeys(); !known || len(keys) != 0 {
 			t.Errorf("config_schema %s: secret keys %v, known %v after a round trip (%s)", schema, keys, known, p[pluginFactsKey])
 		}
