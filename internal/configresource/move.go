@@ -40,21 +40,24 @@ type moveOrigin struct {
 // peer is a generic REST provider whose resource may hold a config.
 type peer struct {
 	typeName string
-	source   string  // namespace/type, lower case
-	versions []int64 // the schema versions its resource has written
-	body     string  // the attribute holding the request body
-	locate   func(state map[string]json.RawMessage) (configAt, error)
+	source   string // namespace/type, lower case
+	latest   int64  // its resource's schema versions are 0 to latest
+	versions string // those versions, as errors name them
+	body     string // the attribute holding the request body
+	// locate reads where the state says its config is, from its path (a
+	// collection of configs, coll) and its id.
+	locate   func(coll configAt, path, id string, state map[string]json.RawMessage) (configAt, error)
 	expected string // which of its resources are taken; %s is the collection
 }
 
 var peers = []peer{
 	{
-		typeName: "restapi_object", source: "mastercard/restapi", versions: []int64{0}, body: "data", locate: restapiConfig,
+		typeName: "restapi_object", source: "mastercard/restapi", versions: "0", body: "data", locate: restapiConfig,
 		expected: "a restapi_object whose path is /api/projects/<project_id>/%s and whose id is the config's id",
 	},
 	{
 		// id and path are the same in every schema version.
-		typeName: "restful_resource", source: "magodo/restful", versions: []int64{0, 1, 2}, body: "body", locate: restfulConfig,
+		typeName: "restful_resource", source: "magodo/restful", latest: 2, versions: "0, 1 or 2", body: "body", locate: restfulConfig,
 		expected: "a restful_resource whose path is /api/projects/<project_id>/%s and whose id is that " +
 			"path followed by the config's id (read_path = \"$(path)/$(body.id)\")",
 	},
@@ -114,9 +117,9 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 				"nothing was sent to the service. See %s.",
 			named, withArticle(r.kind.Noun), reason, r.kind.ConfigTypeName(), fmt.Sprintf(p.expected, r.kind.Collection), p.typeName, switchingGuide))
 	}
-	if !slices.Contains(p.versions, req.SourceSchemaVersion) {
+	if req.SourceSchemaVersion < 0 || req.SourceSchemaVersion > p.latest {
 		refuse(fmt.Sprintf("its state has schema version %d, and %s states have version %s",
-			req.SourceSchemaVersion, p.typeName, joinVersions(p.versions)))
+			req.SourceSchemaVersion, p.typeName, p.versions))
 		return
 	}
 	var state map[string]json.RawMessage
@@ -128,7 +131,7 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 	if id, ok, _ := stringAttribute(state, "id"); ok {
 		named += fmt.Sprintf(" with id %q", id)
 	}
-	at, err := p.locate(state)
+	at, err := locate(p, state)
 	if err != nil {
 		refuse(err.Error())
 		return
@@ -242,57 +245,48 @@ func stringAttribute(state map[string]json.RawMessage, name string) (string, boo
 	return s, true, nil
 }
 
-// requiredString is stringAttribute for an attribute that must be set.
-func requiredString(state map[string]json.RawMessage, name string) (string, error) {
-	s, ok, err := stringAttribute(state, name)
-	if err == nil && (!ok || s == "") {
-		err = fmt.Errorf("its state has no %s", name)
+// locate reads every peer's path, a collection of configs, and id, and
+// then what the peer says of the config.
+func locate(p peer, state map[string]json.RawMessage) (configAt, error) {
+	required := func(name string) (string, error) {
+		s, ok, err := stringAttribute(state, name)
+		if err == nil && (!ok || s == "") {
+			err = fmt.Errorf("its state has no %s", name)
+		}
+		return s, err
 	}
-	return s, err
-}
-
-// collectionAndID reads every peer's path, a collection of configs, and id.
-func collectionAndID(state map[string]json.RawMessage) (coll configAt, p, id string, err error) {
-	if p, err = requiredString(state, "path"); err != nil {
-		return configAt{}, "", "", err
-	}
-	if id, err = requiredString(state, "id"); err != nil {
-		return configAt{}, "", "", err
-	}
-	coll, ok := parseConfigPath(p, false)
-	if !ok {
-		return configAt{}, "", "", fmt.Errorf("its path %q is not a collection of plugin configs", p)
-	}
-	return coll, p, id, nil
-}
-
-// restapiConfig locates the config of a restapi_object: its path and id;
-// a read_path, when set, must read that config.
-func restapiConfig(state map[string]json.RawMessage) (configAt, error) {
-	at, p, id, err := collectionAndID(state)
+	path, err := required("path")
 	if err != nil {
 		return configAt{}, err
 	}
+	id, err := required("id")
+	if err != nil {
+		return configAt{}, err
+	}
+	coll, ok := parseConfigPath(path, false)
+	if !ok {
+		return configAt{}, fmt.Errorf("its path %q is not a collection of plugin configs", path)
+	}
+	return p.locate(coll, path, id, state)
+}
+
+// restapiConfig locates the config of a restapi_object: its id; a
+// read_path, when set, must read that config.
+func restapiConfig(at configAt, p, id string, state map[string]json.RawMessage) (configAt, error) {
 	at.id = id
 	readPath, set, err := stringAttribute(state, "read_path")
-	if err != nil {
-		return configAt{}, err
+	if err != nil || !set {
+		return at, err
 	}
-	if set {
-		if read, ok := parseConfigPath(strings.ReplaceAll(readPath, "{id}", id), true); !ok || read != at {
-			return configAt{}, fmt.Errorf("its read_path %q does not read config %s of its path %q", readPath, id, p)
-		}
+	if read, ok := parseConfigPath(strings.ReplaceAll(readPath, "{id}", id), true); !ok || read != at {
+		return configAt{}, fmt.Errorf("its read_path %q does not read config %s of its path %q", readPath, id, p)
 	}
 	return at, nil
 }
 
 // restfulConfig locates the config of a restful_resource: its id is the
 // config's path, which must lie in its path.
-func restfulConfig(state map[string]json.RawMessage) (configAt, error) {
-	coll, p, id, err := collectionAndID(state)
-	if err != nil {
-		return configAt{}, err
-	}
+func restfulConfig(coll configAt, p, id string, _ map[string]json.RawMessage) (configAt, error) {
 	at, ok := parseConfigPath(id, true)
 	switch {
 	case !ok:
@@ -365,18 +359,6 @@ func withArticle(noun string) string {
 		return "an " + noun
 	}
 	return "a " + noun
-}
-
-// joinVersions writes versions as "0, 1 or 2".
-func joinVersions(versions []int64) string {
-	s := make([]string, len(versions))
-	for i, v := range versions {
-		s[i] = strconv.FormatInt(v, 10)
-	}
-	if len(s) == 1 {
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // refuseMissingMoved refuses the first read of a moved config the service
