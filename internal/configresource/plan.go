@@ -59,10 +59,10 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// New settings, a new plugin, or no facts: the plugin's schema tells,
-	// when the key may read it; else the facts of the last answer do.
+	// New settings, a new plugin, or no facts: the plugin's schema tells
+	// (when the key may read it), else the facts of the last answer.
 	secrets, ok := facts.secretKeys()
-	told := (!ok || !plan.Plugin.Equal(state.Plugin) || !sameJSON(cfg.Settings, state.Settings)) &&
+	told := (!ok || !plan.Plugin.Equal(state.Plugin) || !sameJSON(cfg.Settings.StringValue, state.Settings)) &&
 		r.checkAgainstPlugin(ctx, r.Meta(), plan.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
 	if !told && ok && plan.Plugin.Equal(state.Plugin) {
 		resp.Diagnostics.Append(checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.Settings, cfg.secret, "")...)
@@ -87,9 +87,8 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// sameJSON reports whether configured settings (unset: no change) are the
-// state's, written any way.
-func sameJSON(configured jsontypes.Normalized, state jsontypes.Normalized) bool {
+// sameJSON reports whether configured settings (null: no change) are the state's.
+func sameJSON(configured types.String, state jsontypes.Normalized) bool {
 	if !framework.IsSet(configured) {
 		return true
 	}
@@ -116,37 +115,26 @@ func planUpdate(plan, state *record.Config, cfg *configured, facts pluginFacts, 
 	if cfg.Order.IsNull() {
 		plan.Order = state.Order
 	}
-	switch {
-	case cfg.Name.IsNull():
-		plan.Name = fromPlugin(state.Name, facts.NameFromPlugin && !facts.BlankName, known)
-	case !cfg.Name.IsUnknown():
-		plan.Name = planText(cfg.Name, state.Name, known && facts.NameFromPlugin)
-	}
-	switch {
-	case cfg.Description.IsNull():
-		plan.Description = fromPlugin(state.Description, facts.DescriptionFromPlugin && !facts.BlankDescription, known)
-	case !cfg.Description.IsUnknown():
-		plan.Description = planText(cfg.Description, state.Description, known && facts.DescriptionFromPlugin)
-	}
+	plan.Name = planText(cfg.Name, plan.Name, state.Name, facts.NameFromPlugin, facts.BlankName, known)
+	plan.Description = planText(cfg.Description, plan.Description, state.Description,
+		facts.DescriptionFromPlugin, facts.BlankDescription, known)
 	plan.Filters = planFilters(cfg.Filters.StringValue, plan.Filters, state.Filters)
 	plan.Settings = planSettings(cfg.Settings.StringValue, plan.Settings, state.Settings)
 }
 
-// fromPlugin plans a name or description left out: the state's when it is
-// the plugin's (or nothing tells), else unknown.
-func fromPlugin(state types.String, isPlugins, known bool) types.String {
-	if !known || isPlugins || state.IsNull() {
+// planText plans a name or description. Left out it is the plugin's: the
+// state's when that is (or nothing tells), else unknown. Configured, the
+// state's when the service shows the same (or a blank for the plugin's).
+func planText(configured, proposed, state types.String, isPlugins, blank, known bool) types.String {
+	switch {
+	case configured.IsUnknown():
+		return proposed
+	case configured.IsNull() && (!known || isPlugins && !blank || state.IsNull()):
 		return state
-	}
-	return types.StringUnknown()
-}
-
-// planText plans a configured name or description: the state's when the
-// service shows the same for both (the same stripped text, or blank text
-// for the plugin's the state shows), else as configured.
-func planText(configured, state types.String, stateIsPlugins bool) types.String {
-	if framework.IsSet(state) && (record.SameText(configured.ValueString(), state.ValueString()) ||
-		stateIsPlugins && record.IsBlank(configured.ValueString())) {
+	case configured.IsNull():
+		return types.StringUnknown()
+	case framework.IsSet(state) && (record.SameText(configured.ValueString(), state.ValueString()) ||
+		known && isPlugins && record.IsBlank(configured.ValueString())):
 		return state
 	}
 	return configured
@@ -185,12 +173,8 @@ func planSettings(configured types.String, proposed, state jsontypes.Normalized)
 	switch {
 	case configured.IsUnknown():
 		return proposed
-	case configured.IsNull():
+	case sameJSON(configured, state):
 		return state
-	case framework.IsSet(state) &&
-		jsonvalue.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString())):
-		return state
-	default:
-		return proposed
 	}
+	return proposed
 }

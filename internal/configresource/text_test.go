@@ -30,7 +30,7 @@ func TestPlanText(t *testing.T) {
 		{`blank, the state "": the state's`, val("\n"), val(""), val(""), true},
 		{"blank, the state null: as configured", val(""), types.StringNull(), val(""), true},
 	} {
-		if got := planText(tt.configured, tt.state, tt.stateIsPlugins); !got.Equal(tt.want) {
+		if got := planText(tt.configured, tt.configured, tt.state, tt.stateIsPlugins, false, true); !got.Equal(tt.want) {
 			t.Errorf("%s: planned %v, want %v", tt.what, got, tt.want)
 		}
 	}
