@@ -119,7 +119,7 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				CustomType: jsontypes.NormalizedType{},
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{settingsObject, storableNumbers},
+				Validators: []validator.String{validSettings},
 				MarkdownDescription: "Non-secret plugin settings, a JSON object (write it with `jsonencode`). It " +
 					"holds all of them: a setting added in PostHog's UI shows as a change that the apply removes. " +
 					"Left out, the settings are not managed.",
@@ -129,7 +129,7 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				WriteOnly: true,
 				// Dropping Sensitive would plan an update of every config once.
 				Sensitive:  true,
-				Validators: []validator.String{settingsObject, storableNumbers},
+				Validators: []validator.String{validSettings},
 				MarkdownDescription: "Secret plugin settings, a JSON object (write it with `jsonencode`), never " +
 					"stored in plan or state. Sent on create and whenever `secret_config_wo_version` changes; a " +
 					"secret it then leaves out is cleared.",

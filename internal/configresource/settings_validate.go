@@ -27,30 +27,20 @@ var (
 	secretSettingsPath = path.Root("secret_config_wo")
 )
 
-// settingsObject refuses settings that are not a JSON object.
-var settingsObject = framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)
+// settingsValidator refuses settings that are not a JSON object, or hold a
+// number past a double's range, which the service's Python reads as inf.
+type settingsValidator struct{ validator.String }
 
-// storableNumbers refuses a number past a double's range, which the
-// service's Python reads as inf and cannot store.
-var storableNumbers validator.String = storableNumbersValidator{}
+var validSettings = settingsValidator{framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)}
 
-type storableNumbersValidator struct{}
-
-func (storableNumbersValidator) Description(context.Context) string {
-	return "numbers must be within a double's range"
-}
-
-func (v storableNumbersValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (storableNumbersValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (s settingsValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	s.String.ValidateString(ctx, req, resp)
 	if !framework.IsSet(req.ConfigValue) {
 		return
 	}
 	v, err := jsonvalue.Decode(req.ConfigValue.ValueString())
 	if err != nil {
-		return // settingsObject reports it
+		return // not JSON: reported above
 	}
 	if where, found := jsonvalue.InfiniteNumber(v); found {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid plugin settings", fmt.Sprintf(
