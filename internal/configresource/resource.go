@@ -48,19 +48,8 @@ func New(k kind.Kind) func() resource.Resource {
 	}
 }
 
-// Schema implements resource.Resource.
-func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = resourceSchema(ctx, r.kind)
-}
-
-// IdentitySchema implements resource.ResourceWithIdentity.
-func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchema()
-}
-
-// Create makes one POST through package createonce (never two configs).
-// A config of a plugin of the other kind, which this collection would not
-// show, is deleted again, and the error names the resource type to use.
+// Create makes one POST through package createonce (never two configs). A
+// config this collection would not show (another kind's plugin) is deleted again.
 func (r *configResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
