@@ -55,9 +55,9 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 
 // refuseCreateIfNotStored refuses at plan time a create the service would
 // not store (Client.LearnStoresConfigs: no write is sent).
-func (r *configResource) refuseCreateIfNotStored(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *configResource) refuseCreateIfNotStored(ctx context.Context, resp *resource.ModifyPlanResponse) {
 	meta := r.Meta()
-	if meta == nil || req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
+	if meta == nil || resp.Diagnostics.HasError() {
 		return
 	}
 	var project types.String

@@ -38,7 +38,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		if cfg.Filters.IsNull() {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, filtersPath, record.NewFiltersNull())...)
 		}
-		r.refuseCreateIfNotStored(ctx, req, resp)
+		r.refuseCreateIfNotStored(ctx, resp)
 		// plugin is required: the configured value is the planned one.
 		if framework.IsSet(cfg.Plugin) && r.Meta() != nil && !resp.Diagnostics.HasError() {
 			r.checkAgainstPlugin(ctx, r.Meta(), cfg.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
