@@ -117,10 +117,7 @@ func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.
 	rec *client.Record, plan *Model, secret types.String, diags *diag.Diagnostics,
 ) bool {
 	secrets, known := record.SecretKeys(rec.PluginInfo)
-	if !known {
-		return false
-	}
-	if !checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, "").HasError() {
+	if !known || !checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, "").HasError() {
 		return false
 	}
 	err := softDelete(ctx, c, project, r.kind.Collection, rec.ID)
