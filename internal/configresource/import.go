@@ -17,9 +17,8 @@ import (
 
 const importIDFormat = "<project_id>/<id> (e.g. 1/42), or <id> alone when the provider has a project_id"
 
-// ImportState implements resource.ResourceWithImportState: by ID
-// ("project_id/id" or "id") or, on Terraform 1.12+, by identity. Read then
-// fills in the rest.
+// ImportState implements resource.ResourceWithImportState: by ID or, on
+// Terraform 1.12+, by identity; Read fills in the rest.
 func (r *configResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var project string
 	var id int64

@@ -19,17 +19,13 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-// A moved block hands over the source's state without its provider's
-// schema. Of a restapi_object or restful_resource only the config's project
-// and id are taken, as after an import: the refresh reads the rest, and
-// settings in the peer's body never reached the service (and secrets must
-// not land in state). A config resource of this type under another provider
-// address moves as it is. Anything else is refused and nothing is moved.
+// Of a generic REST resource only project and id move, as after an import:
+// its body's settings never reached the service, and secrets stay out of state.
 
 const switchingGuide = `the guide "Switching from restapi or restful" (docs/guides/switching-from-restapi-or-restful.md)`
 
-// movedKey is the private-state key of a moved config's origin (moveOrigin:
-// the source and the API path), kept for the errors of its first read.
+// movedKey is the private-state key of a moved config's origin, kept for the
+// errors of its first read.
 const movedKey = "moved"
 
 type moveOrigin struct {
@@ -68,8 +64,8 @@ type configAt struct {
 	project, collection, id string
 }
 
-// MoveState implements resource.ResourceWithMoveState: one mover that
-// answers every source, moving it or saying why not.
+// MoveState implements resource.ResourceWithMoveState: one mover answers
+// every source.
 func (r *configResource) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{{StateMover: r.moveState}}
 }
@@ -107,8 +103,7 @@ func (r *configResource) moveState(ctx context.Context, req resource.MoveStateRe
 	r.movePeer(ctx, req, peers[i], source, resp)
 }
 
-// movePeer moves a peer's resource that holds a config of the resource's
-// collection: project and id alone.
+// movePeer moves a peer's resource that holds a config of this collection.
 func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateRequest, p peer, source string, resp *resource.MoveStateResponse) {
 	named := source
 	refuse := func(reason string) {
@@ -177,8 +172,8 @@ func (r *configResource) checkLocation(at configAt) (int64, error) {
 	return id, nil
 }
 
-// moveOwn moves a config resource of this type that another provider
-// address wrote: the state as it is, upgraded, with its plugin facts.
+// moveOwn moves a config resource of this type from another provider
+// address: the state as it is, upgraded, with its plugin facts.
 func (r *configResource) moveOwn(ctx context.Context, req resource.MoveStateRequest, source string, resp *resource.MoveStateResponse) {
 	refuse := func(reason string) {
 		resp.Diagnostics.AddError("Cannot move "+req.SourceTypeName, fmt.Sprintf(
@@ -220,10 +215,9 @@ func (r *configResource) moveOwn(ctx context.Context, req resource.MoveStateRequ
 	}
 }
 
-// providerMatches reports whether addr is the provider source
-// ("namespace/type", lower case) under any registry host, without one, or
-// as the type alone (OpenTofu before 1.11.12 and 1.12.4 sent that), in any
-// letter case, as Terraform compares them.
+// providerMatches reports whether addr is the provider source under any
+// registry host, none, or as the type alone (older OpenTofu sent that), in
+// any letter case, as Terraform compares them.
 func providerMatches(addr, source string) bool {
 	addr = strings.ToLower(addr)
 	_, typ, _ := strings.Cut(source, "/")
@@ -231,8 +225,7 @@ func providerMatches(addr, source string) bool {
 	return addr == typ || addr == source || host != "" && rest == source
 }
 
-// stringAttribute returns a source attribute that holds a string, and
-// whether it is set.
+// stringAttribute returns a string attribute of a source, and whether it is set.
 func stringAttribute(state map[string]json.RawMessage, name string) (string, bool, error) {
 	raw, ok := state[name]
 	if !ok || string(raw) == "null" {
@@ -302,8 +295,7 @@ func restfulConfig(coll configAt, p, id string, _ map[string]json.RawMessage) (c
 }
 
 // parseConfigPath reads /api/projects/<project>/<collection>, with member
-// followed by /<id>: with or without a trailing slash, a scheme and host, or
-// the leading /api (a base URL that ends in /api).
+// followed by /<id>; a trailing slash, scheme and host, or no /api are fine.
 func parseConfigPath(raw string, member bool) (configAt, bool) {
 	p := raw
 	if u, err := url.Parse(raw); err == nil && u.Scheme != "" && u.Host != "" {
@@ -327,9 +319,8 @@ func parseConfigPath(raw string, member bool) (configAt, bool) {
 	return at, true
 }
 
-// bodySettings returns the keys of `config` in a peer's body, sorted: a
-// JSON string (restapi's data, restful's body before schema version 1) or a
-// dynamic value, stored as {"value": ..., "type": ...}.
+// bodySettings returns the keys of `config` in a peer's body, sorted: a JSON
+// string, or a dynamic value stored as {"value": ..., "type": ...}.
 func bodySettings(raw json.RawMessage) []string {
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
@@ -376,9 +367,8 @@ func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool
 		r.kind.Noun, r.kind.ConfigTypeName(), o.From, what, o.Path))
 }
 
-// refuseUnread refuses to plan against a state of only project and id (a
-// move or import not yet refreshed: -refresh=false), which would replace the
-// config. It reports whether it refused.
+// refuseUnread refuses to plan against a state of only project and id (not
+// refreshed since a move or import), which would replace the config.
 func (r *configResource) refuseUnread(ctx context.Context, state tftypes.Value, private privateReader, diags *diag.Diagnostics) bool {
 	attrs := framework.RawAttributes(state)
 	if attrs == nil || !attrs["plugin"].IsNull() {

@@ -22,9 +22,7 @@ var (
 )
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: the whole plan in
-// one step, as a plan modifier per attribute would make the framework walk
-// every attribute of every config. A plan that changes nothing keeps the
-// state as it is.
+// one step, as plan modifiers would make the framework walk every attribute.
 func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "id"}, req, resp)
 	createonce.ConfirmInState(ctx, r.Meta(), req.State)
@@ -76,8 +74,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	resends := !cfg.secret.IsNull() && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
 	if sameArguments(&plan.Config, &state.Config) && !resends {
-		// Update sends nothing: the state's computed values stay, so the
-		// plan has no unknowns.
+		// Update sends nothing: the state's computed values stay known.
 		state.Timeouts, state.SecretSettingsVersion = plan.Timeouts, plan.SecretSettingsVersion
 		state.ProjectID, state.Filters = plan.ProjectID, plan.Filters
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
@@ -96,17 +93,8 @@ func sameJSON(configured types.String, state jsontypes.Normalized) bool {
 		jsonvalue.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString()))
 }
 
-// planUpdate plans an update of the config in state to what cfg
-// configures, from the framework's proposal (the configured values, and the
-// state's or unknown for computed ones left out):
-//
-//   - id and created_at never change; order left out stays.
-//   - A name or description left out is the plugin's: one that is already
-//     stays, another becomes unknown (sent as null). Without plugin facts
-//     the state's stays.
-//   - Configured text, filters and settings the service stores the same way
-//     as the state's keep the state's text; filters left out are null,
-//     unless the state's filter nothing already; settings left out stay.
+// planUpdate plans an update to what cfg configures, from the framework's
+// proposal: what the service stores the same way keeps the state's text.
 func planUpdate(plan, state *record.Config, cfg *configured, facts pluginFacts, known bool) {
 	plan.ID, plan.CreatedAt = state.ID, state.CreatedAt
 	if plan.ProjectID.IsUnknown() && !cfg.ProjectID.IsUnknown() {
@@ -140,7 +128,7 @@ func planText(configured, proposed, state types.String, isPlugins, blank, known 
 	return configured
 }
 
-// planFilters plans filters (see planUpdate).
+// planFilters plans filters: left out, null unless the state's filter nothing.
 func planFilters(configured types.String, proposed, state record.FiltersValue) record.FiltersValue {
 	switch {
 	case configured.IsUnknown():
@@ -157,8 +145,7 @@ func planFilters(configured types.String, proposed, state record.FiltersValue) r
 }
 
 // needsPlanning reports whether a plan equal to the state still needs
-// deciding: secrets to check, or values left out of the configuration that
-// must change (as fromPlugin and planFilters decide).
+// deciding: secrets to check, or values left out that must change.
 func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginFacts, known bool) bool {
 	return !c.secret.IsNull() ||
 		c.Name.IsNull() && known && (!facts.NameFromPlugin || facts.BlankName) && !state["name"].IsNull() ||
@@ -166,9 +153,7 @@ func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginF
 		c.Filters.IsNull() && !record.NewFiltersRaw(framework.RawString(state["filters"])).FiltersNothing()
 }
 
-// planSettings plans the plugin settings (see planUpdate). State holds the
-// service's non-secret settings, so a key set elsewhere is planned for
-// removal: the service keeps only what `config` sends.
+// planSettings plans the plugin settings; left out, they stay.
 func planSettings(configured types.String, proposed, state jsontypes.Normalized) jsontypes.Normalized {
 	switch {
 	case configured.IsUnknown():

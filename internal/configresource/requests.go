@@ -27,8 +27,7 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 	if resend {
 		secrets, known := facts.secretKeys()
 		if config.Settings.IsNull() || !known {
-			// Send the settings the service holds now; the answer also
-			// tells the secret keys.
+			// Send the settings the service holds; the answer tells the secret keys.
 			rec, err := c.Get(ctx, project, r.kind.Collection, id)
 			if err != nil {
 				return client.Opt[json.RawMessage]{}, err
@@ -103,8 +102,7 @@ func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) 
 	return in, changed
 }
 
-// filtersUpdate is the filters to send, if any: planned filters the service
-// would store otherwise than those in state, or {} for filters removed (the
+// filtersUpdate is the filters to send, if any: {} for filters removed (the
 // service refuses null).
 func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage], bool) {
 	switch {
@@ -118,9 +116,8 @@ func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage]
 	return client.Opt[json.RawMessage]{}, false
 }
 
-// textChanged reports whether a planned name or description is a change
-// for the service: a blank where the state is null is not (stored as "",
-// it shows as that null).
+// textChanged reports whether a planned name or description is a change for
+// the service: a blank where the state is null is not (it shows as null).
 func textChanged(plan, state types.String) bool {
 	switch {
 	case plan.Equal(state):
@@ -131,8 +128,7 @@ func textChanged(plan, state types.String) bool {
 	return true
 }
 
-// optionalString is null when the configuration leaves the text out (the
-// service fills it in), else the planned value.
+// optionalString is null when the text is left out: the service fills it in.
 func optionalString(configured, planned types.String) client.Opt[string] {
 	if configured.IsNull() || !framework.IsSet(planned) {
 		return client.Null[string]()

@@ -34,8 +34,7 @@ var (
 	_ resource.ResourceWithMoveState      = (*configResource)(nil)
 )
 
-// configResource is the resource pipeline_<kind>_config: one config record
-// of the kind's collection.
+// configResource is the resource pipeline_<kind>_config.
 type configResource struct {
 	framework.ResourceBase
 	kind kind.Kind
@@ -178,8 +177,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Update makes one PATCH with only the changed fields, none when nothing
-// changes for the service.
+// Update makes one PATCH of the changed fields, none when nothing changes.
 func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state, config Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -221,8 +219,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 	r.storeRecord(ctx, rec, &plan, &config.Config, facts, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 }
 
-// Delete makes one PATCH {"deleted": true} (see softDelete). A config
-// already gone is fine.
+// Delete soft-deletes the config; one already gone is fine.
 func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state Model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -247,7 +244,7 @@ func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest,
 }
 
 // read returns the record behind a state through the operation's read
-// cache (package readcache); an import's (project and id alone) by GET.
+// cache; an import's (project and id alone) by GET.
 func (r *configResource) read(ctx context.Context, meta *framework.ProviderData, state *record.Config) (*client.Record, error) {
 	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
 	if state.Plugin.IsNull() || state.Plugin.IsUnknown() {
@@ -256,10 +253,8 @@ func (r *configResource) read(ctx context.Context, meta *framework.ProviderData,
 	return meta.ReadCache().Read(ctx, project, r.kind.Collection, id)
 }
 
-// storeRecord stores the service's answer rec to a create or update into
-// the plan m, with the plugin facts it tells (prior's where it does not) in
-// private state, and the identity. configured holds the configuration's
-// name and description.
+// storeRecord stores the answer to a create or update into the plan m, its
+// plugin facts (prior's where it does not tell) and the identity.
 func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *record.Config,
 	prior pluginFacts, state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
 ) {
@@ -288,8 +283,7 @@ func keepPlanned(got, planned *record.Config) {
 	}
 }
 
-// showsCreated reports whether the collection shows a config just created:
-// its plugin_info tells, else a GET.
+// showsCreated reports whether the collection shows a config just created.
 func (r *configResource) showsCreated(ctx context.Context, c *client.Client, project string, rec *client.Record) (bool, error) {
 	if shows, known := r.kind.Shows(rec); known {
 		return shows, nil
@@ -301,8 +295,7 @@ func (r *configResource) showsCreated(ctx context.Context, c *client.Client, pro
 	return err == nil, err
 }
 
-// refuseOtherKind deletes a config the service stored for a plugin of
-// another kind, and reports which resource type the plugin belongs to.
+// refuseOtherKind deletes a config of another kind's plugin, naming its type.
 func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, project string, rec *client.Record, diags *diag.Diagnostics) {
 	owner, err := r.removeStray(ctx, c, project, rec)
 
@@ -325,8 +318,7 @@ func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 }
 
 // removeStray soft-deletes a config through a collection that shows it (the
-// others answer 404) and returns its kind; else DELETE, which the service
-// resolves in the whole project, at least disables it.
+// others answer 404), and returns its kind; else DELETE at least disables it.
 func (r *configResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
 	var errs []error
 	for _, k := range r.kind.OwnFirst()[1:] {
@@ -347,8 +339,7 @@ func (r *configResource) removeStray(ctx context.Context, c *client.Client, proj
 	return nil, errors.Join(append(errs, fmt.Errorf("no collection shows config %d, so it could only be disabled", rec.ID))...)
 }
 
-// addError reports a failed operation on config id (0: not created yet),
-// on the attribute the service names, if any.
+// addError reports a failed operation on config id (0: not created yet).
 func (r *configResource) addError(diags *diag.Diagnostics, op string, id int64, err error) {
 	summary := fmt.Sprintf("Could not %s %s", op, r.kind.Noun)
 	if id != 0 {
@@ -364,8 +355,7 @@ func softDelete(ctx context.Context, c *client.Client, project string, coll clie
 	return err
 }
 
-// deletedAgainNote tells whether config id, created on the way to an
-// error, was deleted again, and else what to do (advice).
+// deletedAgainNote tells whether config id was deleted again, else what to do.
 func deletedAgainNote(id int64, err error, advice string) string {
 	if err == nil {
 		return fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", id)

@@ -183,8 +183,7 @@ func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 	}
 }
 
-// Model is the config resource's model: the config (record.Config), the
-// write-only secret settings with their version, and the timeouts.
+// Model is the config resource's model.
 type Model struct {
 	record.Config
 	SecretSettings        types.String   `tfsdk:"secret_config_wo"`
@@ -199,8 +198,7 @@ type identityModel struct {
 }
 
 // sameArguments reports whether a and b agree on every argument the
-// service stores (another project_id is a replacement, and filters that
-// filter nothing are the same, however written).
+// service stores (another project_id is a replacement).
 func sameArguments(a, b *record.Config) bool {
 	return a.Plugin.Equal(b.Plugin) &&
 		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
