@@ -119,13 +119,7 @@ func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage]
 // textChanged reports whether a planned name or description is a change for
 // the service: a blank where the state is null is not (it shows as null).
 func textChanged(plan, state types.String) bool {
-	switch {
-	case plan.Equal(state):
-		return false
-	case state.IsNull() && isBlank(plan):
-		return false
-	}
-	return true
+	return !plan.Equal(state) && (!state.IsNull() || !isBlank(plan))
 }
 
 // optionalString is null when the text is left out: the service fills it in.
