@@ -17,11 +17,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// Against a generation 2 service a create that makes a hog function, or
-// nothing, is refused with what to use instead, and filters, which it
-// drops, are refused rather than planned into an inconsistent result.
-
-// addCreateError reports a failed create of a config of plugin.
+// addCreateError reports a failed create, with what to use instead when the
+// service made a hog function, or nothing.
 func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, err error) {
 	var unsaved *client.UnsavedError
 	var lost *createonce.LostAnswerError
@@ -55,9 +52,9 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 
 // refuseCreateIfNotStored refuses at plan time a create the service would
 // not store (Client.LearnStoresConfigs: no write is sent).
-func (r *configResource) refuseCreateIfNotStored(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *configResource) refuseCreateIfNotStored(ctx context.Context, resp *resource.ModifyPlanResponse) {
 	meta := r.Meta()
-	if meta == nil || req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
+	if meta == nil || resp.Diagnostics.HasError() {
 		return
 	}
 	var project types.String
@@ -86,9 +83,8 @@ func describePlugin(id int64, rec *client.Record) string {
 	return fmt.Sprint(id)
 }
 
-// planDroppedFilters refuses at plan time configured filters that the
-// service is known to drop (its records came without them in this
-// operation); else checkDroppedFilters refuses them at apply.
+// planDroppedFilters refuses at plan time configured filters the service
+// is known to drop (its records came without them in this operation).
 func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	meta := r.Meta()
 	if meta == nil || req.Plan.Raw.IsNull() || !meta.Client.DropsFilters(r.kind.Collection) ||
@@ -102,8 +98,7 @@ func (r *configResource) planDroppedFilters(ctx context.Context, req resource.Mo
 	}
 }
 
-// checkDroppedFilters refuses at apply planned filters that the service's
-// answer left out.
+// checkDroppedFilters refuses at apply filters the service's answer left out.
 func (r *configResource) checkDroppedFilters(planned record.FiltersValue, rec *client.Record, diags *diag.Diagnostics) {
 	if framework.IsSet(planned) && !planned.FiltersNothing() && rec.FiltersOmitted() {
 		r.addDroppedFilters(diags, " The other changes were applied.")

@@ -13,14 +13,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 const importIDFormat = "<project_id>/<id> (e.g. 1/42), or <id> alone when the provider has a project_id"
 
-// ImportState implements resource.ResourceWithImportState: by ID
-// ("project_id/id" or "id") or, on Terraform 1.12+, by identity. Read then
-// fills in the rest.
+// ImportState implements resource.ResourceWithImportState: by ID or, on
+// Terraform 1.12+, by identity; Read fills in the rest.
 func (r *configResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var project string
 	var id int64
@@ -30,37 +28,32 @@ func (r *configResource) ImportState(ctx context.Context, req resource.ImportSta
 			defaultProject = meta.ProjectID
 		}
 		var err error
-		project, id, err = parseImportID(req.ID, defaultProject)
-		if err != nil {
+		if project, id, err = parseImportID(req.ID, defaultProject); err != nil {
 			resp.Diagnostics.AddError("Invalid import ID", err.Error())
-			return
 		}
 	} else {
 		var ident identityModel
 		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		if resp.Diagnostics.HasError() {
-			return
+		if !resp.Diagnostics.HasError() {
+			project, id = framework.ImportProject(ident.ProjectID, r.Meta(), &resp.Diagnostics), ident.ID.ValueInt64()
 		}
-		project, id = framework.ImportProject(ident.ProjectID, r.Meta(), &resp.Diagnostics), ident.ID.ValueInt64()
 		if !resp.Diagnostics.HasError() && id <= 0 {
 			resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid id",
 				fmt.Sprintf("id must be a positive integer, got %d.", id))
 		}
-		if resp.Diagnostics.HasError() {
-			return
-		}
 	}
-
-	resp.Diagnostics.Append(storeProjectAndID(ctx, &resp.State, resp.Identity, project, id)...)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(storeProjectAndID(ctx, &resp.State, resp.Identity, project, id)...)
+	}
 }
 
-// storeProjectAndID stores the state of an import or a move: the config's
-// project and id alone, which the next read fills in.
+// storeProjectAndID stores the state of an import or a move: project and id
+// alone, which the next read fills in.
 func storeProjectAndID(ctx context.Context, state *tfsdk.State, identity *tfsdk.ResourceIdentity, project string, id int64) diag.Diagnostics {
-	c := record.Config{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
-	diags := state.SetAttribute(ctx, path.Root("project_id"), c.ProjectID)
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), c.ID)...)
-	return append(diags, framework.SetImportedIdentity(ctx, identity, identityOf(&c))...)
+	ident := identityModel{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
+	diags := state.SetAttribute(ctx, path.Root("project_id"), ident.ProjectID)
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), ident.ID)...)
+	return append(diags, framework.SetImportedIdentity(ctx, identity, ident)...)
 }
 
 // parseImportID parses "project_id/id", or "id" with the provider's project.

@@ -19,17 +19,13 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-// A moved block hands over the source's state without its provider's
-// schema. Of a restapi_object or restful_resource only the config's project
-// and id are taken, as after an import: the refresh reads the rest, and
-// settings in the peer's body never reached the service (and secrets must
-// not land in state). A config resource of this type under another provider
-// address moves as it is. Anything else is refused and nothing is moved.
+// Of a generic REST resource only project and id move, as after an import:
+// its body's settings never reached the service, and secrets stay out of state.
 
 const switchingGuide = `the guide "Switching from restapi or restful" (docs/guides/switching-from-restapi-or-restful.md)`
 
-// movedKey is the private-state key of a moved config's origin (moveOrigin:
-// the source and the API path), kept for the errors of its first read.
+// movedKey is the private-state key of a moved config's origin, kept for the
+// errors of its first read.
 const movedKey = "moved"
 
 type moveOrigin struct {
@@ -40,21 +36,24 @@ type moveOrigin struct {
 // peer is a generic REST provider whose resource may hold a config.
 type peer struct {
 	typeName string
-	source   string  // namespace/type, lower case
-	versions []int64 // the schema versions its resource has written
-	body     string  // the attribute holding the request body
-	locate   func(state map[string]json.RawMessage) (configAt, error)
+	source   string // namespace/type, lower case
+	latest   int64  // its resource's schema versions are 0 to latest
+	versions string // those versions, as errors name them
+	body     string // the attribute holding the request body
+	// locate reads where the state says its config is, from its path (a
+	// collection of configs, coll) and its id.
+	locate   func(coll configAt, path, id string, state map[string]json.RawMessage) (configAt, error)
 	expected string // which of its resources are taken; %s is the collection
 }
 
 var peers = []peer{
 	{
-		typeName: "restapi_object", source: "mastercard/restapi", versions: []int64{0}, body: "data", locate: restapiConfig,
+		typeName: "restapi_object", source: "mastercard/restapi", versions: "0", body: "data", locate: restapiConfig,
 		expected: "a restapi_object whose path is /api/projects/<project_id>/%s and whose id is the config's id",
 	},
 	{
 		// id and path are the same in every schema version.
-		typeName: "restful_resource", source: "magodo/restful", versions: []int64{0, 1, 2}, body: "body", locate: restfulConfig,
+		typeName: "restful_resource", source: "magodo/restful", latest: 2, versions: "0, 1 or 2", body: "body", locate: restfulConfig,
 		expected: "a restful_resource whose path is /api/projects/<project_id>/%s and whose id is that " +
 			"path followed by the config's id (read_path = \"$(path)/$(body.id)\")",
 	},
@@ -65,8 +64,8 @@ type configAt struct {
 	project, collection, id string
 }
 
-// MoveState implements resource.ResourceWithMoveState: one mover that
-// answers every source, moving it or saying why not.
+// MoveState implements resource.ResourceWithMoveState: one mover answers
+// every source.
 func (r *configResource) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{{StateMover: r.moveState}}
 }
@@ -104,8 +103,7 @@ func (r *configResource) moveState(ctx context.Context, req resource.MoveStateRe
 	r.movePeer(ctx, req, peers[i], source, resp)
 }
 
-// movePeer moves a peer's resource that holds a config of the resource's
-// collection: project and id alone.
+// movePeer moves a peer's resource that holds a config of this collection.
 func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateRequest, p peer, source string, resp *resource.MoveStateResponse) {
 	named := source
 	refuse := func(reason string) {
@@ -114,9 +112,9 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 				"nothing was sent to the service. See %s.",
 			named, withArticle(r.kind.Noun), reason, r.kind.ConfigTypeName(), fmt.Sprintf(p.expected, r.kind.Collection), p.typeName, switchingGuide))
 	}
-	if !slices.Contains(p.versions, req.SourceSchemaVersion) {
+	if req.SourceSchemaVersion < 0 || req.SourceSchemaVersion > p.latest {
 		refuse(fmt.Sprintf("its state has schema version %d, and %s states have version %s",
-			req.SourceSchemaVersion, p.typeName, joinVersions(p.versions)))
+			req.SourceSchemaVersion, p.typeName, p.versions))
 		return
 	}
 	var state map[string]json.RawMessage
@@ -128,7 +126,7 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 	if id, ok, _ := stringAttribute(state, "id"); ok {
 		named += fmt.Sprintf(" with id %q", id)
 	}
-	at, err := p.locate(state)
+	at, err := locate(p, state)
 	if err != nil {
 		refuse(err.Error())
 		return
@@ -140,10 +138,8 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 	}
 
 	resp.Diagnostics.Append(storeProjectAndID(ctx, &resp.TargetState, resp.TargetIdentity, at.project, id)...)
-	origin, err := json.Marshal(moveOrigin{From: source, Path: fmt.Sprintf("/api/projects/%s/%s/%d", at.project, at.collection, id)})
-	if err == nil {
-		resp.Diagnostics.Append(resp.TargetPrivate.SetKey(ctx, movedKey, origin)...)
-	}
+	origin := moveOrigin{From: source, Path: fmt.Sprintf("/api/projects/%s/%s/%d", at.project, at.collection, id)}
+	resp.Diagnostics.Append(writePrivate(ctx, resp.TargetPrivate, movedKey, origin)...)
 	if keys := bodySettings(state[p.body]); len(keys) > 0 {
 		resp.Diagnostics.AddWarning("Plugin settings not moved", fmt.Sprintf(
 			"The %s's %s sets plugin settings in `config` (%s). They are not moved into the state of %s %d: "+
@@ -176,8 +172,8 @@ func (r *configResource) checkLocation(at configAt) (int64, error) {
 	return id, nil
 }
 
-// moveOwn moves a config resource of this type that another provider
-// address wrote: the state as it is, upgraded, with its plugin facts.
+// moveOwn moves a config resource of this type from another provider
+// address: the state as it is, upgraded, with its plugin facts.
 func (r *configResource) moveOwn(ctx context.Context, req resource.MoveStateRequest, source string, resp *resource.MoveStateResponse) {
 	refuse := func(reason string) {
 		resp.Diagnostics.AddError("Cannot move "+req.SourceTypeName, fmt.Sprintf(
@@ -214,15 +210,14 @@ func (r *configResource) moveOwn(ctx context.Context, req resource.MoveStateRequ
 	}
 	resp.TargetState.Raw = v
 	resp.Diagnostics.Append(SetIdentity(ctx, resp.TargetIdentity, &c)...)
-	if facts, ok := readPluginFacts(ctx, req.SourcePrivate); ok {
-		resp.Diagnostics.Append(facts.store(ctx, resp.TargetPrivate)...)
+	if facts, ok := readPrivate[pluginFacts](ctx, req.SourcePrivate, pluginFactsKey); ok {
+		resp.Diagnostics.Append(writePrivate(ctx, resp.TargetPrivate, pluginFactsKey, facts)...)
 	}
 }
 
-// providerMatches reports whether addr is the provider source
-// ("namespace/type", lower case) under any registry host, without one, or
-// as the type alone (OpenTofu before 1.11.12 and 1.12.4 sent that), in any
-// letter case, as Terraform compares them.
+// providerMatches reports whether addr is the provider source under any
+// registry host, none, or as the type alone (older OpenTofu sent that), in
+// any letter case, as Terraform compares them.
 func providerMatches(addr, source string) bool {
 	addr = strings.ToLower(addr)
 	_, typ, _ := strings.Cut(source, "/")
@@ -230,8 +225,7 @@ func providerMatches(addr, source string) bool {
 	return addr == typ || addr == source || host != "" && rest == source
 }
 
-// stringAttribute returns a source attribute that holds a string, and
-// whether it is set.
+// stringAttribute returns a string attribute of a source, and whether it is set.
 func stringAttribute(state map[string]json.RawMessage, name string) (string, bool, error) {
 	raw, ok := state[name]
 	if !ok || string(raw) == "null" {
@@ -244,57 +238,48 @@ func stringAttribute(state map[string]json.RawMessage, name string) (string, boo
 	return s, true, nil
 }
 
-// requiredString is stringAttribute for an attribute that must be set.
-func requiredString(state map[string]json.RawMessage, name string) (string, error) {
-	s, ok, err := stringAttribute(state, name)
-	if err == nil && (!ok || s == "") {
-		err = fmt.Errorf("its state has no %s", name)
+// locate reads every peer's path, a collection of configs, and id, and
+// then what the peer says of the config.
+func locate(p peer, state map[string]json.RawMessage) (configAt, error) {
+	required := func(name string) (string, error) {
+		s, ok, err := stringAttribute(state, name)
+		if err == nil && (!ok || s == "") {
+			err = fmt.Errorf("its state has no %s", name)
+		}
+		return s, err
 	}
-	return s, err
-}
-
-// collectionAndID reads every peer's path, a collection of configs, and id.
-func collectionAndID(state map[string]json.RawMessage) (coll configAt, p, id string, err error) {
-	if p, err = requiredString(state, "path"); err != nil {
-		return configAt{}, "", "", err
-	}
-	if id, err = requiredString(state, "id"); err != nil {
-		return configAt{}, "", "", err
-	}
-	coll, ok := parseConfigPath(p, false)
-	if !ok {
-		return configAt{}, "", "", fmt.Errorf("its path %q is not a collection of plugin configs", p)
-	}
-	return coll, p, id, nil
-}
-
-// restapiConfig locates the config of a restapi_object: its path and id;
-// a read_path, when set, must read that config.
-func restapiConfig(state map[string]json.RawMessage) (configAt, error) {
-	at, p, id, err := collectionAndID(state)
+	path, err := required("path")
 	if err != nil {
 		return configAt{}, err
 	}
+	id, err := required("id")
+	if err != nil {
+		return configAt{}, err
+	}
+	coll, ok := parseConfigPath(path, false)
+	if !ok {
+		return configAt{}, fmt.Errorf("its path %q is not a collection of plugin configs", path)
+	}
+	return p.locate(coll, path, id, state)
+}
+
+// restapiConfig locates the config of a restapi_object: its id; a
+// read_path, when set, must read that config.
+func restapiConfig(at configAt, p, id string, state map[string]json.RawMessage) (configAt, error) {
 	at.id = id
 	readPath, set, err := stringAttribute(state, "read_path")
-	if err != nil {
-		return configAt{}, err
+	if err != nil || !set {
+		return at, err
 	}
-	if set {
-		if read, ok := parseConfigPath(strings.ReplaceAll(readPath, "{id}", id), true); !ok || read != at {
-			return configAt{}, fmt.Errorf("its read_path %q does not read config %s of its path %q", readPath, id, p)
-		}
+	if read, ok := parseConfigPath(strings.ReplaceAll(readPath, "{id}", id), true); !ok || read != at {
+		return configAt{}, fmt.Errorf("its read_path %q does not read config %s of its path %q", readPath, id, p)
 	}
 	return at, nil
 }
 
 // restfulConfig locates the config of a restful_resource: its id is the
 // config's path, which must lie in its path.
-func restfulConfig(state map[string]json.RawMessage) (configAt, error) {
-	coll, p, id, err := collectionAndID(state)
-	if err != nil {
-		return configAt{}, err
-	}
+func restfulConfig(coll configAt, p, id string, _ map[string]json.RawMessage) (configAt, error) {
 	at, ok := parseConfigPath(id, true)
 	switch {
 	case !ok:
@@ -310,8 +295,7 @@ func restfulConfig(state map[string]json.RawMessage) (configAt, error) {
 }
 
 // parseConfigPath reads /api/projects/<project>/<collection>, with member
-// followed by /<id>: with or without a trailing slash, a scheme and host, or
-// the leading /api (a base URL that ends in /api).
+// followed by /<id>; a trailing slash, scheme and host, or no /api are fine.
 func parseConfigPath(raw string, member bool) (configAt, bool) {
 	p := raw
 	if u, err := url.Parse(raw); err == nil && u.Scheme != "" && u.Host != "" {
@@ -335,9 +319,8 @@ func parseConfigPath(raw string, member bool) (configAt, bool) {
 	return at, true
 }
 
-// bodySettings returns the keys of `config` in a peer's body, sorted: a
-// JSON string (restapi's data, restful's body before schema version 1) or a
-// dynamic value, stored as {"value": ..., "type": ...}.
+// bodySettings returns the keys of `config` in a peer's body, sorted: a JSON
+// string, or a dynamic value stored as {"value": ..., "type": ...}.
 func bodySettings(raw json.RawMessage) []string {
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
@@ -369,25 +352,6 @@ func withArticle(noun string) string {
 	return "a " + noun
 }
 
-// joinVersions writes versions as "0, 1 or 2".
-func joinVersions(versions []int64) string {
-	s := make([]string, len(versions))
-	for i, v := range versions {
-		s[i] = strconv.FormatInt(v, 10)
-	}
-	if len(s) == 1 {
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
-}
-
-// movedFrom returns the origin of a config moved in and not read since.
-func movedFrom(ctx context.Context, p privateReader) (moveOrigin, bool) {
-	var o moveOrigin
-	ok := readPrivate(ctx, p, movedKey, &o)
-	return o, ok
-}
-
 // refuseMissingMoved refuses the first read of a moved config the service
 // does not have (deleted): the create a refresh would plan is no move.
 func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool, diags *diag.Diagnostics) {
@@ -403,9 +367,8 @@ func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool
 		r.kind.Noun, r.kind.ConfigTypeName(), o.From, what, o.Path))
 }
 
-// refuseUnread refuses to plan against a state of only project and id (a
-// move or import not yet refreshed: -refresh=false), which would replace the
-// config. It reports whether it refused.
+// refuseUnread refuses to plan against a state of only project and id (not
+// refreshed since a move or import), which would replace the config.
 func (r *configResource) refuseUnread(ctx context.Context, state tftypes.Value, private privateReader, diags *diag.Diagnostics) bool {
 	attrs := framework.RawAttributes(state)
 	if attrs == nil || !attrs["plugin"].IsNull() {
@@ -413,7 +376,7 @@ func (r *configResource) refuseUnread(ctx context.Context, state tftypes.Value, 
 	}
 	id := framework.RawInt64(attrs["id"]).ValueInt64()
 	how := "was taken over from another resource"
-	if o, ok := movedFrom(ctx, private); ok {
+	if o, ok := readPrivate[moveOrigin](ctx, private, movedKey); ok {
 		how = "was moved in from " + o.From
 	}
 	diags.AddError(fmt.Sprintf("The %s %d has not been read yet", r.kind.Noun, id), fmt.Sprintf(

@@ -22,9 +22,7 @@ var (
 )
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: the whole plan in
-// one step, as a plan modifier per attribute would make the framework walk
-// every attribute of every config. A plan that changes nothing keeps the
-// state as it is.
+// one step, as plan modifiers would make the framework walk every attribute.
 func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "id"}, req, resp)
 	createonce.ConfirmInState(ctx, r.Meta(), req.State)
@@ -38,7 +36,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		if cfg.Filters.IsNull() {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, filtersPath, record.NewFiltersNull())...)
 		}
-		r.refuseCreateIfNotStored(ctx, req, resp)
+		r.refuseCreateIfNotStored(ctx, resp)
 		// plugin is required: the configured value is the planned one.
 		if framework.IsSet(cfg.Plugin) && r.Meta() != nil && !resp.Diagnostics.HasError() {
 			r.checkAgainstPlugin(ctx, r.Meta(), cfg.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
@@ -48,7 +46,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if r.refuseUnread(ctx, req.State.Raw, req.Private, &resp.Diagnostics) {
 		return
 	}
-	facts, known := readPluginFacts(ctx, req.Private)
+	facts, known := readPrivate[pluginFacts](ctx, req.Private, pluginFactsKey)
 	if resp.Plan.Raw.Equal(req.State.Raw) && !cfg.needsPlanning(framework.RawAttributes(req.State.Raw), facts, known) {
 		return
 	}
@@ -59,10 +57,10 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// New settings, a new plugin, or no facts: the plugin's schema tells,
-	// when the key may read it; else the facts of the last answer do.
+	// New settings, a new plugin, or no facts: the plugin's schema tells
+	// (when the key may read it), else the facts of the last answer.
 	secrets, ok := facts.secretKeys()
-	told := (!ok || !plan.Plugin.Equal(state.Plugin) || !sameJSON(cfg.Settings, state.Settings)) &&
+	told := (!ok || !plan.Plugin.Equal(state.Plugin) || !sameJSON(cfg.Settings.StringValue, state.Settings)) &&
 		r.checkAgainstPlugin(ctx, r.Meta(), plan.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
 	if !told && ok && plan.Plugin.Equal(state.Plugin) {
 		resp.Diagnostics.Append(checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.Settings, cfg.secret, "")...)
@@ -76,8 +74,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	resends := !cfg.secret.IsNull() && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
 	if sameArguments(&plan.Config, &state.Config) && !resends {
-		// Update sends nothing: the state's computed values stay, so the
-		// plan has no unknowns.
+		// Update sends nothing: the state's computed values stay known.
 		state.Timeouts, state.SecretSettingsVersion = plan.Timeouts, plan.SecretSettingsVersion
 		state.ProjectID, state.Filters = plan.ProjectID, plan.Filters
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &state)...)
@@ -87,9 +84,8 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// sameJSON reports whether configured settings (unset: no change) are the
-// state's, written any way.
-func sameJSON(configured jsontypes.Normalized, state jsontypes.Normalized) bool {
+// sameJSON reports whether configured settings (null: no change) are the state's.
+func sameJSON(configured types.String, state jsontypes.Normalized) bool {
 	if !framework.IsSet(configured) {
 		return true
 	}
@@ -97,17 +93,8 @@ func sameJSON(configured jsontypes.Normalized, state jsontypes.Normalized) bool 
 		jsonvalue.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString()))
 }
 
-// planUpdate plans an update of the config in state to what cfg
-// configures, from the framework's proposal (the configured values, and the
-// state's or unknown for computed ones left out):
-//
-//   - id and created_at never change; order left out stays.
-//   - A name or description left out is the plugin's: one that is already
-//     stays, another becomes unknown (sent as null). Without plugin facts
-//     the state's stays.
-//   - Configured text, filters and settings the service stores the same way
-//     as the state's keep the state's text; filters left out are null,
-//     unless the state's filter nothing already; settings left out stay.
+// planUpdate plans an update to what cfg configures, from the framework's
+// proposal: what the service stores the same way keeps the state's text.
 func planUpdate(plan, state *record.Config, cfg *configured, facts pluginFacts, known bool) {
 	plan.ID, plan.CreatedAt = state.ID, state.CreatedAt
 	if plan.ProjectID.IsUnknown() && !cfg.ProjectID.IsUnknown() {
@@ -116,43 +103,32 @@ func planUpdate(plan, state *record.Config, cfg *configured, facts pluginFacts, 
 	if cfg.Order.IsNull() {
 		plan.Order = state.Order
 	}
-	switch {
-	case cfg.Name.IsNull():
-		plan.Name = fromPlugin(state.Name, facts.NameFromPlugin && !facts.BlankName, known)
-	case !cfg.Name.IsUnknown():
-		plan.Name = planText(cfg.Name, state.Name, known && facts.NameFromPlugin)
-	}
-	switch {
-	case cfg.Description.IsNull():
-		plan.Description = fromPlugin(state.Description, facts.DescriptionFromPlugin && !facts.BlankDescription, known)
-	case !cfg.Description.IsUnknown():
-		plan.Description = planText(cfg.Description, state.Description, known && facts.DescriptionFromPlugin)
-	}
+	plan.Name = planText(cfg.Name, plan.Name, state.Name, facts.NameFromPlugin, facts.BlankName, known)
+	plan.Description = planText(cfg.Description, plan.Description, state.Description,
+		facts.DescriptionFromPlugin, facts.BlankDescription, known)
 	plan.Filters = planFilters(cfg.Filters.StringValue, plan.Filters, state.Filters)
 	plan.Settings = planSettings(cfg.Settings.StringValue, plan.Settings, state.Settings)
 }
 
-// fromPlugin plans a name or description left out: the state's when it is
-// the plugin's (or nothing tells), else unknown.
-func fromPlugin(state types.String, isPlugins, known bool) types.String {
-	if !known || isPlugins || state.IsNull() {
+// planText plans a name or description. Left out it is the plugin's: the
+// state's when that is (or nothing tells), else unknown. Configured, the
+// state's when the service shows the same (or a blank for the plugin's).
+func planText(configured, proposed, state types.String, isPlugins, blank, known bool) types.String {
+	switch {
+	case configured.IsUnknown():
+		return proposed
+	case configured.IsNull() && (!known || isPlugins && !blank || state.IsNull()):
 		return state
-	}
-	return types.StringUnknown()
-}
-
-// planText plans a configured name or description: the state's when the
-// service shows the same for both (the same stripped text, or blank text
-// for the plugin's the state shows), else as configured.
-func planText(configured, state types.String, stateIsPlugins bool) types.String {
-	if framework.IsSet(state) && (record.SameText(configured.ValueString(), state.ValueString()) ||
-		stateIsPlugins && record.IsBlank(configured.ValueString())) {
+	case configured.IsNull():
+		return types.StringUnknown()
+	case framework.IsSet(state) && (record.SameText(configured.ValueString(), state.ValueString()) ||
+		known && isPlugins && record.IsBlank(configured.ValueString())):
 		return state
 	}
 	return configured
 }
 
-// planFilters plans filters (see planUpdate).
+// planFilters plans filters: left out, null unless the state's filter nothing.
 func planFilters(configured types.String, proposed, state record.FiltersValue) record.FiltersValue {
 	switch {
 	case configured.IsUnknown():
@@ -169,8 +145,7 @@ func planFilters(configured types.String, proposed, state record.FiltersValue) r
 }
 
 // needsPlanning reports whether a plan equal to the state still needs
-// deciding: secrets to check, or values left out of the configuration that
-// must change (as fromPlugin and planFilters decide).
+// deciding: secrets to check, or values left out that must change.
 func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginFacts, known bool) bool {
 	return !c.secret.IsNull() ||
 		c.Name.IsNull() && known && (!facts.NameFromPlugin || facts.BlankName) && !state["name"].IsNull() ||
@@ -178,19 +153,13 @@ func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginF
 		c.Filters.IsNull() && !record.NewFiltersRaw(framework.RawString(state["filters"])).FiltersNothing()
 }
 
-// planSettings plans the plugin settings (see planUpdate). State holds the
-// service's non-secret settings, so a key set elsewhere is planned for
-// removal: the service keeps only what `config` sends.
+// planSettings plans the plugin settings; left out, they stay.
 func planSettings(configured types.String, proposed, state jsontypes.Normalized) jsontypes.Normalized {
 	switch {
 	case configured.IsUnknown():
 		return proposed
-	case configured.IsNull():
+	case sameJSON(configured, state):
 		return state
-	case framework.IsSet(state) &&
-		jsonvalue.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString())):
-		return state
-	default:
-		return proposed
 	}
+	return proposed
 }

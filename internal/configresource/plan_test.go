@@ -196,7 +196,7 @@ func TestPluginFactsInPrivateState(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	p := privateData{}
-	if _, known := readPluginFacts(ctx, p); known {
+	if _, known := readPrivate[pluginFacts](ctx, p, pluginFactsKey); known {
 		t.Fatal("facts known in an empty private state")
 	}
 	none := []string{}
@@ -205,10 +205,10 @@ func TestPluginFactsInPrivateState(t *testing.T) {
 		{SecretKeys: &[]string{"a", "b"}, NameFromPlugin: true}, // some
 		{DescriptionFromPlugin: true},                           // secret keys not known
 	} {
-		if diags := f.store(ctx, p); diags.HasError() {
+		if diags := writePrivate(ctx, p, pluginFactsKey, f); diags.HasError() {
 			t.Fatal(diags)
 		}
-		got, known := readPluginFacts(ctx, p)
+		got, known := readPrivate[pluginFacts](ctx, p, pluginFactsKey)
 		if !known || !reflect.DeepEqual(got, f) {
 			t.Errorf("read back %+v (%v), stored %+v (%s)", got, known, f, p[pluginFactsKey])
 		}

@@ -17,19 +17,15 @@ import (
 // pluginFactsKey is the private-state key of the plugin facts.
 const pluginFactsKey = "plugin"
 
-// pluginFacts is what planning a config needs of its plugin, which the
-// state does not hold (plugin_info): they sit in the resource's private
-// state, which plans never show. Create, Read and Update write them from
-// the service's answer; the plan reads them.
+// pluginFacts is what planning needs of the plugin (plugin_info), kept in
+// private state, which plans never show, from the service's last answer.
 type pluginFacts struct {
-	// SecretKeys are the settings the plugin marks secret, sorted; nil when
-	// no answer told.
-	SecretKeys *[]string `json:"s,omitempty"`
+	SecretKeys *[]string `json:"s,omitempty"` // sorted; nil when no answer told
 	// Whether the config's name or description is the plugin's.
 	NameFromPlugin        bool `json:"n,omitempty"`
 	DescriptionFromPlugin bool `json:"d,omitempty"`
-	// Whether the last create or update configured a blank name or
-	// description, which the state keeps while the service shows the plugin's.
+	// Whether the last write configured a blank name or description, which
+	// the state keeps while the service shows the plugin's.
 	BlankName        bool `json:"bn,omitempty"`
 	BlankDescription bool `json:"bd,omitempty"`
 }
@@ -42,37 +38,30 @@ type privateWriter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// readPluginFacts returns the plugin facts in private state, and whether
-// there are any (none before the first read).
-func readPluginFacts(ctx context.Context, p privateReader) (pluginFacts, bool) {
-	var f pluginFacts
-	if !readPrivate(ctx, p, pluginFactsKey, &f) {
-		return pluginFacts{}, false
-	}
-	return f, true
-}
-
-// readPrivate decodes the JSON value at key of private state into v, and
-// reports whether there was one.
-func readPrivate(ctx context.Context, p privateReader, key string, v any) bool {
+// readPrivate returns the JSON value at key of private state, and whether
+// there is one (no plugin facts before the first read).
+func readPrivate[T any](ctx context.Context, p privateReader, key string) (T, bool) {
+	var v T
 	if p == nil {
-		return false
+		return v, false
 	}
 	raw, diags := p.GetKey(ctx, key)
-	return !diags.HasError() && len(raw) > 0 && json.Unmarshal(raw, v) == nil
+	if diags.HasError() || len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return *new(T), false
+	}
+	return v, true
 }
 
-// store writes f into private state.
-func (f pluginFacts) store(ctx context.Context, p privateWriter) diag.Diagnostics {
+// writePrivate stores v as JSON at key of private state.
+func writePrivate(ctx context.Context, p privateWriter, key string, v any) diag.Diagnostics {
 	if p == nil {
 		return nil
 	}
-	raw, _ := json.Marshal(f) // strings and booleans always encode
-	return p.SetKey(ctx, pluginFactsKey, raw)
+	raw, _ := json.Marshal(v) // strings and booleans always encode
+	return p.SetKey(ctx, key, raw)
 }
 
-// secretKeys returns the settings the plugin marks secret, and whether an
-// answer told.
+// secretKeys returns the settings the plugin marks secret, and whether told.
 func (f pluginFacts) secretKeys() (map[string]bool, bool) {
 	if f.SecretKeys == nil {
 		return nil, false
@@ -84,8 +73,7 @@ func (f pluginFacts) secretKeys() (map[string]bool, bool) {
 	return keys, true
 }
 
-// pluginFactsOf returns the facts rec's plugin_info tells, and prior's
-// where it does not say.
+// pluginFactsOf returns the facts rec's plugin_info tells, prior's elsewhere.
 func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
 	f, p := prior, record.PluginOf(rec.PluginInfo)
 	if p.SecretKeys != nil {
@@ -103,10 +91,9 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
 	return f
 }
 
-// fromRecord sets c, the plan (apply) or the state (refresh), from the
-// service's answer rec (record.Config.FromRecord), keeping its name and
-// description where the service shows what they stand for
-// (record.TextFromAPI): an apply always, a refresh for a configured blank.
+// fromRecord sets c, the plan (apply) or the state (refresh), from rec,
+// keeping a name or description the service shows the plugin's for: an apply
+// always, a refresh for a configured blank.
 func fromRecord(c *record.Config, rec *client.Record, facts pluginFacts, apply bool) {
 	name, description := c.Name, c.Description
 	secrets, _ := facts.secretKeys()
@@ -116,6 +103,5 @@ func fromRecord(c *record.Config, rec *client.Record, facts pluginFacts, apply b
 		facts.DescriptionFromPlugin && (apply || facts.BlankDescription))
 }
 
-// isBlank reports whether a configured name or description is set and
-// blank.
+// isBlank reports whether a configured name or description is set and blank.
 func isBlank(v types.String) bool { return framework.IsSet(v) && record.IsBlank(v.ValueString()) }

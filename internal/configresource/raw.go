@@ -9,14 +9,11 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// Every config of a plan is validated, read and planned, and a model
-// conversion by the framework walks the schema by reflection: it nearly
-// doubles the CPU of a refresh or plan of an unchanged config
-// (BenchmarkRecordRefresh, BenchmarkRecordNoChangePlan). Where a call only
-// needs to look, it reads the raw values instead.
+// Where a call only needs to look it reads raw values: the framework's model
+// conversion nearly doubles the CPU of a no-change refresh or plan (DESIGN.md).
 
-// configOf reads the config attributes of raw attribute values
-// (framework.RawAttributes), and whether each was known and of its type.
+// configOf reads the config of raw attribute values, and whether each was
+// known and of its type.
 func configOf(a map[string]tftypes.Value) (record.Config, bool) {
 	if a == nil {
 		return record.Config{}, false

@@ -12,26 +12,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
-// createRequest is the body of the POST, with the non-secret settings
-// merged with the secret ones when any are configured (else it stays JSON).
-func (m *Model) createRequest(secret types.String) (client.RecordInput, error) {
-	in := createInput(&m.Config)
-	if !framework.IsSet(m.Settings) && !framework.IsSet(secret) {
-		return in, nil
-	}
-	cfg, err := record.SettingsInput(m.Settings, secret)
-	if err != nil {
-		return in, err
-	}
-	in.Config = client.Some(cfg)
-	return in, nil
-}
-
-// settingsUpdate returns the PATCH's config field, if any. The service
-// replaces the non-secret settings with it and keeps the secrets it leaves
-// out, so it carries the planned settings, and the secrets only when
-// secret_config_wo_version changes: then each secret key the configuration
-// leaves out is sent as "", which clears it.
+// settingsUpdate returns the PATCH's config field, if any: the planned
+// settings, and the secrets when secret_config_wo_version changes (the
+// service keeps secrets left out, so they are sent as "", which clears them).
 func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, project string, id int64,
 	plan, state, config *Model, facts pluginFacts,
 ) (client.Opt[json.RawMessage], error) {
@@ -44,8 +27,7 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 	if resend {
 		secrets, known := facts.secretKeys()
 		if config.Settings.IsNull() || !known {
-			// Send the settings the service holds now; the answer also
-			// tells the secret keys.
+			// Send the settings the service holds; the answer tells the secret keys.
 			rec, err := c.Get(ctx, project, r.kind.Collection, id)
 			if err != nil {
 				return client.Opt[json.RawMessage]{}, err
@@ -70,7 +52,7 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 
 // createInput is the body of the POST: plugin and order (0 when left out),
 // which the service requires, and what else is configured.
-func createInput(m *record.Config) client.RecordInput {
+func createInput(m *record.Config, secret types.String) (client.RecordInput, error) {
 	in := client.RecordInput{
 		Plugin: client.Some(m.Plugin.ValueInt64()),
 		Order:  client.Some(m.Order.ValueInt64()), // 0 when null or unknown
@@ -87,12 +69,18 @@ func createInput(m *record.Config) client.RecordInput {
 	if framework.IsSet(m.Filters) {
 		in.Filters = client.Some(json.RawMessage(m.Filters.ValueString()))
 	}
-	return in
+	if framework.IsSet(m.Settings) || framework.IsSet(secret) {
+		cfg, err := record.SettingsInput(m.Settings, secret)
+		if err != nil {
+			return in, err
+		}
+		in.Config = client.Some(cfg)
+	}
+	return in, nil
 }
 
-// updateInput is the body of the PATCH: only what the plan changes (a
-// name or description left out as null: the plugin's), and whether there
-// is anything to send. A new plugin is a replacement.
+// updateInput is the body of the PATCH: only what the plan changes (a new
+// plugin is a replacement), and whether there is anything to send.
 func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) {
 	var in client.RecordInput
 	changed := false
@@ -114,8 +102,7 @@ func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) 
 	return in, changed
 }
 
-// filtersUpdate is the filters to send, if any: planned filters the service
-// would store otherwise than those in state, or {} for filters removed (the
+// filtersUpdate is the filters to send, if any: {} for filters removed (the
 // service refuses null).
 func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage], bool) {
 	switch {
@@ -129,21 +116,13 @@ func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage]
 	return client.Opt[json.RawMessage]{}, false
 }
 
-// textChanged reports whether a planned name or description is a change
-// for the service: a blank where the state is null is not (stored as "",
-// it shows as that null).
+// textChanged reports whether a planned name or description is a change for
+// the service: a blank where the state is null is not (it shows as null).
 func textChanged(plan, state types.String) bool {
-	switch {
-	case plan.Equal(state):
-		return false
-	case state.IsNull() && isBlank(plan):
-		return false
-	}
-	return true
+	return !plan.Equal(state) && (!state.IsNull() || !isBlank(plan))
 }
 
-// optionalString is null when the configuration leaves the text out (the
-// service fills it in), else the planned value.
+// optionalString is null when the text is left out: the service fills it in.
 func optionalString(configured, planned types.String) client.Opt[string] {
 	if configured.IsNull() || !framework.IsSet(planned) {
 		return client.Null[string]()

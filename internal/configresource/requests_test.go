@@ -19,13 +19,22 @@ func body(t *testing.T, in client.RecordInput) string {
 	return string(b)
 }
 
+func createBody(t *testing.T, c *record.Config) string {
+	t.Helper()
+	in, err := createInput(c, types.StringNull())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body(t, in)
+}
+
 func TestCreateInput(t *testing.T) {
 	t.Parallel()
 	minimal := record.Config{
 		Plugin: types.Int64Value(3), Enabled: types.BoolValue(false), Order: types.Int64Unknown(),
 		Name: types.StringUnknown(), Description: types.StringUnknown(), Filters: record.NewFiltersNull(),
 	}
-	if got, want := body(t, createInput(&minimal)), `{"plugin":3,"enabled":false,"order":0}`; got != want {
+	if got, want := createBody(t, &minimal), `{"plugin":3,"enabled":false,"order":0}`; got != want {
 		t.Errorf("minimal create body %s, want %s", got, want)
 	}
 
@@ -35,7 +44,7 @@ func TestCreateInput(t *testing.T) {
 		Filters: record.NewFiltersValue(`{"events":[{"type":"events","id":"$pageview"}]}`),
 	}
 	want := `{"plugin":1,"enabled":true,"order":7,"name":"n","description":"d","filters":{"events":[{"type":"events","id":"$pageview"}]}}`
-	if got := body(t, createInput(&full)); got != want {
+	if got := createBody(t, &full); got != want {
 		t.Errorf("full create body %s, want %s", got, want)
 	}
 }

@@ -34,8 +34,7 @@ var (
 	_ resource.ResourceWithMoveState      = (*configResource)(nil)
 )
 
-// configResource is the resource pipeline_<kind>_config: one config record
-// of the kind's collection.
+// configResource is the resource pipeline_<kind>_config.
 type configResource struct {
 	framework.ResourceBase
 	kind kind.Kind
@@ -48,19 +47,8 @@ func New(k kind.Kind) func() resource.Resource {
 	}
 }
 
-// Schema implements resource.Resource.
-func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = resourceSchema(ctx, r.kind)
-}
-
-// IdentitySchema implements resource.ResourceWithIdentity.
-func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchema()
-}
-
-// Create makes one POST through package createonce (never two configs).
-// A config of a plugin of the other kind, which this collection would not
-// show, is deleted again, and the error names the resource type to use.
+// Create makes one POST through package createonce (never two configs). A
+// config this collection would not show (another kind's plugin) is deleted again.
 func (r *configResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -78,22 +66,22 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	plan.ProjectID = types.StringValue(project)
 	cfg := configuredOf(req.Config.Raw)
-	secret := cfg.secret
-	in, err := plan.createRequest(secret)
+	in, err := createInput(&plan.Config, cfg.secret)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(settingsPath, "Invalid plugin settings", err.Error())
 		return
 	}
 	settings := in.Config
-	// The plan's look at the plugin's schema (once per operation) tells
-	// whether the POST may carry the secrets.
+	// The POST carries settings only to a service known to store configs
+	// (today's turns such a create into a hog function, or refuses it), and
+	// secrets only when the plugin's schema checked them; else they follow.
 	var found diag.Diagnostics
 	checked := r.checkAgainstPlugin(ctx, meta, plan.Plugin.ValueInt64(), &cfg, &found) && !found.HasError()
-	if !r.settingsWithCreate(meta, secret, checked) {
-		in.Config = client.Opt[json.RawMessage]{} // sent once the config exists
+	if stores, known := meta.Client.StoresConfigs(); !known || !stores || framework.IsSet(cfg.secret) && !checked {
+		in.Config = client.Opt[json.RawMessage]{}
 	}
 	rec, err := createonce.Create(ctx, meta, r.kind, project,
-		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(secret, nil)}, &resp.Diagnostics)
+		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(cfg.secret, nil)}, &resp.Diagnostics)
 	if err != nil {
 		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return
@@ -102,35 +90,32 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	tflog.Debug(ctx, "created "+r.kind.Noun)
 
 	shown, err := r.showsCreated(ctx, meta.Client, project, rec)
-	if err != nil {
-		// Kept in state, tainted, so that it is not orphaned.
-		r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
-		r.addError(&resp.Diagnostics, "check the new", rec.ID, err)
-		return
-	}
-	if !shown {
+	if err == nil && !shown {
 		r.refuseOtherKind(ctx, meta.Client, project, rec, &resp.Diagnostics)
 		return
 	}
-	if r.refuseMisplacedSettings(ctx, meta.Client, project, rec, &plan, secret, &resp.Diagnostics) {
+	if err == nil && r.refuseMisplacedSettings(ctx, meta.Client, project, rec, &plan, cfg.secret, &resp.Diagnostics) {
 		return
 	}
+	op := "check the new"
 	_, sent := in.Config.Get()
-	if _, has := settings.Get(); has && !sent {
-		updated, err := meta.Client.Update(ctx, project, r.kind.Collection, rec.ID, client.RecordInput{Config: settings})
-		if err != nil {
-			// Kept in state, tainted: the next apply replaces it.
-			r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
-			r.addError(&resp.Diagnostics, "set the plugin settings of the new", rec.ID, err)
-			return
+	if _, has := settings.Get(); err == nil && has && !sent {
+		op = "set the plugin settings of the new"
+		var updated *client.Record
+		updated, err = meta.Client.Update(ctx, project, r.kind.Collection, rec.ID, client.RecordInput{Config: settings})
+		if err == nil {
+			rec = updated
 		}
-		rec = updated
 	}
+	// After an error too: kept in state, tainted, the config is not orphaned.
 	r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
+	if err != nil {
+		r.addError(&resp.Diagnostics, op, rec.ID, err)
+	}
 }
 
-// Read reads the config (see read). One the service no longer has, or has
-// soft-deleted, is removed from state, so that the plan re-creates it.
+// Read removes a config the service no longer has from state, so that the
+// plan re-creates it.
 func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	// Raw (raw.go): most configs of a refresh are unchanged.
 	attrs := framework.RawAttributes(req.State.Raw)
@@ -156,8 +141,8 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	id := prior.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
 	rec, err := r.read(ctx, meta, &prior)
-	// A config moved in from another resource (move.go) and not read since.
-	origin, moved := movedFrom(ctx, req.Private)
+	// A config moved in and not read since.
+	origin, moved := readPrivate[moveOrigin](ctx, req.Private, movedKey)
 	switch {
 	case moved && (client.IsNotFound(err) || err == nil && rec.Deleted):
 		r.refuseMissingMoved(origin, id, err == nil, &resp.Diagnostics)
@@ -175,13 +160,11 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 
-	priorFacts, known := readPluginFacts(ctx, req.Private)
+	priorFacts, _ := readPrivate[pluginFacts](ctx, req.Private, pluginFactsKey)
 	current := prior
 	facts := pluginFactsOf(rec, priorFacts)
 	fromRecord(&current, rec, facts, false)
-	if !known || !reflect.DeepEqual(facts, priorFacts) {
-		resp.Diagnostics.Append(facts.store(ctx, resp.Private)...)
-	}
+	resp.Diagnostics.Append(writePrivate(ctx, resp.Private, pluginFactsKey, facts)...)
 	if moved {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, movedKey, nil)...)
 	}
@@ -194,8 +177,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Update makes one PATCH with only the changed fields, none when nothing
-// changes for the service.
+// Update makes one PATCH of the changed fields, none when nothing changes.
 func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state, config Model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -211,7 +193,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 	id := state.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
 	project := plan.ProjectID.ValueString()
-	facts, _ := readPluginFacts(ctx, req.Private)
+	facts, _ := readPrivate[pluginFacts](ctx, req.Private, pluginFactsKey)
 	in, changed := updateInput(&plan.Config, &state.Config, &config.Config)
 	settings, err := r.settingsUpdate(ctx, meta.Client, project, id, &plan, &state, &config, facts)
 	if err != nil {
@@ -237,8 +219,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 	r.storeRecord(ctx, rec, &plan, &config.Config, facts, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 }
 
-// Delete makes one PATCH {"deleted": true} (see softDelete). A config
-// already gone is fine.
+// Delete soft-deletes the config; one already gone is fine.
 func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state Model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -263,7 +244,7 @@ func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest,
 }
 
 // read returns the record behind a state through the operation's read
-// cache (package readcache); an import's (project and id alone) by GET.
+// cache; an import's (project and id alone) by GET.
 func (r *configResource) read(ctx context.Context, meta *framework.ProviderData, state *record.Config) (*client.Record, error) {
 	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
 	if state.Plugin.IsNull() || state.Plugin.IsUnknown() {
@@ -272,10 +253,8 @@ func (r *configResource) read(ctx context.Context, meta *framework.ProviderData,
 	return meta.ReadCache().Read(ctx, project, r.kind.Collection, id)
 }
 
-// storeRecord stores the service's answer rec to a create or update into
-// the plan m, with the plugin facts it tells (prior's where it does not) in
-// private state, and the identity. configured holds the configuration's
-// name and description.
+// storeRecord stores the answer to a create or update into the plan m, its
+// plugin facts (prior's where it does not tell) and the identity.
 func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *record.Config,
 	prior pluginFacts, state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
 ) {
@@ -289,46 +268,22 @@ func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m 
 		keepPlanned(&m.Config, &planned)
 	}
 	diags.Append(state.Set(ctx, m)...)
-	diags.Append(facts.store(ctx, private)...)
+	diags.Append(writePrivate(ctx, private, pluginFactsKey, facts)...)
 	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
 }
 
-// settingsWithCreate reports whether the POST may carry the settings: only
-// once the service is known to store configs (today's service turns a
-// multipart create with settings into a hog function, and refuses a JSON
-// one), and secrets only when the plan checked them against the plugin's
-// schema, else they follow once the answer shows which keys are secret.
-func (r *configResource) settingsWithCreate(meta *framework.ProviderData, secret types.String, checked bool) bool {
-	stores, known := meta.Client.StoresConfigs()
-	return known && stores && (!framework.IsSet(secret) || checked)
-}
-
-// keepPlanned puts back into got, the answer's values, every value the plan
-// knew: Terraform wants them back as planned. They differ only where the
-// service changed what the configuration leaves out since the state was
-// read (an order resource's order, under -refresh=false).
+// keepPlanned puts back every value the plan knew, as Terraform wants: the
+// service may have changed one left out (an order, under -refresh=false).
 func keepPlanned(got, planned *record.Config) {
-	keepKnown(&got.ID, planned.ID)
-	keepKnown(&got.Plugin, planned.Plugin)
-	keepKnown(&got.Order, planned.Order)
-	keepKnown(&got.ProjectID, planned.ProjectID)
-	keepKnown(&got.Name, planned.Name)
-	keepKnown(&got.Description, planned.Description)
-	keepKnown(&got.CreatedAt, planned.CreatedAt)
-	keepKnown(&got.UpdatedAt, planned.UpdatedAt)
-	keepKnown(&got.Enabled, planned.Enabled)
-	keepKnown(&got.Filters, planned.Filters)
-	keepKnown(&got.Settings, planned.Settings)
-}
-
-func keepKnown[T attr.Value](dst *T, planned T) {
-	if !planned.IsUnknown() {
-		*dst = planned
+	g, p := reflect.ValueOf(got).Elem(), reflect.ValueOf(planned).Elem()
+	for i := range g.NumField() {
+		if v, ok := p.Field(i).Interface().(attr.Value); ok && !v.IsUnknown() {
+			g.Field(i).Set(p.Field(i))
+		}
 	}
 }
 
-// showsCreated reports whether the collection shows a config just created:
-// its plugin_info tells, else a GET.
+// showsCreated reports whether the collection shows a config just created.
 func (r *configResource) showsCreated(ctx context.Context, c *client.Client, project string, rec *client.Record) (bool, error) {
 	if shows, known := r.kind.Shows(rec); known {
 		return shows, nil
@@ -340,8 +295,7 @@ func (r *configResource) showsCreated(ctx context.Context, c *client.Client, pro
 	return err == nil, err
 }
 
-// refuseOtherKind deletes a config the service stored for a plugin of
-// another kind, and reports which resource type the plugin belongs to.
+// refuseOtherKind deletes a config of another kind's plugin, naming its type.
 func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, project string, rec *client.Record, diags *diag.Diagnostics) {
 	owner, err := r.removeStray(ctx, c, project, rec)
 
@@ -364,8 +318,7 @@ func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 }
 
 // removeStray soft-deletes a config through a collection that shows it (the
-// others answer 404) and returns its kind; else DELETE, which the service
-// resolves in the whole project, at least disables it.
+// others answer 404), and returns its kind; else DELETE at least disables it.
 func (r *configResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
 	var errs []error
 	for _, k := range r.kind.OwnFirst()[1:] {
@@ -386,8 +339,7 @@ func (r *configResource) removeStray(ctx context.Context, c *client.Client, proj
 	return nil, errors.Join(append(errs, fmt.Errorf("no collection shows config %d, so it could only be disabled", rec.ID))...)
 }
 
-// addError reports a failed operation on config id (0: not created yet),
-// on the attribute the service names, if any.
+// addError reports a failed operation on config id (0: not created yet).
 func (r *configResource) addError(diags *diag.Diagnostics, op string, id int64, err error) {
 	summary := fmt.Sprintf("Could not %s %s", op, r.kind.Noun)
 	if id != 0 {
@@ -403,8 +355,7 @@ func softDelete(ctx context.Context, c *client.Client, project string, coll clie
 	return err
 }
 
-// deletedAgainNote tells whether config id, created on the way to an
-// error, was deleted again, and else what to do (advice).
+// deletedAgainNote tells whether config id was deleted again, else what to do.
 func deletedAgainNote(id int64, err error, advice string) string {
 	if err == nil {
 		return fmt.Sprintf("\n\nThe config created on the way (id %d) has been deleted again.", id)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,7 +23,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
@@ -43,18 +43,16 @@ var writableAttributes = []string{"plugin", "enabled", "order", "name", "descrip
 // attrPath maps a service error's attr to an attribute; nested attrs are
 // joined with "__" (filters__events__0__type).
 func attrPath(attr string) (path.Path, bool) {
-	first, _, _ := strings.Cut(attr, "__")
-	for _, a := range writableAttributes {
-		if a == first {
-			return path.Root(a), true
-		}
+	if first, _, _ := strings.Cut(attr, "__"); slices.Contains(writableAttributes, first) {
+		return path.Root(first), true
 	}
 	return path.Empty(), false
 }
 
-// resourceSchema is the schema of the config resource of kind k.
-func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
-	return schema.Schema{
+// Schema implements resource.Resource.
+func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	k := r.kind
+	resp.Schema = schema.Schema{
 		Version: schemaVersion,
 		MarkdownDescription: fmt.Sprintf("Manages a %[1]s: one %[2]s plugin set up in a project, with its "+
 			"settings, enabled flag, order, name and description.", k.Noun, k.PluginNoun),
@@ -119,7 +117,7 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				CustomType: jsontypes.NormalizedType{},
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{settingsObject, storableNumbers},
+				Validators: []validator.String{validSettings},
 				MarkdownDescription: "Non-secret plugin settings, a JSON object (write it with `jsonencode`). It " +
 					"holds all of them: a setting added in PostHog's UI shows as a change that the apply removes. " +
 					"Left out, the settings are not managed.",
@@ -129,7 +127,7 @@ func resourceSchema(ctx context.Context, k kind.Kind) schema.Schema {
 				WriteOnly: true,
 				// Dropping Sensitive would plan an update of every config once.
 				Sensitive:  true,
-				Validators: []validator.String{settingsObject, storableNumbers},
+				Validators: []validator.String{validSettings},
 				MarkdownDescription: "Secret plugin settings, a JSON object (write it with `jsonencode`), never " +
 					"stored in plan or state. Sent on create and whenever `secret_config_wo_version` changes; a " +
 					"secret it then leaves out is cleared.",
@@ -169,9 +167,9 @@ func timeoutDescription(operation string, def time.Duration) string {
 		operation, int(def.Minutes()))
 }
 
-// identitySchema is the resource identity (Terraform 1.12+).
-func identitySchema() identityschema.Schema {
-	return identityschema.Schema{
+// IdentitySchema implements resource.ResourceWithIdentity (Terraform 1.12+).
+func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{
 			"project_id": identityschema.StringAttribute{
 				OptionalForImport: true,
@@ -185,8 +183,7 @@ func identitySchema() identityschema.Schema {
 	}
 }
 
-// Model is the config resource's model: the config (record.Config), the
-// write-only secret settings with their version, and the timeouts.
+// Model is the config resource's model.
 type Model struct {
 	record.Config
 	SecretSettings        types.String   `tfsdk:"secret_config_wo"`
@@ -201,8 +198,7 @@ type identityModel struct {
 }
 
 // sameArguments reports whether a and b agree on every argument the
-// service stores (another project_id is a replacement, and filters that
-// filter nothing are the same, however written).
+// service stores (another project_id is a replacement).
 func sameArguments(a, b *record.Config) bool {
 	return a.Plugin.Equal(b.Plugin) &&
 		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
@@ -213,17 +209,8 @@ func sameArguments(a, b *record.Config) bool {
 
 // SetIdentity stores the identity of the config c (framework.StoreIdentity).
 func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, c *record.Config) diag.Diagnostics {
-	return framework.StoreIdentity(ctx, identity, identityOf(c))
+	return framework.StoreIdentity(ctx, identity, identityModel{ProjectID: c.ProjectID, ID: c.ID})
 }
-
-// identityOf is the identity of the config c.
-func identityOf(c *record.Config) identityModel {
-	return identityModel{ProjectID: c.ProjectID, ID: c.ID}
-}
-
-// removedInVersion1 are the attributes of version 0 that describe the
-// plugin, change on their own or never change; the data source shows them.
-var removedInVersion1 = []string{"plugin_info", "delivery_rate_24h", "error", "deleted", "team_id"}
 
 // UpgradeState implements resource.ResourceWithUpgradeState; the plugin
 // facts come with the next read.
@@ -231,20 +218,17 @@ func (r *configResource) UpgradeState(context.Context) map[int64]resource.StateU
 	return map[int64]resource.StateUpgrader{0: framework.JSONStateUpgrader("config", dropRemovedInVersion1)}
 }
 
-// dropRemovedInVersion1 turns version 0 attributes into version 1's, for
-// an upgrade or a move (move.go).
+// dropRemovedInVersion1 turns version 0 attributes into version 1's: those
+// that describe the plugin, change on their own or never change, go.
 func dropRemovedInVersion1(attrs map[string]json.RawMessage) {
-	for _, name := range removedInVersion1 {
+	for _, name := range []string{"plugin_info", "delivery_rate_24h", "error", "deleted", "team_id"} {
 		delete(attrs, name)
 	}
 }
 
-// textValidator checks a name or description as the service does: its
-// length in characters once stripped (the stock validators count bytes,
-// whitespace included), and no null character.
+// textValidator checks a name or description as the service does (the
+// stock validators count bytes, whitespace included).
 type textValidator struct{ max int }
-
-var _ validator.String = textValidator{}
 
 func (v textValidator) Description(context.Context) string {
 	return fmt.Sprintf("at most %d characters once leading and trailing whitespace is stripped, and no null character", v.max)
@@ -253,7 +237,7 @@ func (v textValidator) Description(context.Context) string {
 func (v textValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v textValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !framework.IsSet(req.ConfigValue) {
 		return
 	}
 	s := req.ConfigValue.ValueString()

@@ -27,30 +27,20 @@ var (
 	secretSettingsPath = path.Root("secret_config_wo")
 )
 
-// settingsObject refuses settings that are not a JSON object.
-var settingsObject = framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)
+// settingsValidator refuses settings that are not a JSON object, or hold a
+// number past a double's range, which the service's Python reads as inf.
+type settingsValidator struct{ validator.String }
 
-// storableNumbers refuses a number past a double's range, which the
-// service's Python reads as inf and cannot store.
-var storableNumbers validator.String = storableNumbersValidator{}
+var validSettings = settingsValidator{framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)}
 
-type storableNumbersValidator struct{}
-
-func (storableNumbersValidator) Description(context.Context) string {
-	return "numbers must be within a double's range"
-}
-
-func (v storableNumbersValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (storableNumbersValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (s settingsValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	s.String.ValidateString(ctx, req, resp)
 	if !framework.IsSet(req.ConfigValue) {
 		return
 	}
 	v, err := jsonvalue.Decode(req.ConfigValue.ValueString())
 	if err != nil {
-		return // settingsObject reports it
+		return // not JSON: reported above
 	}
 	if where, found := jsonvalue.InfiniteNumber(v); found {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid plugin settings", fmt.Sprintf(
@@ -59,10 +49,8 @@ func (storableNumbersValidator) ValidateString(_ context.Context, req validator.
 	}
 }
 
-// ValidateConfig implements resource.ResourceWithValidateConfig: a setting
-// is either secret or not, so config and secret_config_wo share no key. It
-// reads the configuration raw (raw.go): Terraform validates every config
-// of every plan.
+// ValidateConfig implements resource.ResourceWithValidateConfig: config and
+// secret_config_wo share no key.
 func (r *configResource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	cfg := configuredOf(req.Config.Raw)
 	secret := settingKeys(cfg.secret, nil)
@@ -74,9 +62,7 @@ func (r *configResource) ValidateConfig(_ context.Context, req resource.Validate
 }
 
 // checkSettingKeys checks configured settings against the keys the plugin
-// marks secret: a secret in config would be stored in plan and state, and a
-// non-secret setting in secret_config_wo would be dropped by the service on
-// the next update that sends config without it. note ends each error.
+// marks secret; note ends each error.
 func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret record.StringValue, note string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if bad := settingKeys(plain, func(k string) bool { return secrets[k] }); len(bad) > 0 {
@@ -94,8 +80,7 @@ func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret recor
 	return diags
 }
 
-// settingKeys returns the keys of configured settings for which keep holds
-// (nil: all), sorted; none when unset or not an object.
+// settingKeys returns the sorted keys of settings for which keep holds (nil: all).
 func settingKeys(v record.StringValue, keep func(string) bool) []string {
 	if !framework.IsSet(v) {
 		return nil
@@ -121,16 +106,12 @@ func quoted(keys []string) string {
 }
 
 // refuseMisplacedSettings deletes a config just created whose settings the
-// answer's secret keys show in the wrong attribute (a secret in config
-// would land in state), and reports whether it refused.
+// answer's secret keys show in the wrong attribute, and reports whether.
 func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.Client, project string,
 	rec *client.Record, plan *Model, secret types.String, diags *diag.Diagnostics,
 ) bool {
 	secrets, known := record.SecretKeys(rec.PluginInfo)
-	if !known {
-		return false
-	}
-	if !checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, "").HasError() {
+	if !known || !checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, "").HasError() {
 		return false
 	}
 	err := softDelete(ctx, c, project, r.kind.Collection, rec.ID)
@@ -140,10 +121,8 @@ func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.
 }
 
 // checkAgainstPlugin checks configured settings against the plugin's
-// config_schema (from the organization's plugin listing, once per
-// operation): keys in the wrong attribute are refused, unknown ones warned
-// about. It reports whether the schema told; a key that may not read the
-// listing leaves the check to the create's answer.
+// config_schema: keys in the wrong attribute are refused, unknown ones
+// warned about. It reports whether the schema told.
 func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework.ProviderData, plugin int64, cfg *configured,
 	diags *diag.Diagnostics,
 ) bool {
@@ -171,11 +150,9 @@ func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework
 }
 
 // noSchemaSaid holds the providers (operations) that warned they cannot
-// read a plugin's schema.
+// read a plugin's schema: once per operation is enough.
 var noSchemaSaid sync.Map
 
-// noSchemaOnce warns, once per operation, that settings are checked only
-// once the service has answered the create.
 func noSchemaOnce(meta *framework.ProviderData, plugin int64, err error, diags *diag.Diagnostics) {
 	if _, said := noSchemaSaid.LoadOrStore(meta, true); said {
 		return

@@ -30,7 +30,7 @@ func TestPlanText(t *testing.T) {
 		{`blank, the state "": the state's`, val("\n"), val(""), val(""), true},
 		{"blank, the state null: as configured", val(""), types.StringNull(), val(""), true},
 	} {
-		if got := planText(tt.configured, tt.state, tt.stateIsPlugins); !got.Equal(tt.want) {
+		if got := planText(tt.configured, tt.configured, tt.state, tt.stateIsPlugins, false, true); !got.Equal(tt.want) {
 			t.Errorf("%s: planned %v, want %v", tt.what, got, tt.want)
 		}
 	}
@@ -169,10 +169,10 @@ func TestSecretKeysKnownEmpty(t *testing.T) {
 	for _, schema := range []string{`[]`, `[{"key": "locale"}]`, `{"apiKey": {"secret": true}}`} {
 		facts := pluginFactsOf(&client.Record{PluginInfo: json.RawMessage(`{"config_schema": ` + schema + `}`)}, pluginFacts{})
 		p := privateData{}
-		if diags := facts.store(ctx, p); diags.HasError() {
+		if diags := writePrivate(ctx, p, pluginFactsKey, facts); diags.HasError() {
 			t.Fatal(diags)
 		}
-		got, _ := readPluginFacts(ctx, p)
+		got, _ := readPrivate[pluginFacts](ctx, p, pluginFactsKey)
 		if keys, known := got.secretKeys(); !known || len(keys) != 0 {
 			t.Errorf("config_schema %s: secret keys %v, known %v after a round trip (%s)", schema, keys, known, p[pluginFactsKey])
 		}
