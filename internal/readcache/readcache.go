@@ -63,9 +63,10 @@ type collState struct {
 	// complete: the first page held every record (a service ignoring limit).
 	complete bool
 	// failed: a page failed or the count is past a listing's budget.
-	failed   bool
-	records  map[int64]*client.Record // the pages' records not served yet
-	inflight *batch
+	failed  bool
+	records map[int64]*client.Record // the pages' records not served yet
+	// inflight is closed once the pages being fetched are filed.
+	inflight chan struct{}
 	// firstGET is closed (and nil) once the first read's GET has returned:
 	// records from pages wait for the plugin_info it may show.
 	firstGET chan struct{}
@@ -77,13 +78,6 @@ func (s *collState) pages(pageSize int) int {
 		return 1
 	}
 	return int((s.count + int64(pageSize) - 1) / int64(pageSize))
-}
-
-// batch is pages being fetched; gen is Cache.gen when it started, so that a
-// record invalidated since is not taken from it.
-type batch struct {
-	done chan struct{}
-	gen  uint64
 }
 
 // New returns a cache reading through api with pages of pageSize records.
@@ -196,10 +190,10 @@ func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) (*client.Rec
 			delete(s.records, id) // one read per page record; another asks the service
 			return rec, false
 		}
-		if b := s.inflight; b != nil {
+		if done := s.inflight; done != nil {
 			c.mu.Unlock()
 			select {
-			case <-b.done:
+			case <-done:
 			case <-ctx.Done():
 			}
 			c.mu.Lock()
@@ -244,21 +238,21 @@ func (c *Cache) stateOf(k collKey) *collState {
 // list fetches the next n pages of collection k in the background; reads
 // wait for them through s.inflight. It runs under c.mu.
 func (c *Cache) list(ctx context.Context, k collKey, s *collState, n int) {
-	b := &batch{done: make(chan struct{}), gen: c.gen}
 	first := s.listed
 	s.listed += n
-	s.inflight = b
+	s.inflight = make(chan struct{})
 	tflog.Debug(ctx, "listing records to serve reads from pages", map[string]any{
 		"collection": string(k.coll), "project": k.project, "pages": n, "first_offset": first * c.pageSize, "misses": s.misses,
 	})
 	// The pages serve every waiting read: one read's cancellation must not
 	// fail them. The client's timeouts and retries bound the fetch.
-	go c.fetch(context.WithoutCancel(ctx), k, s, b, first, n)
+	go c.fetch(context.WithoutCancel(ctx), k, s, c.gen, first, n)
 }
 
 // fetch gets pages first to first+n-1, at most fetchParallelism at a time,
-// then files their records and wakes the reads waiting for them.
-func (c *Cache) fetch(ctx context.Context, k collKey, s *collState, b *batch, first, n int) {
+// then files their records and wakes the reads waiting for them. gen is
+// Cache.gen when the fetch began: a record invalidated since is left out.
+func (c *Cache) fetch(ctx context.Context, k collKey, s *collState, gen uint64, first, n int) {
 	pages := make([]*client.Page, n)
 	errs := make([]error, n)
 	parallel(n, func(i int) {
@@ -287,13 +281,13 @@ func (c *Cache) fetch(ctx context.Context, k collKey, s *collState, b *batch, fi
 		}
 		for j := range page.Results {
 			rec := &page.Results[j]
-			if c.invalidated[rec.ID] <= b.gen { // else written while the page was under way: it may be stale
+			if c.invalidated[rec.ID] <= gen { // else written while the page was under way: it may be stale
 				s.records[rec.ID] = rec
 			}
 		}
 	}
+	close(s.inflight)
 	s.inflight = nil
-	close(b.done)
 }
 
 // parallel runs fn(0) to fn(n-1), at most fetchParallelism at a time.
