@@ -347,25 +347,10 @@ func resendSettings(ctx context.Context, c *client.Client, k kind.Kind, project 
 	return updated, nil
 }
 
-// madeBy reports whether rec may be the config a create of in made: it
-// holds everything in sends, or all but the settings while it holds none
-// (a create whose settings were to follow in a PATCH, cut off before it).
+// madeBy reports whether rec may be the config a create of in made: an
+// active config holding everything in sends. A name or description left out
+// is checked by matchesFallback.
 func madeBy(rec *client.Record, in client.RecordInput) bool {
-	if matchesSent(rec, in) {
-		return true
-	}
-	if _, ok := in.Config.Get(); !ok {
-		return false
-	}
-	stored, _ := record.ParseSettings(string(rec.Config))
-	posted := in
-	posted.Config = client.Opt[json.RawMessage]{}
-	return len(stored) == 0 && matchesSent(rec, posted)
-}
-
-// matchesSent reports whether rec is an active config holding everything
-// in sends. A name or description left out is checked by matchesFallback.
-func matchesSent(rec *client.Record, in client.RecordInput) bool {
 	if rec.Deleted {
 		return false
 	}
@@ -396,9 +381,10 @@ func matchesSent(rec *client.Record, in client.RecordInput) bool {
 		return false
 	}
 	if v, ok := in.Config.Get(); ok {
-		// Not an object (or null): nil, which holds only what may be absent.
+		// Not an object (or null): nil. None at all may be a create whose
+		// settings were to follow in a PATCH, cut off before it.
 		stored, _ := record.ParseSettings(string(rec.Config))
-		if !record.HoldsSettings(stored, string(v), record.AsStored) {
+		if len(stored) > 0 && !record.HoldsSettings(stored, string(v), record.AsStored) {
 			return false
 		}
 	}
@@ -415,7 +401,7 @@ func matchesFallback(rec *client.Record, in client.RecordInput) bool {
 		plugin record.OwnText
 	}{{in.Name, rec.Name, p.Name}, {in.Description, rec.Description, p.Description}} {
 		if v, sent := f.sent.Get(); sent && !record.IsBlank(v) {
-			continue // checked by matchesSent
+			continue // checked by madeBy
 		}
 		if isPlugins, told := f.plugin.Shows(f.got); told && !isPlugins {
 			return false
