@@ -1,14 +1,7 @@
 // Package createonce makes the one POST of a config create, and never
-// makes a config twice, nor takes one that another resource holds.
-//
-// A POST whose answer was lost (client.MayHaveApplied) is not resent
-// blindly: the service has no idempotency key, so Create looks for configs
-// made since that hold what was sent, resends only after a 502 or 503 when
-// there are none, and otherwise names them in its error. It never adopts
-// such a config (it could be another state's); it adopts only a config
-// whose id an answer gave to a run killed before Terraform stored it, as
-// the create journal (journal.go) of the working directory and workspace
-// proves.
+// makes a config twice, nor takes one that another resource holds: see
+// DESIGN.md, "POST is retried only when it provably did not reach the
+// service" and "Create recovery adopts only a killed run's orphan".
 package createonce
 
 import (
@@ -40,19 +33,17 @@ const (
 	// it, may be; noDateSkew before any answer had a Date.
 	clockSkew  = 2 * time.Second
 	noDateSkew = 2 * time.Minute
-	// stopGrace is how long a POST under way may still run after Terraform
-	// cancels the operation, so that the new config's id reaches the state
-	// or the journal.
+	// stopGrace is how long a POST under way outlives Terraform's stop, so
+	// that the new config's id reaches the state or the journal.
 	stopGrace = 15 * time.Second
 )
 
 // inFlight counts the creates under way.
 var inFlight sync.WaitGroup
 
-// ExitWhenOrphaned exits once Terraform, the parent, is gone (killed), as
-// go-plugin would serve on; the creates under way first get stopGrace and
-// a little more to record what they made. On Unix an orphan is
-// re-parented; elsewhere this never fires.
+// ExitWhenOrphaned exits once Terraform, the parent, is gone (killed),
+// where go-plugin would serve on, once the creates under way have recorded
+// what they made. Only Unix re-parents an orphan.
 func ExitWhenOrphaned() {
 	parent := os.Getppid()
 	if parent <= 1 {
@@ -74,8 +65,8 @@ func ExitWhenOrphaned() {
 }
 
 // Request is a create: what the POST sends, the plugin settings the config
-// is to hold (Input.Config, or sent by the caller once the config exists),
-// and which of them are secret (the journal keeps no secret value).
+// is to hold (Input.Config, or sent later by the caller), and which are
+// secret (the journal keeps no secret value).
 type Request struct {
 	Input      client.RecordInput
 	Settings   client.Opt[json.RawMessage]
@@ -104,8 +95,7 @@ func (r Request) fingerprint(host, project string, coll client.Collection) strin
 }
 
 // Create creates the config req sends in project's collection of kind k,
-// or adopts, with a warning, the one a killed run of this working
-// directory created with exactly this request.
+// or adopts, with a warning, the one a killed run created with it.
 func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, req Request, diags *diag.Diagnostics) (*client.Record, error) {
 	inFlight.Add(1)
 	defer inFlight.Done()
@@ -133,10 +123,10 @@ func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proj
 		reg.gate.RUnlock()
 		switch {
 		case err == nil:
-			j.created(seq, rec.ID)
+			j.write(event{Seq: seq, ID: rec.ID})
 			return rec, nil
 		case !client.MayHaveApplied(err):
-			j.settled(seq)
+			j.write(event{Seq: seq, Done: true})
 			return nil, err
 		}
 		// With no other create under way, so that the configs they made are
@@ -145,21 +135,22 @@ func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proj
 		ids, lerr := candidates(ctx, c, k, project, req.Input, sent, time.Time{})
 		reg.gate.Unlock()
 		ids = slices.DeleteFunc(ids, func(id int64) bool { _, made := reg.made.Load(id); return made })
-		if lerr == nil && len(ids) == 0 && answeredUnavailable(err) && attempt < c.MaxRetries() && ctx.Err() == nil {
-			// Nothing was stored, and the answer says the request was
-			// not being worked on: sending it again is safe.
-			j.settled(seq)
+		// After a 502 or 503 the request was not taken, which a list without
+		// its config settles (a 504, a reset or a timeout may leave it at
+		// work, to store the config after the list): sending it again is safe.
+		status := client.StatusOf(err)
+		unavailable := status == http.StatusBadGateway || status == http.StatusServiceUnavailable
+		if lerr == nil && len(ids) == 0 && unavailable && attempt < c.MaxRetries() && ctx.Err() == nil {
+			j.write(event{Seq: seq, Done: true})
 			continue
 		}
-		// Left open: if this process is killed now, the next run warns of
-		// the configs that match.
+		// Left open: a killed process's next run warns of what matches.
 		return nil, lostAnswer(k, project, ids, lerr, err)
 	}
 }
 
-// registry is what the creates of one client (one configured provider)
-// share: the configs they made, and a gate that a look for what a failed
-// create made holds alone.
+// registry is what the creates of one configured provider share: the
+// configs they made, and a gate a look for a lost answer's config holds.
 type registry struct {
 	gate sync.RWMutex
 	made sync.Map // config id -> true
@@ -170,15 +161,6 @@ var registries sync.Map // *client.Client -> *registry
 func registryFor(c *client.Client) *registry {
 	r, _ := registries.LoadOrStore(c, &registry{})
 	return r.(*registry) //nolint:forcetypeassert // only *registry is stored
-}
-
-// answeredUnavailable reports whether a create failed with a 502 or 503:
-// the request was not taken, which a list without its config settles. A
-// 504, a reset or a timeout may leave it at work, to store the config
-// after the list.
-func answeredUnavailable(err error) bool {
-	s := client.StatusOf(err)
-	return s == http.StatusBadGateway || s == http.StatusServiceUnavailable
 }
 
 // post makes one create call, which outlives Terraform's stop (a
@@ -199,8 +181,8 @@ func post(ctx context.Context, c *client.Client, project string, coll client.Col
 	return c.Create(pctx, project, coll, in)
 }
 
-// LostAnswerError is a create whose answer was lost on the way (Err): it
-// may have made a config, and Note says which configs match.
+// LostAnswerError is a create whose answer was lost (Err); Note says which
+// configs match.
 type LostAnswerError struct {
 	Err  error
 	Note string
@@ -209,8 +191,8 @@ type LostAnswerError struct {
 func (e *LostAnswerError) Error() string { return e.Err.Error() + "\n\n" + e.Note }
 func (e *LostAnswerError) Unwrap() error { return e.Err }
 
-// lostAnswer is the error of a create whose answer was lost: it names the
-// configs ids, made since with what was sent (lerr: listing them failed).
+// lostAnswer names the configs ids, made since with what was sent (lerr:
+// listing them failed).
 func lostAnswer(k kind.Kind, project string, ids []int64, lerr, err error) error {
 	var found string
 	switch {
@@ -231,12 +213,9 @@ func lostAnswer(k kind.Kind, project string, ids []int64, lerr, err error) error
 // hold what in sends, created between after and before (zero: now) on the
 // service's clock.
 func candidates(ctx context.Context, c *client.Client, k kind.Kind, project string, in client.RecordInput, after, before time.Time) ([]int64, error) {
-	from, skew := onServiceClock(c, after)
-	from = from.Add(-skew)
-	var to time.Time
+	from, to := onServiceClock(c, after, false), time.Time{}
 	if !before.IsZero() {
-		to, skew = onServiceClock(c, before)
-		to = to.Add(skew)
+		to = onServiceClock(c, before, true)
 	}
 	var ids []int64
 	for _, kk := range k.OwnFirst() {
@@ -245,7 +224,9 @@ func candidates(ctx context.Context, c *client.Client, k kind.Kind, project stri
 			return nil, err
 		}
 		for i := range recs {
-			if createdWithin(recs[i].CreatedAt, from, to) && madeBy(&recs[i], in) {
+			// An unreadable created_at is never within.
+			t, err := time.Parse(time.RFC3339Nano, recs[i].CreatedAt)
+			if err == nil && !t.Before(from) && (to.IsZero() || !t.After(to)) && madeBy(&recs[i], in) {
 				ids = append(ids, recs[i].ID)
 			}
 		}
@@ -255,22 +236,17 @@ func candidates(ctx context.Context, c *client.Client, k kind.Kind, project stri
 }
 
 // onServiceClock is the local moment t on the service's clock, as far as
-// its answers' Date headers tell, and how far off that may be.
-func onServiceClock(c *client.Client, t time.Time) (time.Time, time.Duration) {
+// its answers' Date headers tell, moved by how far off that may be: earlier,
+// or later if later.
+func onServiceClock(c *client.Client, t time.Time, later bool) time.Time {
+	skew := noDateSkew
 	if st, ok := c.ServiceTime(t); ok {
-		return st, clockSkew
+		t, skew = st, clockSkew
 	}
-	return t, noDateSkew
-}
-
-// createdWithin reports whether created_at lies within [after, before]
-// (before zero: no bound); an unreadable time never does.
-func createdWithin(createdAt string, after, before time.Time) bool {
-	t, err := time.Parse(time.RFC3339Nano, createdAt)
-	if err != nil {
-		return false
+	if !later {
+		skew = -skew
 	}
-	return !t.Before(after) && (before.IsZero() || !t.After(before))
+	return t.Add(skew)
 }
 
 func joinIDs(ids []int64) string {
@@ -282,10 +258,8 @@ func joinIDs(ids []int64) string {
 }
 
 // adopt settles the open entries of killed runs for creates of fp: the
-// first whose config is active and holds what in sends becomes this
-// create's, with a warning. An entry without an id (its answer never came)
-// proves nothing: the configs that match are named in a warning. nil, nil:
-// POST.
+// first whose config still holds what in sends becomes this create's; an
+// entry without an id proves nothing, but earns a warning. nil, nil: POST.
 func adopt(ctx context.Context, c *client.Client, j *journal, k kind.Kind, project, fp string, in client.RecordInput,
 	diags *diag.Diagnostics,
 ) (*client.Record, error) {
@@ -335,8 +309,7 @@ func orphanConfig(ctx context.Context, c *client.Client, k kind.Kind, project st
 }
 
 // warnUnanswered warns of each config an unanswered create of a killed run
-// may have made: those that match, created after its POST and before its
-// provider ended (by the time this process read its file).
+// may have made: those that match, created between its POST and its end.
 func warnUnanswered(ctx context.Context, c *client.Client, j *journal, k kind.Kind, project string, in client.RecordInput,
 	e *entry, diags *diag.Diagnostics,
 ) {
@@ -348,25 +321,18 @@ func warnUnanswered(ctx context.Context, c *client.Client, j *journal, k kind.Ki
 	if err != nil {
 		return
 	}
+	noun := strings.ToUpper(k.Noun[:1]) + k.Noun[1:]
 	for _, id := range ids {
-		diags.AddWarning(fmt.Sprintf("%s %d may be left over from a killed run", upperFirst(k.Noun), id),
+		diags.AddWarning(fmt.Sprintf("%s %d may be left over from a killed run", noun, id),
 			fmt.Sprintf("A previous run in this working directory and workspace was killed at %s while creating a %s "+
 				"with these settings, before its answer came. %s %d, created then with these settings, may be what it "+
 				"made, or another state's. This resource was created anew; if %s %d is a leftover, delete it.",
-				e.Sent.Format(time.RFC3339), k.Noun, upperFirst(k.Noun), id, k.Noun, id))
+				e.Sent.Format(time.RFC3339), k.Noun, noun, id, k.Noun, id))
 	}
 }
 
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// resendSettings sends the plugin settings of in again to an adopted
-// config: the service masks secrets, so only sending them makes sure it
-// holds this resource's.
+// resendSettings sends in's plugin settings again to an adopted config:
+// the service masks secrets, so only that makes sure it holds these.
 func resendSettings(ctx context.Context, c *client.Client, k kind.Kind, project string, rec *client.Record, in client.RecordInput) (*client.Record, error) {
 	if _, ok := in.Config.Get(); !ok {
 		return rec, nil
@@ -381,25 +347,10 @@ func resendSettings(ctx context.Context, c *client.Client, k kind.Kind, project 
 	return updated, nil
 }
 
-// madeBy reports whether rec may be the config a create of in made: it
-// holds everything in sends, or all but the settings while it holds none
-// (a create whose settings were to follow in a PATCH, cut off before it).
+// madeBy reports whether rec may be the config a create of in made: an
+// active config holding everything in sends. A name or description left out
+// is checked by matchesFallback.
 func madeBy(rec *client.Record, in client.RecordInput) bool {
-	if matchesSent(rec, in) {
-		return true
-	}
-	if _, ok := in.Config.Get(); !ok {
-		return false
-	}
-	stored, _ := record.ParseSettings(string(rec.Config))
-	posted := in
-	posted.Config = client.Opt[json.RawMessage]{}
-	return len(stored) == 0 && matchesSent(rec, posted)
-}
-
-// matchesSent reports whether rec is an active config holding everything
-// in sends. A name or description left out is checked by matchesFallback.
-func matchesSent(rec *client.Record, in client.RecordInput) bool {
 	if rec.Deleted {
 		return false
 	}
@@ -430,9 +381,10 @@ func matchesSent(rec *client.Record, in client.RecordInput) bool {
 		return false
 	}
 	if v, ok := in.Config.Get(); ok {
-		// Not an object (or null): nil, which holds only what may be absent.
+		// Not an object (or null): nil. None at all may be a create whose
+		// settings were to follow in a PATCH, cut off before it.
 		stored, _ := record.ParseSettings(string(rec.Config))
-		if !record.HoldsSettings(stored, string(v), record.AsStored) {
+		if len(stored) > 0 && !record.HoldsSettings(stored, string(v), record.AsStored) {
 			return false
 		}
 	}
@@ -449,7 +401,7 @@ func matchesFallback(rec *client.Record, in client.RecordInput) bool {
 		plugin record.OwnText
 	}{{in.Name, rec.Name, p.Name}, {in.Description, rec.Description, p.Description}} {
 		if v, sent := f.sent.Get(); sent && !record.IsBlank(v) {
-			continue // checked by matchesSent
+			continue // checked by madeBy
 		}
 		if isPlugins, told := f.plugin.Shows(f.got); told && !isPlugins {
 			return false

@@ -459,7 +459,7 @@ func TestJournal_dirKeys(t *testing.T) {
 
 func itoa(id int64) string { return strconv.FormatInt(id, 10) }
 
-func TestMatchesSent(t *testing.T) {
+func TestMadeBy(t *testing.T) {
 	t.Parallel()
 	name := "n"
 	rec := &client.Record{Plugin: 1, Order: 2, Enabled: true, Name: &name, Filters: json.RawMessage(`{"events":[{"type":"events","properties":[]}]}`),
@@ -478,6 +478,9 @@ func TestMatchesSent(t *testing.T) {
 		{"other config value", func(in *client.RecordInput, _ *client.Record) {
 			in.Config = client.Some(json.RawMessage(`{"locale":"de"}`))
 		}, false},
+		{"config sent, none stored (its PATCH cut off)", func(in *client.RecordInput, r *client.Record) {
+			in.Config, r.Config = client.Some(json.RawMessage(`{"locale":"de"}`)), json.RawMessage(`{}`)
+		}, true},
 		{"deleted", func(_ *client.RecordInput, r *client.Record) { r.Deleted = true }, false},
 		{"other plugin", func(in *client.RecordInput, _ *client.Record) { in.Plugin = client.Some(int64(2)) }, false},
 		{"enabled left out", func(in *client.RecordInput, _ *client.Record) { in.Enabled = client.Opt[bool]{} }, false},
@@ -498,8 +501,8 @@ func TestMatchesSent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in, r := base, *rec
 			tc.change(&in, &r)
-			if got := matchesSent(&r, in); got != tc.want {
-				t.Errorf("matchesSent = %v, want %v", got, tc.want)
+			if got := madeBy(&r, in); got != tc.want {
+				t.Errorf("madeBy = %v, want %v", got, tc.want)
 			}
 		})
 	}

@@ -1,17 +1,8 @@
 package createonce
 
-// The create journal: configs a killed run of this working directory and
-// workspace created and never handed to Terraform's state.
-//
-// Each provider process that creates appends JSON lines to a file of its
-// own (a create about to be sent, as a fingerprint without secret values;
-// the id its answer gave; "done" once settled) and holds the file's lock
-// for its life: the operating system drops the lock however the process
-// ends, so a file that can be locked is a run that is over. A provider
-// that Terraform shuts down removes its file; only a killed run leaves one.
-// The next plan settles the entries whose config the state holds
-// (ConfirmInState); a create of the same fingerprint adopts an entry left
-// open.
+// The create journal: one locked file per provider process, of the creates
+// its killed run never handed to the state. See DESIGN.md, "Create recovery
+// adopts only a killed run's orphan".
 
 import (
 	"bufio"
@@ -22,6 +13,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -93,18 +85,16 @@ type entry struct {
 }
 
 // journal is one configured provider's view of a journal directory: its
-// own file, made on its first create, and the killed runs' open entries,
-// read once.
+// own file, made on its first create, and the killed runs' open entries.
 type journal struct {
 	dir string
 
-	mu     sync.Mutex
-	own    *os.File
-	seq    int
-	loaded bool
-	open   []*entry
+	mu   sync.Mutex
+	own  *os.File
+	seq  int
+	open []*entry
 	// loadedAt is when the killed runs' files were read (their providers
-	// had ended).
+	// had ended); zero before.
 	loadedAt time.Time
 }
 
@@ -163,7 +153,7 @@ func release(which func(any, *journal) bool, finished bool) {
 }
 
 // begin records a create about to be sent and returns its sequence number
-// (0: none).
+// (0: none); write then records its id or that it settled.
 func (j *journal) begin(host, project, coll, fp string, sent time.Time) int {
 	if j == nil {
 		return 0
@@ -176,16 +166,6 @@ func (j *journal) begin(host, project, coll, fp string, sent time.Time) int {
 	j.seq++
 	j.append(event{Seq: j.seq, Host: host, Project: project, Collection: coll, Fingerprint: fp, Sent: sent.UTC()})
 	return j.seq
-}
-
-// created records the config the create of seq made.
-func (j *journal) created(seq int, id int64) {
-	j.write(event{Seq: seq, ID: id})
-}
-
-// settled records that the create of seq left nothing to recover.
-func (j *journal) settled(seq int) {
-	j.write(event{Seq: seq, Done: true})
 }
 
 func (j *journal) write(e event) {
@@ -227,12 +207,11 @@ func (j *journal) append(e event) {
 
 // load reads the open entries of killed runs once. A locked file is waited
 // for up to lockWait (a run killed a moment ago finishes its creates under
-// way first); one locked longer is a live run's. The caller holds j.mu.
+// way first); one locked longer is a live run's. Under j.mu.
 func (j *journal) load(ctx context.Context) {
-	if j.loaded {
+	if !j.loadedAt.IsZero() {
 		return
 	}
-	j.loaded = true
 	defer func() { j.loadedAt = time.Now() }()
 	files, err := os.ReadDir(j.dir)
 	if err != nil {
@@ -260,7 +239,7 @@ func (j *journal) load(ctx context.Context) {
 // line cut short by a kill is skipped.
 func readOpen(f *os.File, name string) []*entry {
 	bySeq := map[int]*entry{}
-	var order []int
+	var all []*entry
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		var e event
@@ -271,7 +250,7 @@ func readOpen(f *os.File, name string) []*entry {
 		switch {
 		case cur == nil && e.Fingerprint != "":
 			bySeq[e.Seq] = &entry{event: e, file: name}
-			order = append(order, e.Seq)
+			all = append(all, bySeq[e.Seq])
 		case cur == nil:
 		case e.Done:
 			cur.Done = true
@@ -279,13 +258,7 @@ func readOpen(f *os.File, name string) []*entry {
 			cur.ID = e.ID
 		}
 	}
-	var open []*entry
-	for _, seq := range order {
-		if e := bySeq[seq]; !e.Done {
-			open = append(open, e)
-		}
-	}
-	return open
+	return slices.DeleteFunc(all, func(e *entry) bool { return e.Done })
 }
 
 // withFileLock runs fn on the file name while holding its lock, waiting
@@ -326,20 +299,10 @@ func (j *journal) take(ctx context.Context, e *entry) bool {
 			}
 		}
 	})
-	j.drop(e)
-	return taken
-}
-
-// drop forgets e in this process. The caller must not hold j.mu.
-func (j *journal) drop(e *entry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	for i, x := range j.open {
-		if x == e {
-			j.open = append(j.open[:i], j.open[i+1:]...)
-			return
-		}
-	}
+	j.open = slices.DeleteFunc(j.open, func(x *entry) bool { return x == e })
+	return taken
 }
 
 // matching returns the open entries of killed runs for a create of fp.

@@ -16,7 +16,7 @@ func BenchmarkJournal_create(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		seq := j.begin("https://us.posthog.com", "1", "pipeline_transformation_configs", "fp", time.Now())
-		j.created(seq, int64(i+1))
+		j.write(event{Seq: seq, ID: int64(i + 1)})
 	}
 }
 
@@ -27,7 +27,7 @@ func BenchmarkJournal_confirm(b *testing.B) {
 	dir := b.TempDir()
 	killed := journalOf(b.Name()+"killed", dir)
 	for i := range 1000 {
-		killed.created(killed.begin("h", "1", "c", fmt.Sprint(i), time.Now()), int64(i+1))
+		killed.write(event{Seq: killed.begin("h", "1", "c", fmt.Sprint(i), time.Now()), ID: int64(i + 1)})
 	}
 	release(func(key any, _ *journal) bool { return key == b.Name()+"killed" }, false)
 	j := journalOf(b, dir)

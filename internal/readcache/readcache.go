@@ -1,24 +1,6 @@
 // Package readcache serves the record reads of one Terraform operation (one
-// configured provider) from list pages when that pays. Terraform refreshes
-// each record with a call of its own and never says how many follow, so
-// each collection of each project decides from the demand so far:
-//
-//  1. The first read is a GET.
-//  2. The second lists the first page, whose count tells how many pages the
-//     collection takes; reads arriving meanwhile wait for it.
-//  3. Then a read the pages do not hold is a miss, read by GET, until twice
-//     the misses reach the pages not listed: then the rest are listed at
-//     once. A few records of a large collection cost a GET each, a whole
-//     collection its pages and a GET or two.
-//  4. A record no page shows (new, soft-deleted, moved, gone) is read by
-//     GET, as is every record once a page failed or the count is past
-//     client.MaxListPages.
-//
-// A page's record serves one read. A record the provider writes is
-// invalidated: no page fetched before the write serves it. Pages carry no
-// plugin_info: a record from a page gets its plugin's from a GET of this
-// operation, or is read by GET when none showed it yet (its plugin's other
-// records wait for that GET).
+// configured provider) from list pages when that pays: see DESIGN.md,
+// "Refresh reads come from list pages, when that pays".
 package readcache
 
 import (
@@ -67,6 +49,7 @@ type pluginKey struct {
 // pluginInfo is one plugin's plugin_info. ready is closed once it is known
 // (ok) or its GET failed (then it is gone from Cache.plugins).
 type pluginInfo struct {
+	key   pluginKey
 	ready chan struct{}
 	info  json.RawMessage
 	ok    bool
@@ -80,11 +63,12 @@ type collState struct {
 	// complete: the first page held every record (a service ignoring limit).
 	complete bool
 	// failed: a page failed or the count is past a listing's budget.
-	failed   bool
-	records  map[int64]*client.Record // the pages' records not served yet
-	inflight *batch
-	// firstGET is closed when the first read's GET has returned: records
-	// from pages wait for the plugin_info it may show.
+	failed  bool
+	records map[int64]*client.Record // the pages' records not served yet
+	// inflight is closed once the pages being fetched are filed.
+	inflight chan struct{}
+	// firstGET is closed (and nil) once the first read's GET has returned:
+	// records from pages wait for the plugin_info it may show.
 	firstGET chan struct{}
 }
 
@@ -94,13 +78,6 @@ func (s *collState) pages(pageSize int) int {
 		return 1
 	}
 	return int((s.count + int64(pageSize) - 1) / int64(pageSize))
-}
-
-// batch is pages being fetched; gen is Cache.gen when it started, so that a
-// record invalidated since is not taken from it.
-type batch struct {
-	done chan struct{}
-	gen  uint64
 }
 
 // New returns a cache reading through api with pages of pageSize records.
@@ -115,25 +92,14 @@ func New(api API, pageSize int) *Cache {
 }
 
 // Read returns record id of collection coll of project, from a list page
-// or by GET (see the package documentation). Errors are the GET's.
+// or by GET. Errors are the GET's.
 func (c *Cache) Read(ctx context.Context, project string, coll client.Collection, id int64) (*client.Record, error) {
 	k := collKey{project, coll}
-	rec, firstGET := c.fromPages(ctx, k, id)
+	rec, first := c.fromPages(ctx, k, id)
 	if rec != nil {
 		return c.withPluginInfo(ctx, k, rec)
 	}
-	rec, err := c.api.Get(ctx, project, coll, id)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err == nil && c.plugins[pluginKey{project, rec.Plugin}] == nil {
-		e := &pluginInfo{ready: make(chan struct{})}
-		c.plugins[pluginKey{project, rec.Plugin}] = e
-		settle(e, rec)
-	}
-	if firstGET != nil {
-		close(firstGET)
-	}
-	return rec, err
+	return c.get(ctx, k, id, first, nil)
 }
 
 // withPluginInfo returns a record from a page of collection k with its
@@ -143,18 +109,14 @@ func (c *Cache) withPluginInfo(ctx context.Context, k collKey, rec *client.Recor
 	key := pluginKey{k.project, rec.Plugin}
 	for {
 		c.mu.Lock()
-		wait := c.stateOf(k).firstGET
-		e := c.plugins[key]
-		switch {
-		case e != nil:
+		e, wait := c.plugins[key], c.stateOf(k).firstGET // the first GET may show the plugin
+		if e != nil {
 			wait = e.ready
-		case wait != nil && !isClosed(wait):
-			// The first GET may show the plugin.
-		default:
-			e = &pluginInfo{ready: make(chan struct{})}
+		} else if wait == nil {
+			e = &pluginInfo{ready: make(chan struct{}), key: key}
 			c.plugins[key] = e
 			c.mu.Unlock()
-			return c.fetchPluginInfo(ctx, k, key, e, rec.ID)
+			return c.get(ctx, k, rec.ID, false, e)
 		}
 		c.mu.Unlock()
 		select {
@@ -164,7 +126,7 @@ func (c *Cache) withPluginInfo(ctx context.Context, k collKey, rec *client.Recor
 		}
 		if e != nil && e.ok {
 			out := *rec
-			if e.info != nil {
+			if len(e.info) > 0 && string(e.info) != "null" { // else the service sent none
 				out.PluginInfo = e.info
 			}
 			return &out, nil
@@ -172,38 +134,35 @@ func (c *Cache) withPluginInfo(ctx context.Context, k collKey, rec *client.Recor
 	}
 }
 
-// fetchPluginInfo reads record id by GET for the plugin_info of e, which it
-// settles, or drops when the GET fails so that the next read tries again.
-func (c *Cache) fetchPluginInfo(ctx context.Context, k collKey, key pluginKey, e *pluginInfo, id int64) (*client.Record, error) {
+// get reads record id by GET; first: the collection's first read, which
+// records from pages wait for. The answer settles e, the plugin_info the
+// read is for, or else its plugin's when none is known; a failed GET drops
+// e, so that the next read tries again.
+func (c *Cache) get(ctx context.Context, k collKey, id int64, first bool, e *pluginInfo) (*client.Record, error) {
 	rec, err := c.api.Get(ctx, k.project, k.coll, id)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if first {
+		close(c.colls[k].firstGET)
+		c.colls[k].firstGET = nil
+	}
+	if err == nil && e == nil {
+		key := pluginKey{k.project, rec.Plugin}
+		if c.plugins[key] == nil {
+			e = &pluginInfo{ready: make(chan struct{}), key: key}
+			c.plugins[key] = e
+		}
+	}
+	if e == nil {
+		return rec, err
+	}
 	if err != nil {
-		delete(c.plugins, key)
-		close(e.ready)
-		return nil, err
+		delete(c.plugins, e.key)
+	} else {
+		e.info, e.ok = rec.PluginInfo, true
 	}
-	settle(e, rec)
-	return rec, nil
-}
-
-func isClosed(ch chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
-}
-
-// settle records rec's plugin_info in e (nil when the service sent none)
-// and wakes the reads waiting for it. It runs under Cache.mu.
-func settle(e *pluginInfo, rec *client.Record) {
-	if len(rec.PluginInfo) > 0 && string(rec.PluginInfo) != "null" {
-		e.info = rec.PluginInfo
-	}
-	e.ok = true
 	close(e.ready)
+	return rec, err
 }
 
 // Invalidate makes sure no page fetched before now serves record id: call
@@ -219,9 +178,9 @@ func (c *Cache) Invalidate(id int64) {
 }
 
 // fromPages returns record id from the collection's pages, listing pages
-// when the demand warrants it, or nil when the caller should GET it; for
-// the collection's first read, also a channel to close after that GET.
-func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) (*client.Record, chan struct{}) {
+// when the demand warrants it, or nil when the caller should GET it, and
+// whether that GET is the collection's first read.
+func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) (*client.Record, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stateOf(k)
@@ -229,28 +188,28 @@ func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) (*client.Rec
 	for {
 		if rec, ok := s.records[id]; ok {
 			delete(s.records, id) // one read per page record; another asks the service
-			return rec, nil
+			return rec, false
 		}
-		if b := s.inflight; b != nil {
+		if done := s.inflight; done != nil {
 			c.mu.Unlock()
 			select {
-			case <-b.done:
+			case <-done:
 			case <-ctx.Done():
 			}
 			c.mu.Lock()
 			if ctx.Err() != nil {
-				return nil, nil // the GET reports the cancellation
+				return nil, false // the GET reports the cancellation
 			}
 			continue
 		}
 		unlisted := s.pages(c.pageSize) - s.listed
 		switch {
 		case s.failed || unlisted == 0:
-			return nil, nil
+			return nil, false
 		case s.count < 0 && s.misses == 0:
 			s.misses++
 			s.firstGET = make(chan struct{})
-			return nil, s.firstGET
+			return nil, true
 		case s.count < 0:
 			c.list(ctx, k, s, 1)
 			continue
@@ -260,7 +219,7 @@ func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) (*client.Rec
 			counted = true
 		}
 		if 2*s.misses < unlisted {
-			return nil, nil // listing the rest would cost more than the GETs so far
+			return nil, false // listing the rest would cost more than the GETs so far
 		}
 		c.list(ctx, k, s, unlisted)
 	}
@@ -279,33 +238,26 @@ func (c *Cache) stateOf(k collKey) *collState {
 // list fetches the next n pages of collection k in the background; reads
 // wait for them through s.inflight. It runs under c.mu.
 func (c *Cache) list(ctx context.Context, k collKey, s *collState, n int) {
-	b := &batch{done: make(chan struct{}), gen: c.gen}
 	first := s.listed
 	s.listed += n
-	s.inflight = b
+	s.inflight = make(chan struct{})
 	tflog.Debug(ctx, "listing records to serve reads from pages", map[string]any{
 		"collection": string(k.coll), "project": k.project, "pages": n, "first_offset": first * c.pageSize, "misses": s.misses,
 	})
 	// The pages serve every waiting read: one read's cancellation must not
 	// fail them. The client's timeouts and retries bound the fetch.
-	go c.fetch(context.WithoutCancel(ctx), k, s, b, first, n)
+	go c.fetch(context.WithoutCancel(ctx), k, s, c.gen, first, n)
 }
 
 // fetch gets pages first to first+n-1, at most fetchParallelism at a time,
-// then files their records and wakes the reads waiting for them.
-func (c *Cache) fetch(ctx context.Context, k collKey, s *collState, b *batch, first, n int) {
+// then files their records and wakes the reads waiting for them. gen is
+// Cache.gen when the fetch began: a record invalidated since is left out.
+func (c *Cache) fetch(ctx context.Context, k collKey, s *collState, gen uint64, first, n int) {
 	pages := make([]*client.Page, n)
 	errs := make([]error, n)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, fetchParallelism)
-	for i := range n {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			pages[i], errs[i] = c.api.List(ctx, k.project, k.coll, c.pageSize, (first+i)*c.pageSize)
-		})
-	}
-	wg.Wait()
+	parallel(n, func(i int) {
+		pages[i], errs[i] = c.api.List(ctx, k.project, k.coll, c.pageSize, (first+i)*c.pageSize)
+	})
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -329,11 +281,25 @@ func (c *Cache) fetch(ctx context.Context, k collKey, s *collState, b *batch, fi
 		}
 		for j := range page.Results {
 			rec := &page.Results[j]
-			if c.invalidated[rec.ID] <= b.gen { // else written while the page was under way: it may be stale
+			if c.invalidated[rec.ID] <= gen { // else written while the page was under way: it may be stale
 				s.records[rec.ID] = rec
 			}
 		}
 	}
+	close(s.inflight)
 	s.inflight = nil
-	close(b.done)
+}
+
+// parallel runs fn(0) to fn(n-1), at most fetchParallelism at a time.
+func parallel(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, fetchParallelism)
+	for i := range n {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			fn(i)
+		})
+	}
+	wg.Wait()
 }

@@ -13,18 +13,15 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
-// templatePrefixes are the plugin urls whose plugins have a hog function
-// template, named by the rest of the url.
-var templatePrefixes = []string{"https://github.com/PostHog/", "inline://"}
-
 // HogTemplateID returns the hog function template of the plugin at url
-// (plugin_info's url), and whether there is one (two inline plugins'
-// templates end in -plugin; plugins written in the browser have no url).
+// (plugin_info's url), named by the rest of the url, and whether there is
+// one (two inline plugins' templates end in -plugin; plugins written in the
+// browser have no url).
 func HogTemplateID(url *string) (string, bool) {
 	if url == nil {
 		return "", false
 	}
-	for _, prefix := range templatePrefixes {
+	for _, prefix := range []string{"https://github.com/PostHog/", "inline://"} {
 		if slug, ok := strings.CutPrefix(*url, prefix); ok && slug != "" {
 			if slug == "semver-flattener" || slug == "user-agent" {
 				slug += "-plugin"

@@ -58,17 +58,11 @@ func PluginOf(pluginInfo json.RawMessage) Plugin {
 // ownText reads a plugin's name or description: a string or null is known,
 // anything else (absent included) is not.
 func ownText(raw json.RawMessage) OwnText {
-	if raw == nil {
+	var s *string // null: nil
+	if raw == nil || json.Unmarshal(raw, &s) != nil {
 		return OwnText{}
 	}
-	if jsonvalue.IsNull(raw) {
-		return OwnText{Known: true}
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return OwnText{}
-	}
-	return OwnText{Text: &s, Known: true}
+	return OwnText{Text: s, Known: true}
 }
 
 // configSchemaKeys reads config_schema's keys, all and secret, as the service

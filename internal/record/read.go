@@ -22,28 +22,19 @@ type Filter struct {
 	Plugin  types.Int64
 }
 
-// keep reports whether rec passes f. A soft-deleted record never does, even
-// on a page that held one.
-func (f Filter) keep(rec *client.Record) bool {
-	switch {
-	case rec.Deleted:
-		return false
-	case framework.IsSet(f.Enabled) && rec.Enabled != f.Enabled.ValueBool():
-		return false
-	case framework.IsSet(f.Plugin) && rec.Plugin != f.Plugin.ValueInt64():
-		return false
-	}
-	return true
-}
-
 // List returns every record of the kind's collection in project that passes
-// f, by order and then id (the service promises no order).
+// f, by order and then id (the service promises no order). A soft-deleted
+// record never passes, even on a page that held one.
 func List(ctx context.Context, c *client.Client, project string, k kind.Kind, f Filter) ([]client.Record, error) {
 	all, err := c.ListAll(ctx, project, k.Collection)
 	if err != nil {
 		return nil, err
 	}
-	out := slices.DeleteFunc(all, func(rec client.Record) bool { return !f.keep(&rec) })
+	out := slices.DeleteFunc(all, func(rec client.Record) bool {
+		return rec.Deleted ||
+			framework.IsSet(f.Enabled) && rec.Enabled != f.Enabled.ValueBool() ||
+			framework.IsSet(f.Plugin) && rec.Plugin != f.Plugin.ValueInt64()
+	})
 	SortByOrder(out)
 	return out, nil
 }
