@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
@@ -28,30 +29,41 @@ type listPage[T any] struct {
 // List returns one page of a collection: at most limit records (<= 0: the
 // service's page size) from offset on.
 func (c *Client) List(ctx context.Context, project string, coll Collection, limit, offset int) (*Page, error) {
-	if err := checkTarget(project, coll); err != nil {
+	if strings.TrimSpace(project) == "" {
+		return nil, errors.New("project id must not be empty")
+	}
+	t := target{project: project, coll: coll}
+	page, err := getPage[Record](ctx, c, t.collectionPath(), coll, limit, offset)
+	if err == nil || IsServiceGone(err) {
+		c.rememberListed(t, err != nil)
+	}
+	if err != nil {
 		return nil, err
 	}
+	c.noteRecords(project, coll, page.Results...)
+	return page, nil
+}
+
+// getPage reads the page of limit entries at offset of the listing at
+// path, whose 404 is coll's API gone (not an unknown project or organization).
+func getPage[T any](ctx context.Context, c *Client, path string, coll Collection, limit, offset int) (*listPage[T], error) {
 	q := url.Values{}
 	if limit > 0 {
 		q.Set("limit", strconv.Itoa(limit))
 	}
 	q.Set("offset", strconv.Itoa(max(offset, 0)))
-	r := apiRequest{method: http.MethodGet, path: collectionPath(project, coll) + "?" + q.Encode()}
+	r := apiRequest{method: http.MethodGet, path: path + "?" + q.Encode()}
 	resp, err := c.do(ctx, r)
-	if apiErr := notFound404(err); apiErr != nil {
-		// The collection's own route: its 404 is the API gone.
-		c.rememberListed(project, coll, true)
-		return nil, c.goneError(r.method, r.path, project, coll, apiErr)
+	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
+		return nil, &ServiceGoneError{Method: r.method, Path: r.path, Collection: coll, CollectionPath: path, Err: apiErr}
 	}
 	if err != nil {
 		return nil, err
 	}
-	page, err := decodePage[Record](resp.body)
+	page, err := decodePage[T](resp.body)
 	if err != nil {
 		return nil, c.decodeError(r, resp, err)
 	}
-	c.rememberListed(project, coll, false)
-	c.noteRecords(project, coll, page.Results...)
 	return page, nil
 }
 

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
@@ -141,18 +139,5 @@ func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListi
 	if err != nil {
 		return nil, err
 	}
-	q := url.Values{"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(max(offset, 0))}}
-	r := apiRequest{method: http.MethodGet, path: p + "?" + q.Encode()}
-	resp, err := c.do(ctx, r)
-	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
-		return nil, &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(listing), CollectionPath: p, Err: apiErr}
-	}
-	if err != nil {
-		return nil, err
-	}
-	page, err := decodePage[Plugin](resp.body)
-	if err != nil {
-		return nil, c.decodeError(r, resp, err)
-	}
-	return page, nil
+	return getPage[Plugin](ctx, c, p, Collection(listing), limit, offset)
 }
