@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,7 +47,7 @@ type apiResponse struct {
 // do sends r with retries and returns its 2xx answer; any other answer is
 // an *APIError, no answer a *TransportError.
 func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
-	ctx = maskKey(ctx, c.apiKey)
+	ctx = tflog.MaskLogStrings(ctx, c.apiKey) // even within an error's text
 	st := &callState{method: r.method, path: r.path, start: c.throttle.Now()}
 	ctx = context.WithValue(ctx, callStateKey{}, st)
 
@@ -60,10 +61,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	}
 	req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	req.Header.Set("User-Agent", c.userAgent)
-	req.Header.Set("Accept", contentTypeJSON)
-	if r.accept != "" {
-		req.Header.Set("Accept", r.accept)
-	}
+	req.Header.Set("Accept", cmp.Or(r.accept, contentTypeJSON))
 	if r.body != nil {
 		req.Header.Set("Content-Type", r.contentType)
 	}
@@ -128,7 +126,9 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 			// was not applied.
 			st.maybeSent.Store(true)
 		}
-		return nil, c.transportError(st, err)
+		err = plainError(err)
+		return nil, &TransportError{Method: r.method, Path: r.path, Attempts: int(st.attempts.Load()),
+			MaybeSent: st.maybeSent.Load(), Hint: unreachable(err, c.hostPort), Err: err}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		apiErr := newAPIError(r.method, r.path, resp, body, int(st.attempts.Load()), c.apiKey)
@@ -138,18 +138,6 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		return nil, apiErr
 	}
 	return &apiResponse{status: resp.StatusCode, header: resp.Header, body: body}, nil
-}
-
-func (c *Client) transportError(st *callState, err error) error {
-	err = plainError(err)
-	return &TransportError{
-		Method:    st.method,
-		Path:      st.path,
-		Attempts:  int(st.attempts.Load()),
-		MaybeSent: st.maybeSent.Load(),
-		Hint:      unreachable(err, c.hostPort),
-		Err:       err,
-	}
 }
 
 // plainError is err without its *url.Error, which repeats the full URL.

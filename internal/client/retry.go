@@ -16,12 +16,11 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// The retry policy, go-retryablehttp's CheckRetry: a 429 for every method
-// until the deadline, outside MaxRetries (the service did nothing); 502,
-// 503, 504 and transport errors for the methods safe to repeat; a POST only
-// when it provably never left, or it could create twice; never a 500
-// (deterministic on the live service), an answer too large, or what waiting
-// cannot mend (unreachable.go).
+// The retry policy (go-retryablehttp's CheckRetry): a 429 until the
+// deadline, outside MaxRetries; 502, 503, 504 and transport errors for all
+// but a POST, which is retried only when it provably never left, or it could
+// create twice; never a 500 (deterministic on the live service), an answer
+// too large, or what waiting cannot mend (unreachable.go).
 
 // maxThrottleWaitWithoutDeadline bounds the throttling a call without a
 // deadline waits for: the default read timeout of a resource.
@@ -88,13 +87,13 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 				st.refusals++
 				return st.refusals <= 1 && st.failed(c.maxRetries), nil
 			}
-			return !permanentTransportError(err) && (notSent(err) || repeatable(st.method)) && st.failed(c.maxRetries), nil
+			return !permanentTransportError(err) && (notSent(err) || st.method != http.MethodPost) && st.failed(c.maxRetries), nil
 		}
 		switch resp.StatusCode {
 		case http.StatusTooManyRequests:
 			return c.retryThrottled(ctx, st), nil
 		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			return repeatable(st.method) && st.failed(c.maxRetries), nil
+			return st.method != http.MethodPost && st.failed(c.maxRetries), nil
 		}
 		return false, nil
 	}
@@ -109,16 +108,6 @@ func (c *Client) retryThrottled(ctx context.Context, st *callState) bool {
 	}
 	now := c.throttle.Now()
 	st.throttledPast = &throttle.ClosedError{Until: until, Wait: until.Sub(now), Left: deadline.Sub(now)}
-	return false
-}
-
-// repeatable reports whether a request of method may be sent again after
-// it possibly reached the service.
-func repeatable(method string) bool {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodPatch, http.MethodDelete:
-		return true
-	}
 	return false
 }
 
