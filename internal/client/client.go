@@ -1,9 +1,6 @@
-// Package client is the provider's one API client: typed records and
-// errors, the method-aware retry policy over go-retryablehttp, pacing and
-// the pause after a 429 (package throttle), pagination within a budget, and
-// the answers of later service generations. It knows HTTP and the API,
-// nothing of Terraform; one Client is shared by a run and is safe for
-// concurrent use.
+// Package client is the provider's one API client, the HTTP boundary: it
+// knows the API, nothing of Terraform (DESIGN.md, "Map of the code"). One
+// Client serves a run and is safe for concurrent use.
 package client
 
 import (
@@ -19,17 +16,15 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// Defaults New applies to zero fields of Config.
+// Defaults New applies to zero fields of Config, and the provider's.
 const (
 	DefaultUserAgent    = "terraform-provider-pipeline"
 	DefaultRetryWaitMin = 500 * time.Millisecond
 	DefaultRetryWaitMax = 30 * time.Second
 	DefaultPageSize     = 100
+	// DefaultMaxRetries is the provider's; New takes a zero MaxRetries as no retry.
+	DefaultMaxRetries = 5
 )
-
-// DefaultMaxRetries is the provider's default max_retries; New leaves a
-// zero MaxRetries as no retry.
-const DefaultMaxRetries = 5
 
 // Config configures a Client.
 type Config struct {

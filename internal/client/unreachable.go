@@ -10,15 +10,12 @@ import (
 	"syscall"
 )
 
-// Failures that waiting cannot mend: the host setting, or this machine's
-// trust in the service's certificate, is wrong. Retried, they spent
-// max_retries' whole backoff (some 18 s by default) before the same error;
-// the retry policy fails them at once and TransportError.Hint names the
-// host and what to check. A resolver that times out, a handshake that
-// times out and other TLS alerts are passing trouble, and retried.
+// Failures that waiting cannot mend (the host setting, or this machine's
+// trust in the service's certificate, is wrong) fail at once, instead of
+// after max_retries' whole backoff, with a hint of what to check. A resolver
+// or handshake that times out and other TLS alerts pass, and are retried.
 
-// wsaeconnrefused is Windows' WSAECONNREFUSED, which the net package
-// returns there instead of syscall.ECONNREFUSED.
+// wsaeconnrefused is what Windows returns instead of syscall.ECONNREFUSED.
 const wsaeconnrefused = 10061
 
 // connRefused reports whether err is a refused connection: a wrong port, or
@@ -32,8 +29,8 @@ func connRefused(err error) bool {
 	return runtime.GOOS == "windows" && errors.As(err, &errno) && errno == wsaeconnrefused
 }
 
-// handshakeAlerts are the TLS alerts a server sends only in a handshake it
-// refuses, as crypto/tls words them (its alert type is unexported).
+// handshakeAlerts are the TLS alerts of a handshake the server refuses, as
+// crypto/tls words them (its alert type is unexported).
 var handshakeAlerts = map[string]bool{
 	"tls: handshake failure":               true,
 	"tls: bad certificate":                 true,
@@ -51,9 +48,8 @@ var handshakeAlerts = map[string]bool{
 	"tls: encrypted client hello required": true,
 }
 
-// rejectedBeforeSending reports a failure this side found in the TLS
-// handshake, before the request was written. (A handshake the server
-// refuses is not one: with TLS 1.3 its alert may come after the request.)
+// rejectedBeforeSending reports a TLS failure found on this side, before the
+// request was written (with TLS 1.3 a server's alert may come after it).
 func rejectedBeforeSending(err error) bool { return refusedHere(err, "", "") != "" }
 
 // refusedHere is what a certificate refused here, or a server that does not
@@ -86,7 +82,7 @@ func refusedHere(err error, quoted, where string) string {
 	return ""
 }
 
-// unreachable returns what a failure that waiting cannot mend, or a refused
+// unreachable says what a failure that waiting cannot mend, or a refused
 // connection, means and what to check, naming host (the host setting's
 // host[:port]); "" for any other failure.
 func unreachable(err error, host string) string {
@@ -128,25 +124,19 @@ func unreachable(err error, host string) string {
 	return ""
 }
 
-// cannotMend reports a failure that no retry mends: unreachable's, but a
-// refused connection.
+// cannotMend reports unreachable's failures but a refused connection.
 func cannotMend(err error) bool {
 	return !connRefused(err) && unreachable(err, "") != ""
 }
 
 // dialedAddr is the address a failed dial tried, "" when err names none.
 func dialedAddr(err error) string {
-	for {
-		var opErr *net.OpError
-		if !errors.As(err, &opErr) {
-			return ""
-		}
+	var opErr *net.OpError
+	for errors.As(err, &opErr) {
 		if opErr.Op == "dial" && opErr.Addr != nil {
 			return opErr.Addr.String()
 		}
-		if opErr.Err == nil {
-			return ""
-		}
 		err = opErr.Err
 	}
+	return ""
 }
