@@ -83,16 +83,13 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 
 // HogFunction is what the migrate action answers with.
 type HogFunction struct {
-	// ID is the hog function's id, "" when the answer has none.
-	ID   string
+	ID   string // "" when the answer has none
 	Name string
-	// JSON is the whole answer, compact.
-	JSON json.RawMessage
+	JSON json.RawMessage // the whole answer, compact
 }
 
 // Migrate turns a record into a hog function (generation 2's migrate
-// action, which disables the record) and returns it. Every call makes one,
-// so like a create it is never sent twice.
+// action, which disables the record); like a create it is never sent twice.
 func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (*HogFunction, error) {
 	r := target{project, coll, id, "migrate"}.request(http.MethodPost).withJSON(struct{}{})
 	resp, err := c.call(ctx, r)
@@ -125,20 +122,15 @@ func hogFunctionID(raw json.RawMessage) string {
 // records the live service answers with (nil for the published schema's
 // object); scoped keys get 403.
 func (c *Client) Rearrange(ctx context.Context, project string, coll Collection, orders map[int64]int64) ([]Record, error) {
-	keyed := make(map[string]int64, len(orders))
-	for id, n := range orders {
-		keyed[FormatID(id)] = n
-	}
 	t := target{project: project, coll: coll}
-	r := apiRequest{method: http.MethodPatch, path: t.collectionPath() + "rearrange/", target: t}.withJSON(map[string]any{"orders": keyed})
+	r := apiRequest{method: http.MethodPatch, path: t.collectionPath() + "rearrange/", target: t}.withJSON(map[string]any{"orders": orders})
 	resp, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	b := bytes.TrimSpace(resp.body)
-	switch {
-	case len(b) == 0:
-		return nil, nil
+	switch b := bytes.TrimSpace(resp.body); {
+	case len(b) == 0 || b[0] == '{' && json.Valid(b):
+		return nil, nil // the published schema's answer
 	case b[0] == '[':
 		var recs []Record
 		if err := json.Unmarshal(b, &recs); err != nil {
@@ -146,8 +138,6 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 		}
 		c.noteRecords(project, coll, recs...)
 		return recs, nil
-	case b[0] == '{' && json.Valid(b):
-		return nil, nil
 	}
 	return nil, c.decodeError(r, resp, errors.New("neither an array nor an object"))
 }
