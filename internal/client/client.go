@@ -29,45 +29,37 @@ const (
 // Config configures a Client.
 type Config struct {
 	// Host is the service's base URL; a path prefix is kept.
-	Host string
-	// APIKey is the personal API key sent as a Bearer token. Never logged.
-	APIKey    string
+	Host      string
+	APIKey    string // the personal API key, sent as a Bearer token; never logged
 	UserAgent string
 	// MaxRetries bounds the retries of a 502, 503, 504 or a transport
 	// error; a 429 is retried until ctx's deadline.
 	MaxRetries int
 	// RetryWaitMin and RetryWaitMax bound the backoff between those
 	// retries and cap their Retry-After (a 429's is waited in full).
-	RetryWaitMin time.Duration
-	RetryWaitMax time.Duration
-	// RequestTimeout bounds one HTTP attempt, its body included (0: none).
-	RequestTimeout time.Duration
+	RetryWaitMin, RetryWaitMax time.Duration
+	RequestTimeout             time.Duration // one HTTP attempt, its body included (0: none)
 	// RequestsPerMinute paces every HTTP attempt, retries included (0: no
 	// pace; a 429 still pauses every request).
 	RequestsPerMinute int
-	// PageSize is the limit ListAll asks for per page.
-	PageSize int
-	// AllowInsecureHTTP permits a plain http Host that is not loopback.
-	AllowInsecureHTTP bool
-	// Transport, when set, replaces the default HTTP transport (tests).
-	Transport http.RoundTripper
+	PageSize          int               // the limit ListAll asks for per page
+	AllowInsecureHTTP bool              // permits a plain http Host that is not loopback
+	Transport         http.RoundTripper // replaces the default HTTP transport (tests)
 }
 
 // Client calls the pipeline config API.
 type Client struct {
-	base       string // scheme://host[/prefix], no trailing slash
-	hostPort   string // the host of base, with its port if it names one
-	apiKey     string
-	userAgent  string
-	maxRetries int
-	waitMin    time.Duration
-	waitMax    time.Duration
-	pageSize   int
-	http       *http.Client
-	clock      serviceClock
-	throttle   *throttle.Throttle
-	colls      collections
-	current    currentProject
+	base              string // scheme://host[/prefix], no trailing slash
+	hostPort          string // the host of base, with its port if it names one
+	apiKey, userAgent string
+	maxRetries        int
+	waitMin, waitMax  time.Duration
+	pageSize          int
+	http              *http.Client
+	clock             serviceClock
+	throttle          *throttle.Throttle
+	colls             collections
+	current           currentProject
 }
 
 // New validates cfg and returns a client; its errors are *ConfigError and
@@ -95,14 +87,10 @@ func newClient(cfg Config, clk throttle.Clock) (*Client, error) {
 	c.waitMax = max(cmp.Or(max(cfg.RetryWaitMax, 0), DefaultRetryWaitMax), c.waitMin)
 	c.colls.init()
 
-	next := cfg.Transport
-	if next == nil {
-		next = defaultTransport()
-	}
 	c.throttle = throttle.New(cfg.RequestsPerMinute, func(streak int) time.Duration {
 		return backoff(c.waitMin, c.waitMax, streak, nil)
 	}, clk)
-	rt := &attemptTransport{next: next, timeout: cfg.RequestTimeout, client: c}
+	rt := &attemptTransport{next: cmp.Or(cfg.Transport, defaultTransport()), timeout: cfg.RequestTimeout, client: c}
 	c.http = &http.Client{Transport: rt, CheckRedirect: checkRedirect}
 	return c, nil
 }
@@ -110,8 +98,7 @@ func newClient(cfg Config, clk throttle.Clock) (*Client, error) {
 // Host returns the base URL the client calls, without credentials.
 func (c *Client) Host() string { return c.base }
 
-// MaxRetries returns how often one request is retried after a 5xx or a
-// transport error (Config.MaxRetries, at least 0).
+// MaxRetries is Config.MaxRetries, at least 0.
 func (c *Client) MaxRetries() int { return c.maxRetries }
 
 // CheckHost reports whether raw is a usable host setting, by the rules New
@@ -122,8 +109,7 @@ func CheckHost(raw string, allowInsecure bool) error {
 	return err
 }
 
-// parseHost validates the host setting and returns the base URL without a
-// trailing slash, and its host[:port].
+// parseHost returns the base URL of a valid host setting, and its host[:port].
 func parseHost(raw string, allowInsecure bool) (base, hostPort string, err error) {
 	const example = "an absolute http(s) URL such as https://us.posthog.com"
 	s := strings.TrimSpace(raw)

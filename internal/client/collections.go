@@ -9,27 +9,18 @@ import (
 )
 
 // collections is what the client learns of the service's collections in
-// its life (one Terraform operation), keyed by target; safe for concurrent
-// use.
+// its life (one Terraform operation); safe for concurrent use.
 type collections struct {
-	mu sync.Mutex
-	// gone holds whether a collection's API is gone, once a look told;
-	// probing lets one look at a collection go at a time.
-	gone    map[target]bool
-	probing map[target]chan struct{}
-	// noFilters holds the collections whose records came without filters;
-	// withFilters: records came with them; noCreates: a create stored
-	// nothing.
-	noFilters              map[Collection]bool
-	withFilters, noCreates bool
-	// storesProbes is the one look per collection LearnStoresConfigs takes.
-	storesProbes map[target]*sync.Once
-	// actionsProbe is the one look KeyMayCallActions takes.
-	actionsProbe                 sync.Once
+	mu                           sync.Mutex
+	gone                         map[target]bool          // whether its API is gone, once a look told
+	probing                      map[target]chan struct{} // one look at a collection at a time
+	noFilters                    map[Collection]bool      // its records came without filters
+	withFilters                  bool                     // records came with filters
+	noCreates                    bool                     // a create stored nothing
+	storesProbes                 map[target]*sync.Once    // LearnStoresConfigs' one look per collection
+	actionsProbe                 sync.Once                // KeyMayCallActions' one look
 	actionsAllowed, actionsKnown bool
-	// missingActions holds, per action answered 404 although the record
-	// existed, the id of that record.
-	missingActions map[target]int64
+	missingActions               map[target]int64 // an action's 404 although this record existed
 }
 
 func (s *collections) init() {
@@ -86,8 +77,7 @@ func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) e
 	return &MissingActionError{Action: t.action, Method: r.method, Path: r.path, ID: t.id, Existing: existing, Err: apiErr}
 }
 
-// goneError is the *ServiceGoneError of r, a request to its target's
-// collection.
+// goneError is the *ServiceGoneError of r, a request to r.target's collection.
 func goneError(r apiRequest, apiErr *APIError) error {
 	return &ServiceGoneError{Method: r.method, Path: r.path, Collection: r.target.coll, CollectionPath: r.target.collectionPath(), Err: apiErr}
 }
@@ -123,8 +113,7 @@ func (c *Client) collectionGone(ctx context.Context, t target) (gone, known bool
 	return err != nil, true
 }
 
-// rememberListed records what a list of a collection's own route told: a
-// 404 that its API is gone, a page that it is not.
+// rememberListed records whether a list of the collection k found its API gone.
 func (c *Client) rememberListed(k target, gone bool) {
 	c.colls.mu.Lock()
 	c.colls.gone[k] = gone
@@ -187,9 +176,9 @@ func (c *Client) DropsFilters(coll Collection) bool {
 	return c.colls.noFilters[coll]
 }
 
-// KeyMayCallActions reports whether the key may call the custom actions,
-// which the service refuses every key with scopes, and whether that could
-// be told, by one look at the frontend of config id.
+// KeyMayCallActions reports whether the key may call the custom actions
+// (the service refuses every key with scopes) and whether one look at the
+// frontend of config id told.
 func (c *Client) KeyMayCallActions(ctx context.Context, project string, coll Collection, id int64) (may, known bool) {
 	c.colls.actionsProbe.Do(func() {
 		_, err := c.Frontend(ctx, project, coll, id)

@@ -22,8 +22,7 @@ type listPage[T any] struct {
 	Count   int64
 	Next    *string
 	Results []T
-	// size is the answer's length in bytes, for the listing's budget.
-	size int
+	size    int // the answer's length in bytes, for the listing's budget
 }
 
 // List returns one page of a collection: at most limit records (<= 0: the
@@ -162,18 +161,14 @@ func listAll[T any](ctx context.Context, what string, pageSize int, fetch func(o
 
 // nextOffset is the offset a next link names, or -1 when it names none.
 func nextOffset(next *string) int {
-	if next == nil {
-		return -1
+	if next != nil {
+		if u, err := url.Parse(*next); err == nil {
+			if n, err := strconv.Atoi(u.Query().Get("offset")); err == nil {
+				return n
+			}
+		}
 	}
-	u, err := url.Parse(*next)
-	if err != nil {
-		return -1
-	}
-	n, err := strconv.Atoi(u.Query().Get("offset"))
-	if err != nil {
-		return -1
-	}
-	return n
+	return -1
 }
 
 // PageSize is the number of records the client asks for per page.

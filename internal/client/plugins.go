@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,33 +25,24 @@ const (
 
 // PluginListing returns the listing of the plugins whose configs coll holds.
 func (coll Collection) PluginListing() PluginListing {
-	switch coll {
-	case Transformations:
-		return TransformationPlugins
-	case ImportApps:
-		return ImportAppPlugins
-	}
-	return AllPlugins
+	return cmp.Or(map[Collection]PluginListing{Transformations: TransformationPlugins, ImportApps: ImportAppPlugins}[coll], AllPlugins)
 }
 
 // CurrentOrganization is the address of the API key owner's current
 // organization.
 const CurrentOrganization = "@current"
 
-// Plugin is a plugin as the organization's plugin listings answer it,
-// decoded leniently: text that is null, absent or not a string is nil, and
-// record.PluginOf reads the rest (settings, secret keys) from JSON.
+// Plugin is a plugin as the organization's plugin listings answer it, read
+// leniently (text that is not a string is nil); record.PluginOf reads the
+// rest from JSON.
 type Plugin struct {
-	ID          int64
-	Name        *string
-	Description *string
-	URL         *string
-	PublicJobs  json.RawMessage
-	// MigrationAvailable is hog_function_migration_available; nil when the
-	// service is older than the field.
-	MigrationAvailable *bool
-	// JSON is the whole plugin as answered, compact.
-	JSON json.RawMessage
+	ID                 int64
+	Name               *string
+	Description        *string
+	URL                *string
+	PublicJobs         json.RawMessage
+	MigrationAvailable *bool           // hog_function_migration_available; nil from a service older than it
+	JSON               json.RawMessage // the whole plugin as answered, compact
 }
 
 // UnmarshalJSON decodes a plugin leniently; only an answer that is not an
@@ -78,7 +70,7 @@ func (p *Plugin) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// optText is a string field's text; nil when null, absent or not a string.
+// optText is a string field's text, or nil.
 func optText(raw json.RawMessage) *string {
 	var s string
 	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
@@ -87,8 +79,7 @@ func optText(raw json.RawMessage) *string {
 	return &s
 }
 
-// flexBool is a boolean field read as jsonvalue.FlexBool reads one; nil
-// when null, absent or not a boolean.
+// flexBool is a boolean field as jsonvalue.FlexBool reads one, or nil.
 func flexBool(raw json.RawMessage) *bool {
 	var b jsonvalue.FlexBool
 	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &b) != nil {
