@@ -149,8 +149,8 @@ func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, int, er
 		return nil, 0, err
 	}
 	var rec Record
-	if err := c.decodeJSON(r, resp, &rec); err != nil {
-		return nil, 0, err
+	if err := json.Unmarshal(resp.body, &rec); err != nil {
+		return nil, 0, c.decodeError(r, resp, err)
 	}
 	c.noteRecords(r.target.project, r.target.coll, rec)
 	return &rec, resp.status, nil

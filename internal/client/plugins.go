@@ -109,8 +109,8 @@ func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, err
 		return nil, err
 	}
 	var plugin Plugin
-	if err := c.decodeJSON(r, resp, &plugin); err != nil {
-		return nil, err
+	if err := json.Unmarshal(resp.body, &plugin); err != nil {
+		return nil, c.decodeError(r, resp, err)
 	}
 	return &plugin, nil
 }

@@ -3,7 +3,6 @@ package client
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,14 +26,11 @@ const contentTypeJSON = "application/json"
 
 // apiRequest is one API call before it is sent.
 type apiRequest struct {
-	method string
-	// path starts at /api/... and may carry a query.
-	path        string
-	body        []byte // sent whole on every attempt; nil: no body
-	contentType string
-	accept      string
-	// target is what a 404 of the request is resolved against (call).
-	target target
+	method              string
+	path                string // from /api/..., with its query
+	body                []byte // sent whole on every attempt; nil: no body
+	contentType, accept string
+	target              target // what call resolves a 404 against
 }
 
 // apiResponse is a 2xx answer, read whole.
@@ -122,8 +118,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 			big.Method, big.Path = r.method, r.path
 			return nil, big
 		case resp != nil && (resp.StatusCode < 400 || resp.StatusCode > 499):
-			// An answer came, so the request arrived; only a 4xx proves it
-			// was not applied.
+			// The request arrived; only a 4xx proves it was not applied.
 			st.maybeSent.Store(true)
 		}
 		err = plainError(err)
@@ -149,16 +144,7 @@ func plainError(err error) error {
 	return err
 }
 
-// decodeJSON decodes a 2xx answer into v.
-func (c *Client) decodeJSON(r apiRequest, resp *apiResponse, v any) error {
-	if err := json.Unmarshal(resp.body, v); err != nil {
-		return c.decodeError(r, resp, err)
-	}
-	return nil
-}
-
-// decodeError reports a 2xx answer that is not what was expected, showing
-// the start of what came instead.
+// decodeError reports a 2xx answer that is not what was expected, and its start.
 func (c *Client) decodeError(r apiRequest, resp *apiResponse, err error) error {
 	got := "an empty body"
 	if len(resp.body) > 0 {

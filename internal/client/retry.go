@@ -16,11 +16,10 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// The retry policy (go-retryablehttp's CheckRetry): a 429 until the
-// deadline, outside MaxRetries; 502, 503, 504 and transport errors for all
-// but a POST, which is retried only when it provably never left, or it could
-// create twice; never a 500 (deterministic on the live service), an answer
-// too large, or what waiting cannot mend (unreachable.go).
+// The retry policy: a 429 until the deadline, outside MaxRetries; 502, 503,
+// 504 and transport errors but of a POST that may have left (it could create
+// twice); never a 500 (deterministic on the live service), an answer too
+// large, or what waiting cannot mend (unreachable.go).
 
 // maxThrottleWaitWithoutDeadline bounds the throttling a call without a
 // deadline waits for: the default read timeout of a resource.
@@ -29,12 +28,9 @@ const maxThrottleWaitWithoutDeadline = 5 * time.Minute
 // callState follows one API call across its HTTP attempts.
 type callState struct {
 	method, path string
-	// start is when the call began, on the throttle's clock.
-	start    time.Time
-	attempts atomic.Int32
-	// maybeSent is set once an attempt failed in a way that does not prove
-	// the request stayed on this side.
-	maybeSent atomic.Bool
+	start        time.Time // on the throttle's clock
+	attempts     atomic.Int32
+	maybeSent    atomic.Bool // an attempt failed without proof that it never left
 	// The retry policy's, on the call's goroutine.
 	failures, refusals int
 	lastErr            error
@@ -43,13 +39,7 @@ type callState struct {
 
 type callStateKey struct{}
 
-func callStateFrom(ctx context.Context) *callState {
-	st, _ := ctx.Value(callStateKey{}).(*callState)
-	return st
-}
-
-// failed counts one retryable failure and reports whether MaxRetries
-// allows a retry for it.
+// failed counts a retryable failure and reports whether MaxRetries allows its retry.
 func (st *callState) failed(maxRetries int) bool {
 	st.failures++
 	return st.failures <= maxRetries
@@ -63,8 +53,8 @@ func (st *callState) deadline(ctx context.Context) time.Time {
 	return st.start.Add(maxThrottleWaitWithoutDeadline)
 }
 
-// throttledError is the error of a pause that ends past the deadline;
-// answer is the call's own 429, if it got one.
+// throttledError is the error of a pause that ends past the deadline, with
+// the call's own 429 if it got one.
 func (st *callState) throttledError(closed *throttle.ClosedError, answer *APIError) *ThrottledError {
 	return &ThrottledError{
 		Method: st.method, Path: st.path,
@@ -90,8 +80,13 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 			return !permanentTransportError(err) && (notSent(err) || st.method != http.MethodPost) && st.failed(c.maxRetries), nil
 		}
 		switch resp.StatusCode {
-		case http.StatusTooManyRequests:
-			return c.retryThrottled(ctx, st), nil
+		case http.StatusTooManyRequests: // once the pause ends, unless that is past the deadline
+			until, deadline := c.throttle.ResumeTime(), st.deadline(ctx)
+			if until.After(deadline) {
+				now := c.throttle.Now()
+				st.throttledPast = &throttle.ClosedError{Until: until, Wait: until.Sub(now), Left: deadline.Sub(now)}
+			}
+			return !until.After(deadline), nil
 		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 			return st.method != http.MethodPost && st.failed(c.maxRetries), nil
 		}
@@ -99,20 +94,7 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 	}
 }
 
-// retryThrottled decides on a 429 (the throttle has recorded it): retry
-// once the pause ends, unless that is after the call's deadline.
-func (c *Client) retryThrottled(ctx context.Context, st *callState) bool {
-	until, deadline := c.throttle.ResumeTime(), st.deadline(ctx)
-	if !until.After(deadline) {
-		return true
-	}
-	now := c.throttle.Now()
-	st.throttledPast = &throttle.ClosedError{Until: until, Wait: until.Sub(now), Left: deadline.Sub(now)}
-	return false
-}
-
-// notSent reports whether err proves that the request never reached the
-// service: no connection was made, so no byte of it was written.
+// notSent reports whether err proves that no byte of the request was written.
 func notSent(err error) bool {
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) || rejectedBeforeSending(err) {
@@ -133,9 +115,8 @@ func permanentTransportError(err error) bool {
 }
 
 // backoff is the wait before retry attempt+1 (and a 429's pause without
-// Retry-After): the answer's Retry-After, or go-retryablehttp's
-// DefaultBackoff with a little jitter, so that parallel operations do not
-// retry in lockstep; always within [lo, hi].
+// Retry-After) within [lo, hi]: the answer's Retry-After, or DefaultBackoff
+// with a jitter, so that parallel operations do not retry in lockstep.
 func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {

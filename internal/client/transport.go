@@ -27,7 +27,8 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err // nothing was sent
 	}
-	st, thr := callStateFrom(ctx), t.client.throttle
+	st, _ := ctx.Value(callStateKey{}).(*callState)
+	thr := t.client.throttle
 	err := thr.Wait(ctx, st.deadline(ctx), func(d time.Duration) {
 		tflog.Debug(ctx, fmt.Sprintf("rate limit: waiting %s before %s %s", d.Round(time.Millisecond), st.method, st.path))
 	})
