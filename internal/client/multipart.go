@@ -13,7 +13,7 @@ import (
 // encodeRecordInput returns the body and Content-Type of a create or update
 // (see RecordInput).
 func encodeRecordInput(in RecordInput) ([]byte, string, error) {
-	if in.Filters.IsNull() {
+	if in.Filters.set && in.Filters.null {
 		return nil, "", errors.New("filters cannot be null: the service refuses it; {} clears filters")
 	}
 	if v, ok := in.Filters.Get(); ok && !json.Valid(v) {

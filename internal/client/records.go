@@ -83,9 +83,6 @@ func Null[T any]() Opt[T] { return Opt[T]{set: true, null: true} }
 // IsZero reports whether the field is left out of the request.
 func (o Opt[T]) IsZero() bool { return !o.set }
 
-// IsNull reports whether the field is sent as null.
-func (o Opt[T]) IsNull() bool { return o.set && o.null }
-
 // Get returns the value and whether one is sent (false when left out or null).
 func (o Opt[T]) Get() (T, bool) { return o.value, o.set && !o.null }
 
