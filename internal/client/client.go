@@ -29,22 +29,18 @@ const (
 // Config configures a Client.
 type Config struct {
 	// Host is the service's base URL; a path prefix is kept.
-	Host      string
-	APIKey    string // the personal API key, sent as a Bearer token; never logged
-	UserAgent string
-	// MaxRetries bounds the retries of a 502, 503, 504 or a transport
-	// error; a 429 is retried until ctx's deadline.
-	MaxRetries int
+	Host       string
+	APIKey     string // the personal API key, sent as a Bearer token; never logged
+	UserAgent  string
+	MaxRetries int // of a 502, 503, 504 or transport error; a 429's go on until ctx's deadline
 	// RetryWaitMin and RetryWaitMax bound the backoff between those
 	// retries and cap their Retry-After (a 429's is waited in full).
 	RetryWaitMin, RetryWaitMax time.Duration
-	RequestTimeout             time.Duration // one HTTP attempt, its body included (0: none)
-	// RequestsPerMinute paces every HTTP attempt, retries included (0: no
-	// pace; a 429 still pauses every request).
-	RequestsPerMinute int
-	PageSize          int               // the limit ListAll asks for per page
-	AllowInsecureHTTP bool              // permits a plain http Host that is not loopback
-	Transport         http.RoundTripper // replaces the default HTTP transport (tests)
+	RequestTimeout             time.Duration     // one HTTP attempt, its body included (0: none)
+	RequestsPerMinute          int               // paces every HTTP attempt, retries included (0: no pace)
+	PageSize                   int               // the limit ListAll asks for per page
+	AllowInsecureHTTP          bool              // permits a plain http Host that is not loopback
+	Transport                  http.RoundTripper // replaces the default HTTP transport (tests)
 }
 
 // Client calls the pipeline config API.
@@ -101,9 +97,9 @@ func (c *Client) Host() string { return c.base }
 // MaxRetries is Config.MaxRetries, at least 0.
 func (c *Client) MaxRetries() int { return c.maxRetries }
 
-// CheckHost reports whether raw is a usable host setting, by the rules New
-// applies: an absolute http(s) URL without credentials, query or fragment;
-// plain http only to a loopback host unless allowInsecure.
+// CheckHost reports whether raw is a host setting New accepts: an absolute
+// http(s) URL without credentials, query or fragment; plain http only to a
+// loopback host unless allowInsecure.
 func CheckHost(raw string, allowInsecure bool) error {
 	_, _, err := parseHost(raw, allowInsecure)
 	return err
@@ -149,8 +145,7 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// checkAPIKey trims the key and refuses one that cannot be sent in a
-// header. Errors never contain the key.
+// checkAPIKey trims the key and refuses one that cannot be sent in a header.
 func checkAPIKey(raw string) (string, error) {
 	key := strings.TrimSpace(raw)
 	if key == "" {

@@ -26,8 +26,7 @@ type APIError struct {
 	Attempts   int
 }
 
-// Error says method, path, status, the service's detail and attribute, and
-// the attempts when more than one.
+// Error says method, path, status, detail, attribute and attempts.
 func (e *APIError) Error() string {
 	msg := fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
 	if e.Detail != "" && e.Detail != http.StatusText(e.Status) {
@@ -79,8 +78,7 @@ type TransportError struct {
 	Err          error
 }
 
-// Error says method, path and cause, what to check, and whether a POST may
-// have arrived.
+// Error says method, path, cause, what to check, and whether a POST may have arrived.
 func (e *TransportError) Error() string {
 	msg := fmt.Sprintf("%s %s: %v", e.Method, e.Path, e.Err)
 	if e.Hint != "" {
@@ -96,9 +94,8 @@ func (e *TransportError) Error() string {
 // Unwrap returns the cause.
 func (e *TransportError) Unwrap() error { return e.Err }
 
-// ThrottledError is a request the client stopped sending because the
-// service throttles the API key (429) until after the caller's deadline.
-// Err is the request's own 429, nil when another request's 429 held it.
+// ThrottledError is a request not sent (again) because the service throttles
+// the key (429) until past the deadline; Err is its own 429, if it got one.
 type ThrottledError struct {
 	Method, Path string
 	// Until is when the service accepts requests again, Wait how long that
@@ -129,8 +126,7 @@ func (e *ThrottledError) Unwrap() error {
 	return e.Err
 }
 
-// AnswerTooLargeError is an answer past the Limit bytes the client reads of
-// one; not retried, since the same request brings the same answer.
+// AnswerTooLargeError is an answer past the Limit bytes the client reads of one.
 type AnswerTooLargeError struct {
 	Method, Path string
 	Limit        int64
@@ -151,9 +147,8 @@ type ConfigError struct {
 // Error reads "invalid <field>: <problem>".
 func (e *ConfigError) Error() string { return "invalid " + e.Field + ": " + e.Problem }
 
-// UnsavedError is a create answered with success but without an id: a
-// generation 2 service made a hog function and saved no config. It is not
-// MayHaveApplied, so that no retry and no search follow.
+// UnsavedError is a create answered with success but without an id (at
+// generation 2); not MayHaveApplied, so that no retry and no search follow.
 type UnsavedError struct {
 	Method, Path string
 	Status       int
@@ -166,10 +161,8 @@ func (e *UnsavedError) Error() string {
 		e.Method, e.Path, e.Status, http.StatusText(e.Status))
 }
 
-// ServiceGoneError is a 404 of a route of a collection (or plugin listing)
-// whose own route, CollectionPath, answers 404 too: its API is gone
-// (generation 3). It is not IsNotFound: a record is not gone because the
-// API is.
+// ServiceGoneError is a 404 of a route of a collection or plugin listing
+// whose own route answers 404 too (generation 3); not IsNotFound.
 type ServiceGoneError struct {
 	Method, Path   string
 	Collection     Collection
@@ -187,16 +180,13 @@ func (e *ServiceGoneError) Error() string {
 		e.Method, e.Path, also, e.Collection)
 }
 
-// MissingActionError is a 404 of a record's action (job, migrate) although
-// the record exists: the service has no such action (generation 2 has no
-// job, generation 1 no migrate). It is not IsNotFound.
+// MissingActionError is a 404 of a record's action although the record
+// exists (generation 2 has no job, 1 no migrate); not IsNotFound.
 type MissingActionError struct {
 	Action, Method, Path string
 	ID                   int64
-	// Existing is the record found to exist: ID, or another record of the
-	// collection for which an earlier call found the action missing.
-	Existing int64
-	Err      *APIError // the 404
+	Existing             int64     // the record found to exist: ID, or one an earlier call found
+	Err                  *APIError // the 404
 }
 
 // Error names the action and the record found to exist.
@@ -224,16 +214,14 @@ func IsNotFound(err error) bool { return StatusOf(err) == http.StatusNotFound }
 // IsForbidden reports whether err is a 403 answer.
 func IsForbidden(err error) bool { return StatusOf(err) == http.StatusForbidden }
 
-// IsKeyRefused reports whether err is the 403 "This action does not support
-// Personal API Key access" that every key with scopes gets for the custom
-// actions (rearrange, job, frontend).
+// IsKeyRefused reports whether err is the 403 every key with scopes gets
+// for the custom actions (rearrange, job, frontend).
 func IsKeyRefused(err error) bool {
 	return answered(err, http.StatusForbidden, "personal api key access")
 }
 
 // IsProjectScopedKey reports whether err is the 403 a key limited to
-// particular projects gets on a route that is not a project's, such as the
-// organization's plugin listings.
+// projects gets on a route that is not a project's (plugin listings).
 func IsProjectScopedKey(err error) bool {
 	return answered(err, http.StatusForbidden, "scoped projects")
 }
@@ -256,8 +244,7 @@ func IsNoMigration(err error) bool {
 	return answered(err, http.StatusBadRequest, "No migration available")
 }
 
-// answered reports whether err is an answer of status whose detail says
-// detail, in any case.
+// answered reports whether err is an answer of status whose detail says detail, in any case.
 func answered(err error, status int, detail string) bool {
 	var apiErr *APIError
 	return errors.As(err, &apiErr) && apiErr.Status == status &&
@@ -279,8 +266,7 @@ func isA[T error](err error) bool {
 }
 
 // MayHaveApplied reports whether a failed write may have taken effect: a
-// transport failure after the request may have left, or a 5xx (a proxy's
-// 502 can follow the service's work).
+// transport failure after it may have left, or a 5xx (a proxy's 502 too).
 func MayHaveApplied(err error) bool {
 	var tErr *TransportError
 	if errors.As(err, &tErr) {
@@ -293,8 +279,8 @@ func MayHaveApplied(err error) bool {
 	return StatusOf(err) >= 500
 }
 
-// notFound404 returns the 404 answer in err that may mean more than a
-// missing record: nil for anything else, the service's unknown project too.
+// notFound404 returns the 404 in err that may mean more than a missing
+// record: not the service's unknown project.
 func notFound404(err error) *APIError {
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound ||
