@@ -6,26 +6,27 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // collections is what the client learns of the service's collections in
 // its life (one Terraform operation); safe for concurrent use.
 type collections struct {
 	mu                           sync.Mutex
-	gone                         map[target]bool          // whether its API is gone, once a look told
-	probing                      map[target]chan struct{} // one look at a collection at a time
-	noFilters                    map[Collection]bool      // its records came without filters
-	withFilters                  bool                     // records came with filters
-	noCreates                    bool                     // a create stored nothing
-	storesProbes                 map[target]*sync.Once    // LearnStoresConfigs' one look per collection
-	actionsProbe                 sync.Once                // KeyMayCallActions' one look
+	gone                         map[target]bool       // whether its API is gone, once a look told
+	probes                       singleflight.Group    // concurrent 404s share one look
+	noFilters                    map[Collection]bool   // its records came without filters
+	withFilters                  bool                  // records came with filters
+	noCreates                    bool                  // a create stored nothing
+	storesProbes                 map[target]*sync.Once // LearnStoresConfigs' one look per collection
+	actionsProbe                 sync.Once             // KeyMayCallActions' one look
 	actionsAllowed, actionsKnown bool
 	missingActions               map[target]int64 // an action's 404 although this record existed
 }
 
 func (s *collections) init() {
 	s.gone = map[target]bool{}
-	s.probing = map[target]chan struct{}{}
 	s.noFilters = map[Collection]bool{}
 	s.missingActions = map[target]int64{}
 	s.storesProbes = map[target]*sync.Once{}
@@ -87,30 +88,21 @@ func goneError(r apiRequest, apiErr *APIError) error {
 func (c *Client) collectionGone(ctx context.Context, t target) (gone, known bool) {
 	k := target{project: t.project, coll: t.coll}
 	c.colls.mu.Lock()
-	turn := c.colls.probing[k]
-	if turn == nil {
-		turn = make(chan struct{}, 1)
-		c.colls.probing[k] = turn
-	}
-	c.colls.mu.Unlock()
-	select { // concurrent 404s wait for one look
-	case turn <- struct{}{}:
-		defer func() { <-turn }()
-	case <-ctx.Done():
-		return false, false
-	}
-	c.colls.mu.Lock()
 	gone, known = c.colls.gone[k]
 	c.colls.mu.Unlock()
 	if known {
 		return gone, true
 	}
-	_, err := c.do(ctx, apiRequest{method: http.MethodGet, path: k.collectionPath() + "?limit=1"})
-	if err != nil && notFound404(err) == nil {
-		return false, false
-	}
-	c.rememberListed(k, err != nil)
-	return err != nil, true
+	v, _, _ := c.colls.probes.Do(k.collectionPath(), func() (any, error) {
+		_, err := c.do(ctx, apiRequest{method: http.MethodGet, path: k.collectionPath() + "?limit=1"})
+		if err != nil && notFound404(err) == nil {
+			return nil, nil // not known
+		}
+		c.rememberListed(k, err != nil)
+		return err != nil, nil
+	})
+	gone, known = v.(bool)
+	return gone, known
 }
 
 // rememberListed records whether a list of the collection k found its API gone.
