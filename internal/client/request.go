@@ -65,35 +65,36 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	// The final answer's body is read inside the retry loop, so that one cut
 	// short meets the retry policy like any other transport error.
 	var body []byte
-	req.SetResponseHandler(func(resp *http.Response) error {
-		var readErr error
-		if body, readErr = readBody(resp); readErr != nil {
+	req.SetResponseHandler(func(resp *http.Response) (err error) {
+		body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
+		switch {
+		case err != nil:
 			st.maybeSent.Store(true)
+			return fmt.Errorf("reading the answer: %w", err)
+		case len(body) > maxAnswerBytes:
+			return &AnswerTooLargeError{Limit: maxAnswerBytes}
 		}
-		return readErr
+		return nil
 	})
 
 	rc := &retryablehttp.Client{
-		HTTPClient:   c.http,
-		RetryWaitMin: c.waitMin,
-		RetryWaitMax: c.waitMax,
-		// The retry policy alone decides how often (429s are not counted).
-		RetryMax:   math.MaxInt32,
+		HTTPClient: c.http,
+		RetryMax:   math.MaxInt32, // the retry policy alone decides how often (429s are not counted)
 		CheckRetry: c.retryPolicy(st),
-		Backoff: func(lo, hi time.Duration, _ int, resp *http.Response) time.Duration {
+		Backoff: func(_, _ time.Duration, _ int, resp *http.Response) time.Duration {
 			if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
 				// The throttle holds the request until the pause ends.
 				tflog.Debug(ctx, fmt.Sprintf("retrying %s %s after 429 once the pause ends", r.method, r.path))
 				return 0
 			}
-			d, why := backoff(lo, hi, st.failures-1, resp), "a transport error"
+			d, why := backoff(c.waitMin, c.waitMax, st.failures-1, resp), "a transport error"
 			switch {
 			case resp != nil:
 				why = resp.Status
 			case st.lastErr != nil:
 				why = plainError(st.lastErr).Error()
 				if connRefused(st.lastErr) { // the one quick retry
-					d = lo
+					d = c.waitMin
 				}
 			}
 			tflog.Info(ctx, fmt.Sprintf("retrying %s %s in %s after %s (retry %d of %d)",
@@ -151,15 +152,4 @@ func (c *Client) decodeError(r apiRequest, resp *apiResponse, err error) error {
 		got = quote(redact(answertext.Line(string(resp.body)), c.apiKey))
 	}
 	return fmt.Errorf("%s %s: the %d answer is not the expected JSON (%w); got %s", r.method, r.path, resp.status, err, got)
-}
-
-func readBody(resp *http.Response) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading the answer: %w", err)
-	}
-	if len(b) > maxAnswerBytes {
-		return nil, &AnswerTooLargeError{Limit: maxAnswerBytes}
-	}
-	return b, nil
 }
