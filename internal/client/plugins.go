@@ -60,32 +60,22 @@ func (p *Plugin) UnmarshalJSON(data []byte) error {
 	}
 	*p = Plugin{
 		ID:                 int64(id),
-		Name:               optText(f["name"]),
-		Description:        optText(f["description"]),
-		URL:                optText(f["url"]),
+		Name:               lenient[string](f["name"]),
+		Description:        lenient[string](f["description"]),
+		URL:                lenient[string](f["url"]),
 		PublicJobs:         f["public_jobs"],
-		MigrationAvailable: flexBool(f["hog_function_migration_available"]),
+		MigrationAvailable: (*bool)(lenient[jsonvalue.FlexBool](f["hog_function_migration_available"])),
 		JSON:               json.RawMessage(jsonvalue.Compact(data)),
 	}
 	return nil
 }
 
-// optText is a string field's text, or nil.
-func optText(raw json.RawMessage) *string {
-	var s string
-	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
+// lenient is a field's value, nil when null, absent or not a T.
+func lenient[T any](raw json.RawMessage) *T {
+	var v T
+	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &v) != nil {
 		return nil
 	}
-	return &s
-}
-
-// flexBool is a boolean field as jsonvalue.FlexBool reads one, or nil.
-func flexBool(raw json.RawMessage) *bool {
-	var b jsonvalue.FlexBool
-	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &b) != nil {
-		return nil
-	}
-	v := bool(b)
 	return &v
 }
 
