@@ -128,12 +128,11 @@ func listAll[T any](ctx context.Context, what string, pageSize int, fetch func(o
 		}
 		fresh := 0
 		for i := range page.Results {
-			if seen[id(&page.Results[i])] {
-				continue
+			if k := id(&page.Results[i]); !seen[k] {
+				seen[k] = true
+				out = append(out, page.Results[i])
+				fresh++
 			}
-			seen[id(&page.Results[i])] = true
-			out = append(out, page.Results[i])
-			fresh++
 		}
 		at := offset
 		offset += len(page.Results)

@@ -37,12 +37,9 @@ func (c *Client) currentProjectID() (int64, bool) {
 }
 
 // SameProject reports whether the project addresses held and other (each a
-// project id or "@current") name one project. "@current" and an id do when
-// an answer told that "@current" stands for it; else record id of coll,
-// held in project held, decides: looked up under "@current", its team_id
-// tells (or its absence, when held is an id); when held is "@current"
-// itself, found under the id it is the same. Without a record (id 0) the
-// projects count as different.
+// project id or "@current") name one project: as an answer told what
+// "@current" stands for, else as record id of coll, held in project held,
+// is found under the other (without a record, id 0, they differ).
 func (c *Client) SameProject(ctx context.Context, held, other string, coll Collection, id int64) (bool, error) {
 	numeric := held
 	switch {

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -97,10 +98,7 @@ func unreachable(err error, host string) string {
 
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
-		name := dnsErr.Name
-		if name == "" {
-			name = host
-		}
+		name := cmp.Or(dnsErr.Name, host)
 		if proxy {
 			return `cannot find the proxy's host "` + name + `": check ` + where
 		}
