@@ -108,30 +108,30 @@ func CheckHost(raw string, allowInsecure bool) error {
 // parseHost returns the base URL of a valid host setting, and its host[:port].
 func parseHost(raw string, allowInsecure bool) (base, hostPort string, err error) {
 	const example = "an absolute http(s) URL such as https://us.posthog.com"
+	invalid := func(problem string) (string, string, error) {
+		return "", "", &ConfigError{Field: "host", Problem: problem}
+	}
 	s := strings.TrimSpace(raw)
 	if s == "" {
-		return "", "", &ConfigError{Field: "host", Problem: "must not be empty; set it to " + example}
+		return invalid("must not be empty; set it to " + example)
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return "", "", &ConfigError{Field: "host", Problem: "must be " + example + ", not a malformed URL"}
+		return invalid("must be " + example + ", not a malformed URL")
 	}
 	if u.User != nil { // not echoed: it carries credentials
-		return "", "", &ConfigError{Field: "host", Problem: "must not contain user credentials; the API key goes in api_key"}
+		return invalid("must not contain user credentials; the API key goes in api_key")
 	}
 	scheme := strings.ToLower(u.Scheme)
 	if (scheme != "http" && scheme != "https") || u.Hostname() == "" || u.Opaque != "" {
-		return "", "", &ConfigError{Field: "host", Problem: quote(s) + " must be " + example}
+		return invalid(quote(s) + " must be " + example)
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
-		return "", "", &ConfigError{Field: "host", Problem: quote(s) + " must not have a query or fragment"}
+		return invalid(quote(s) + " must not have a query or fragment")
 	}
 	if scheme == "http" && !allowInsecure && !isLoopback(u.Hostname()) {
-		return "", "", &ConfigError{
-			Field: "host",
-			Problem: quote(s) + " uses plain http to a host that is not loopback, which would send the API key unencrypted; " +
-				"use https, or opt in to plain http explicitly (allow_insecure_http in the provider)",
-		}
+		return invalid(quote(s) + " uses plain http to a host that is not loopback, which would send the API key unencrypted; " +
+			"use https, or opt in to plain http explicitly (allow_insecure_http in the provider)")
 	}
 	return scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), u.Host, nil
 }
