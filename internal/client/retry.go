@@ -96,21 +96,15 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 
 // notSent reports whether err proves that no byte of the request was written.
 func notSent(err error) bool {
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) || rejectedBeforeSending(err) {
-		return true
-	}
 	var opErr *net.OpError
-	return errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
+	return isA[*net.DNSError](err) || rejectedBeforeSending(err) ||
+		errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
 }
 
 // permanentTransportError reports errors that a retry cannot fix.
 func permanentTransportError(err error) bool {
-	var big *AnswerTooLargeError
-	var closed *throttle.ClosedError
-	var paceErr *throttle.PaceError
 	return cannotMend(err) || errors.Is(err, errTooManyRedirects) || errors.Is(err, errInsecureRedirect) ||
-		errors.As(err, &big) || errors.As(err, &closed) || errors.As(err, &paceErr) ||
+		isA[*AnswerTooLargeError](err) || isA[*throttle.ClosedError](err) || isA[*throttle.PaceError](err) ||
 		strings.Contains(err.Error(), "unsupported protocol scheme")
 }
 

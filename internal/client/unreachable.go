@@ -23,11 +23,7 @@ const wsaeconnrefused = 10061
 // a service restarting on this machine or network, which one retry after
 // RetryWaitMin covers. It never left, so a POST's retry cannot create twice.
 func connRefused(err error) bool {
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		return true
-	}
-	var errno syscall.Errno
-	return runtime.GOOS == "windows" && errors.As(err, &errno) && errno == wsaeconnrefused
+	return errors.Is(err, syscall.ECONNREFUSED) || runtime.GOOS == "windows" && errors.Is(err, syscall.Errno(wsaeconnrefused))
 }
 
 // handshakeAlerts are the TLS alerts of a handshake the server refuses, as
@@ -56,28 +52,23 @@ func rejectedBeforeSending(err error) bool { return refusedHere(err, "", "") != 
 // refusedHere is what a certificate refused here, or a server that does not
 // speak TLS, means and what to check; "" for any other failure.
 func refusedHere(err error, quoted, where string) string {
-	var unknownAuth x509.UnknownAuthorityError
-	var hostnameErr x509.HostnameError
-	var invalidCert x509.CertificateInvalidError
-	var certErr *tls.CertificateVerificationError
-	var recordErr tls.RecordHeaderError
 	switch {
-	case errors.As(err, &unknownAuth):
+	case isA[x509.UnknownAuthorityError](err):
 		return "the TLS certificate of " + quoted + " is signed by an authority this machine does not trust: " +
 			"check that " + where + " names the service itself, or add the authority that signed its certificate " +
 			"to this machine's trusted certificates (on Linux, SSL_CERT_FILE or SSL_CERT_DIR may name a bundle that holds it)"
-	case errors.As(err, &hostnameErr):
+	case isA[x509.HostnameError](err):
 		return "the TLS certificate of " + quoted + " is issued for other names: check that " + where +
 			" uses a name the certificate is for"
-	case errors.As(err, &invalidCert):
+	case isA[x509.CertificateInvalidError](err):
 		return "the TLS certificate of " + quoted + " is not valid: check this machine's clock, " +
 			"and that the service's certificate is current"
-	case errors.As(err, &certErr):
+	case isA[*tls.CertificateVerificationError](err):
 		return "the TLS certificate of " + quoted + " cannot be verified: check that " + where +
 			" names the service itself, and this machine's trusted certificates"
 	case errors.Is(err, http.ErrSchemeMismatch):
 		return quoted + " answered plain HTTP to an https request: check the scheme and port in " + where
-	case errors.As(err, &recordErr):
+	case isA[tls.RecordHeaderError](err):
 		return quoted + " does not speak TLS on that port: check the scheme and port in " + where
 	}
 	return ""
