@@ -133,10 +133,9 @@ func durationMS(d time.Duration) float64 {
 }
 
 // serviceClock is the offset of the service's clock from this machine's,
-// from the Date header of its answers.
+// from the Date header of its answers; nil before any.
 type serviceClock struct {
-	offset atomic.Int64 // nanoseconds
-	known  atomic.Bool
+	offset atomic.Pointer[time.Duration]
 }
 
 // observe takes the Date of an answer to a request sent at sent and
@@ -147,17 +146,16 @@ func (s *serviceClock) observe(sent, received time.Time, date string) {
 	if err != nil {
 		return
 	}
-	mid := sent.Add(received.Sub(sent) / 2)
-	s.offset.Store(int64(d.Add(500 * time.Millisecond).Sub(mid)))
-	s.known.Store(true)
+	offset := d.Add(500 * time.Millisecond).Sub(sent.Add(received.Sub(sent) / 2))
+	s.offset.Store(&offset)
 }
 
 // ServiceTime converts a moment t of this machine's clock to the service's
 // clock, to within about a second plus half a round trip; ok is false
 // before any answer carried a Date.
 func (c *Client) ServiceTime(t time.Time) (time.Time, bool) {
-	if !c.clock.known.Load() {
-		return t, false
+	if offset := c.clock.offset.Load(); offset != nil {
+		return t.Add(*offset), true
 	}
-	return t.Add(time.Duration(c.clock.offset.Load())), true
+	return t, false
 }
