@@ -98,18 +98,13 @@ func (c *Client) collectionGone(ctx context.Context, t target) (gone, known bool
 		if err != nil && notFound404(err) == nil {
 			return nil, nil // not known
 		}
-		c.rememberListed(k, err != nil)
+		c.colls.mu.Lock()
+		c.colls.gone[k] = err != nil
+		c.colls.mu.Unlock()
 		return err != nil, nil
 	})
 	gone, known = v.(bool)
 	return gone, known
-}
-
-// rememberListed records whether a list of the collection k found its API gone.
-func (c *Client) rememberListed(k target, gone bool) {
-	c.colls.mu.Lock()
-	c.colls.gone[k] = gone
-	c.colls.mu.Unlock()
 }
 
 // noteRecords learns from records of coll of project whether they come

@@ -33,8 +33,10 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 	}
 	t := target{project: project, coll: coll}
 	page, err := getPage[Record](ctx, c, t.collectionPath(), coll, limit, offset)
-	if err == nil || IsServiceGone(err) {
-		c.rememberListed(t, err != nil)
+	if err == nil || IsServiceGone(err) { // the collection's own route tells whether its API is gone
+		c.colls.mu.Lock()
+		c.colls.gone[t] = err != nil
+		c.colls.mu.Unlock()
 	}
 	if err != nil {
 		return nil, err
