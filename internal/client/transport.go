@@ -24,16 +24,13 @@ type attemptTransport struct {
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
-	if err := ctx.Err(); err != nil {
-		return nil, err // nothing was sent
-	}
 	st, _ := ctx.Value(callStateKey{}).(*callState)
 	thr := t.client.throttle
 	err := thr.Wait(ctx, st.deadline(ctx), func(d time.Duration) {
 		tflog.Debug(ctx, fmt.Sprintf("rate limit: waiting %s before %s %s", d.Round(time.Millisecond), st.method, st.path))
 	})
 	if err != nil {
-		return nil, err // nothing was sent
+		return nil, err // nothing was sent, a cancelled ctx's request neither
 	}
 	sentAt := thr.Now()
 	attempt := st.attempts.Add(1)
