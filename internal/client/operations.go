@@ -20,9 +20,8 @@ func (c *Client) Get(ctx context.Context, project string, coll Collection, id in
 	return rec, err
 }
 
-// Create creates a record, never sending it twice: a failure for which
-// MayHaveApplied is true may have created it. A success without a record
-// id is an *UnsavedError.
+// Create creates a record, never sending it twice (a failure may have created
+// it when MayHaveApplied); a success without an id is an *UnsavedError.
 func (c *Client) Create(ctx context.Context, project string, coll Collection, in RecordInput) (*Record, error) {
 	t := target{project: project, coll: coll}
 	r := apiRequest{method: http.MethodPost, path: t.collectionPath(), target: t}
@@ -118,9 +117,8 @@ func hogFunctionID(raw json.RawMessage) string {
 	return ""
 }
 
-// Rearrange sets the order of enabled configs by id and returns the
-// records the live service answers with (nil for the published schema's
-// object); scoped keys get 403.
+// Rearrange sets the order of enabled configs by id and returns the records
+// the live service answers with; scoped keys get 403.
 func (c *Client) Rearrange(ctx context.Context, project string, coll Collection, orders map[int64]int64) ([]Record, error) {
 	t := target{project: project, coll: coll}
 	r := apiRequest{method: http.MethodPatch, path: t.collectionPath() + "rearrange/", target: t}.withJSON(map[string]any{"orders": orders})
