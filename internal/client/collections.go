@@ -122,9 +122,8 @@ func (c *Client) noteRecords(project string, coll Collection, recs ...Record) {
 	}
 }
 
-// StoresConfigs reports whether the service stores the configs it is sent,
-// as records with filters (generation 1) or without them, or a create that
-// stored nothing (generation 2), told; known is false before either.
+// StoresConfigs reports whether the service stores configs (records came with
+// filters) or not (without them, or a create stored nothing), and whether either told.
 func (c *Client) StoresConfigs() (stores, known bool) {
 	c.colls.mu.Lock()
 	defer c.colls.mu.Unlock()

@@ -106,10 +106,9 @@ func (c *Client) ListAll(ctx context.Context, project string, coll Collection) (
 	}, func(rec *Record) int64 { return rec.ID })
 }
 
-// listAll is the one walk of a listing's pages, by offset arithmetic (next
-// may name the wrong host behind a proxy). Entries seen twice are kept
-// once; a server ignoring offset and pages past the budget are errors, not
-// endless loops nor silently short lists.
+// listAll walks a listing's pages by offset arithmetic (next may name the
+// wrong host behind a proxy), keeping entries seen twice once; a server
+// ignoring offset and pages past the budget are errors, not endless loops.
 func listAll[T any](ctx context.Context, what string, pageSize int, fetch func(offset int) (*listPage[T], error), id func(*T) int64) ([]T, error) {
 	var out []T
 	seen := make(map[int64]bool)

@@ -32,9 +32,8 @@ func (coll Collection) PluginListing() PluginListing {
 // organization.
 const CurrentOrganization = "@current"
 
-// Plugin is a plugin as the organization's plugin listings answer it, read
-// leniently (text that is not a string is nil); record.PluginOf reads the
-// rest from JSON.
+// Plugin is a plugin as the plugin listings answer it, read leniently;
+// record.PluginOf reads the rest from JSON.
 type Plugin struct {
 	ID                 int64
 	Name               *string
@@ -79,10 +78,8 @@ func lenient[T any](raw json.RawMessage) *T {
 	return &v
 }
 
-// Plugin returns plugin id as org's listing shows it. A 404 is the plugin
-// missing, or the organization (IsOrganizationNotFound), or, when the
-// listing answers 404 too, a *ServiceGoneError; a key limited to projects
-// gets 403 (IsProjectScopedKey).
+// Plugin returns plugin id as org's listing shows it; a 404 of the listing
+// too is a *ServiceGoneError.
 func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, error) {
 	p, err := organizationPath(org, AllPlugins)
 	if err != nil {

@@ -10,10 +10,9 @@ import (
 // CurrentProject is the address of the API key owner's current project.
 const CurrentProject = "@current"
 
-// currentProject is the id "@current" stands for (0: not known yet), once a
+// currentProject is the id "@current" stands for (0: not known yet), as a
 // record's team_id told (GET /api/projects/@current/ needs a scope
-// plugin-only keys lack); look serialises SameProject's lookups, so that
-// plans waiting for one answer send one request.
+// plugin-only keys lack); look makes plans waiting for one answer send one request.
 type currentProject struct {
 	id   atomic.Int64
 	look sync.Mutex

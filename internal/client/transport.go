@@ -100,9 +100,8 @@ var (
 	errInsecureRedirect = errors.New("refusing a redirect from https to http, which would expose the API key")
 )
 
-// checkRedirect follows redirects for GET only: Go would resend a
-// redirected POST as a GET without its body, which would look like a
-// success.
+// checkRedirect follows redirects for GET only: Go would resend a redirected
+// POST as a GET without its body, which would look like a success.
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if via[0].Method != http.MethodGet {
 		return http.ErrUseLastResponse
@@ -147,9 +146,8 @@ func (s *serviceClock) observe(sent, received time.Time, date string) {
 	s.offset.Store(&offset)
 }
 
-// ServiceTime converts a moment t of this machine's clock to the service's
-// clock, to within about a second plus half a round trip; ok is false
-// before any answer carried a Date.
+// ServiceTime converts a moment t of this machine's clock to the service's,
+// within about a second; false before any answer carried a Date.
 func (c *Client) ServiceTime(t time.Time) (time.Time, bool) {
 	if offset := c.clock.offset.Load(); offset != nil {
 		return t.Add(*offset), true

@@ -19,9 +19,8 @@ import (
 // wsaeconnrefused is what Windows returns instead of syscall.ECONNREFUSED.
 const wsaeconnrefused = 10061
 
-// connRefused reports whether err is a refused connection: a wrong port, or
-// a service restarting on this machine or network, which one retry after
-// RetryWaitMin covers. It never left, so a POST's retry cannot create twice.
+// connRefused reports a refused connection: a wrong port, or a service
+// restarting, which one retry after RetryWaitMin covers (a POST's too).
 func connRefused(err error) bool {
 	return errors.Is(err, syscall.ECONNREFUSED) || runtime.GOOS == "windows" && errors.Is(err, syscall.Errno(wsaeconnrefused))
 }
@@ -75,8 +74,7 @@ func refusedHere(err error, quoted, where string) string {
 }
 
 // unreachable says what a failure that waiting cannot mend, or a refused
-// connection, means and what to check, naming host (the host setting's
-// host[:port]); "" for any other failure.
+// connection, means and what to check at host; "" for any other failure.
 func unreachable(err error, host string) string {
 	quoted := `"` + host + `"`
 	where := "the host setting"
