@@ -151,10 +151,8 @@ func checkAPIKey(raw string) (string, error) {
 	if key == "" {
 		return "", &ConfigError{Field: "api_key", Problem: "must not be empty or whitespace; set a personal API key"}
 	}
-	for _, r := range key {
-		if r <= ' ' || r == 0x7f {
-			return "", &ConfigError{Field: "api_key", Problem: "must not contain whitespace or control characters"}
-		}
+	if strings.IndexFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return "", &ConfigError{Field: "api_key", Problem: "must not contain whitespace or control characters"}
 	}
 	return key, nil
 }
