@@ -1,9 +1,6 @@
-// Package client is the provider's one API client: typed records and
-// errors, the method-aware retry policy over go-retryablehttp, pacing and
-// the pause after a 429 (package throttle), pagination within a budget, and
-// the answers of later service generations. It knows HTTP and the API,
-// nothing of Terraform; one Client is shared by a run and is safe for
-// concurrent use.
+// Package client is the provider's one API client, the HTTP boundary: it
+// knows the API, nothing of Terraform (DESIGN.md, "Map of the code"). One
+// Client serves a run and is safe for concurrent use.
 package client
 
 import (
@@ -19,60 +16,46 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// Defaults New applies to zero fields of Config.
+// Defaults New applies to zero fields of Config, and the provider's.
 const (
 	DefaultUserAgent    = "terraform-provider-pipeline"
 	DefaultRetryWaitMin = 500 * time.Millisecond
 	DefaultRetryWaitMax = 30 * time.Second
 	DefaultPageSize     = 100
+	// DefaultMaxRetries is the provider's; New takes a zero MaxRetries as no retry.
+	DefaultMaxRetries = 5
 )
-
-// DefaultMaxRetries is the provider's default max_retries; New leaves a
-// zero MaxRetries as no retry.
-const DefaultMaxRetries = 5
 
 // Config configures a Client.
 type Config struct {
 	// Host is the service's base URL; a path prefix is kept.
-	Host string
-	// APIKey is the personal API key sent as a Bearer token. Never logged.
-	APIKey    string
-	UserAgent string
-	// MaxRetries bounds the retries of a 502, 503, 504 or a transport
-	// error; a 429 is retried until ctx's deadline.
-	MaxRetries int
+	Host       string
+	APIKey     string // the personal API key, sent as a Bearer token; never logged
+	UserAgent  string
+	MaxRetries int // of a 502, 503, 504 or transport error; a 429's go on until ctx's deadline
 	// RetryWaitMin and RetryWaitMax bound the backoff between those
 	// retries and cap their Retry-After (a 429's is waited in full).
-	RetryWaitMin time.Duration
-	RetryWaitMax time.Duration
-	// RequestTimeout bounds one HTTP attempt, its body included (0: none).
-	RequestTimeout time.Duration
-	// RequestsPerMinute paces every HTTP attempt, retries included (0: no
-	// pace; a 429 still pauses every request).
-	RequestsPerMinute int
-	// PageSize is the limit ListAll asks for per page.
-	PageSize int
-	// AllowInsecureHTTP permits a plain http Host that is not loopback.
-	AllowInsecureHTTP bool
-	// Transport, when set, replaces the default HTTP transport (tests).
-	Transport http.RoundTripper
+	RetryWaitMin, RetryWaitMax time.Duration
+	RequestTimeout             time.Duration     // one HTTP attempt, its body included (0: none)
+	RequestsPerMinute          int               // paces every HTTP attempt, retries included (0: no pace)
+	PageSize                   int               // the limit ListAll asks for per page
+	AllowInsecureHTTP          bool              // permits a plain http Host that is not loopback
+	Transport                  http.RoundTripper // replaces the default HTTP transport (tests)
 }
 
 // Client calls the pipeline config API.
 type Client struct {
-	base       string // scheme://host[/prefix], no trailing slash
-	hostPort   string // the host of base, with its port if it names one
-	apiKey     string
-	userAgent  string
-	maxRetries int
-	waitMin    time.Duration
-	waitMax    time.Duration
-	pageSize   int
-	http       *http.Client
-	clock      serviceClock
-	throttle   *throttle.Throttle
-	colls      collections
-	current    currentProject
+	base              string // scheme://host[/prefix], no trailing slash
+	hostPort          string // the host of base, with its port if it names one
+	apiKey, userAgent string
+	maxRetries        int
+	waitMin, waitMax  time.Duration
+	pageSize          int
+	http              *http.Client
+	clock             serviceClock
+	throttle          *throttle.Throttle
+	colls             collections
+	current           currentProject
 }
 
 // New validates cfg and returns a client; its errors are *ConfigError and
@@ -100,14 +83,10 @@ func newClient(cfg Config, clk throttle.Clock) (*Client, error) {
 	c.waitMax = max(cmp.Or(max(cfg.RetryWaitMax, 0), DefaultRetryWaitMax), c.waitMin)
 	c.colls.init()
 
-	next := cfg.Transport
-	if next == nil {
-		next = defaultTransport()
-	}
 	c.throttle = throttle.New(cfg.RequestsPerMinute, func(streak int) time.Duration {
 		return backoff(c.waitMin, c.waitMax, streak, nil)
 	}, clk)
-	rt := &attemptTransport{next: next, timeout: cfg.RequestTimeout, client: c}
+	rt := &attemptTransport{next: cmp.Or(cfg.Transport, defaultTransport()), timeout: cfg.RequestTimeout, client: c}
 	c.http = &http.Client{Transport: rt, CheckRedirect: checkRedirect}
 	return c, nil
 }
@@ -115,46 +94,44 @@ func newClient(cfg Config, clk throttle.Clock) (*Client, error) {
 // Host returns the base URL the client calls, without credentials.
 func (c *Client) Host() string { return c.base }
 
-// MaxRetries returns how often one request is retried after a 5xx or a
-// transport error (Config.MaxRetries, at least 0).
+// MaxRetries is Config.MaxRetries, at least 0.
 func (c *Client) MaxRetries() int { return c.maxRetries }
 
-// CheckHost reports whether raw is a usable host setting, by the rules New
-// applies: an absolute http(s) URL without credentials, query or fragment;
-// plain http only to a loopback host unless allowInsecure.
+// CheckHost reports whether raw is a host setting New accepts: an absolute
+// http(s) URL without credentials, query or fragment; plain http only to a
+// loopback host unless allowInsecure.
 func CheckHost(raw string, allowInsecure bool) error {
 	_, _, err := parseHost(raw, allowInsecure)
 	return err
 }
 
-// parseHost validates the host setting and returns the base URL without a
-// trailing slash, and its host[:port].
+// parseHost returns the base URL of a valid host setting, and its host[:port].
 func parseHost(raw string, allowInsecure bool) (base, hostPort string, err error) {
 	const example = "an absolute http(s) URL such as https://us.posthog.com"
+	invalid := func(problem string) (string, string, error) {
+		return "", "", &ConfigError{Field: "host", Problem: problem}
+	}
 	s := strings.TrimSpace(raw)
 	if s == "" {
-		return "", "", &ConfigError{Field: "host", Problem: "must not be empty; set it to " + example}
+		return invalid("must not be empty; set it to " + example)
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return "", "", &ConfigError{Field: "host", Problem: "must be " + example + ", not a malformed URL"}
+		return invalid("must be " + example + ", not a malformed URL")
 	}
 	if u.User != nil { // not echoed: it carries credentials
-		return "", "", &ConfigError{Field: "host", Problem: "must not contain user credentials; the API key goes in api_key"}
+		return invalid("must not contain user credentials; the API key goes in api_key")
 	}
 	scheme := strings.ToLower(u.Scheme)
 	if (scheme != "http" && scheme != "https") || u.Hostname() == "" || u.Opaque != "" {
-		return "", "", &ConfigError{Field: "host", Problem: quote(s) + " must be " + example}
+		return invalid(quote(s) + " must be " + example)
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
-		return "", "", &ConfigError{Field: "host", Problem: quote(s) + " must not have a query or fragment"}
+		return invalid(quote(s) + " must not have a query or fragment")
 	}
 	if scheme == "http" && !allowInsecure && !isLoopback(u.Hostname()) {
-		return "", "", &ConfigError{
-			Field: "host",
-			Problem: quote(s) + " uses plain http to a host that is not loopback, which would send the API key unencrypted; " +
-				"use https, or opt in to plain http explicitly (allow_insecure_http in the provider)",
-		}
+		return invalid(quote(s) + " uses plain http to a host that is not loopback, which would send the API key unencrypted; " +
+			"use https, or opt in to plain http explicitly (allow_insecure_http in the provider)")
 	}
 	return scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), u.Host, nil
 }
@@ -168,17 +145,14 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// checkAPIKey trims the key and refuses one that cannot be sent in a
-// header. Errors never contain the key.
+// checkAPIKey trims the key and refuses one that cannot be sent in a header.
 func checkAPIKey(raw string) (string, error) {
 	key := strings.TrimSpace(raw)
 	if key == "" {
 		return "", &ConfigError{Field: "api_key", Problem: "must not be empty or whitespace; set a personal API key"}
 	}
-	for _, r := range key {
-		if r <= ' ' || r == 0x7f {
-			return "", &ConfigError{Field: "api_key", Problem: "must not contain whitespace or control characters"}
-		}
+	if strings.IndexFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return "", &ConfigError{Field: "api_key", Problem: "must not contain whitespace or control characters"}
 	}
 	return key, nil
 }

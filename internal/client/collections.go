@@ -2,66 +2,40 @@ package client
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"strings"
 	"sync"
+
+	"golang.org/x/sync/singleflight"
 )
 
-// collKey names one collection of one project.
-type collKey struct {
-	project string
-	coll    Collection
-}
-
-// actionKey names one action of the records of one collection.
-type actionKey struct {
-	collKey
-	action string
-}
-
 // collections is what the client learns of the service's collections in
-// its life (one Terraform operation), safe for concurrent use.
+// its life (one Terraform operation); safe for concurrent use.
 type collections struct {
-	mu sync.Mutex
-	// gone holds whether a collection's API is gone, once a look told;
-	// probing lets one look at a collection go at a time.
-	gone    map[collKey]bool
-	probing map[collKey]chan struct{}
-	// noFilters holds the collections whose records came without filters;
-	// withFilters: records came with them; noCreates: a create stored
-	// nothing.
-	noFilters              map[Collection]bool
-	withFilters, noCreates bool
-	// storesProbes is the one look per collection LearnStoresConfigs takes.
-	storesProbes map[collKey]*sync.Once
-	// actionsProbe is the one look KeyMayCallActions takes.
-	actionsProbe                 sync.Once
+	mu                           sync.Mutex
+	gone                         map[target]bool       // whether its API is gone, once a look told
+	probes                       singleflight.Group    // concurrent 404s share one look
+	noFilters                    map[Collection]bool   // its records came without filters
+	withFilters                  bool                  // records came with filters
+	noCreates                    bool                  // a create stored nothing
+	storesProbes                 map[target]*sync.Once // LearnStoresConfigs' one look per collection
+	actionsProbe                 sync.Once             // KeyMayCallActions' one look
 	actionsAllowed, actionsKnown bool
-	// missingActions holds, per action answered 404 although the record
-	// existed, the id of that record.
-	missingActions map[actionKey]int64
+	missingActions               map[target]int64 // an action's 404 although this record existed
 }
 
 func (s *collections) init() {
-	s.gone = map[collKey]bool{}
-	s.probing = map[collKey]chan struct{}{}
+	s.gone = map[target]bool{}
 	s.noFilters = map[Collection]bool{}
-	s.missingActions = map[actionKey]int64{}
-	s.storesProbes = map[collKey]*sync.Once{}
-}
-
-// target names what a request is about: collection coll of project, record
-// id of it (0: none) and the record's action ("" for the record itself).
-type target struct {
-	project string
-	coll    Collection
-	id      int64
-	action  string
+	s.missingActions = map[target]int64{}
+	s.storesProbes = map[target]*sync.Once{}
 }
 
 // call sends r like do, and resolves a 404 of it against r.target.
 func (c *Client) call(ctx context.Context, r apiRequest) (*apiResponse, error) {
-	if err := checkTarget(r.target.project, r.target.coll); err != nil {
-		return nil, err
+	if strings.TrimSpace(r.target.project) == "" {
+		return nil, errors.New("project id must not be empty")
 	}
 	resp, err := c.do(ctx, r)
 	if err != nil {
@@ -79,16 +53,16 @@ func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) e
 	if apiErr == nil {
 		return err
 	}
-	gone, known := c.collectionGone(ctx, t.project, t.coll)
+	gone, known := c.collectionGone(ctx, t)
 	switch {
 	case !known:
 		return err
 	case gone:
-		return c.goneError(r.method, r.path, t.project, t.coll, apiErr)
+		return goneError(r, apiErr)
 	case t.action == "":
 		return err
 	}
-	k := actionKey{collKey{t.project, t.coll}, t.action}
+	k := target{project: t.project, coll: t.coll, action: t.action}
 	c.colls.mu.Lock()
 	existing, known := c.colls.missingActions[k]
 	c.colls.mu.Unlock()
@@ -104,48 +78,33 @@ func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) e
 	return &MissingActionError{Action: t.action, Method: r.method, Path: r.path, ID: t.id, Existing: existing, Err: apiErr}
 }
 
-// goneError is the *ServiceGoneError of a request to collection coll.
-func (c *Client) goneError(method, path, project string, coll Collection, apiErr *APIError) error {
-	return &ServiceGoneError{Method: method, Path: path, Collection: coll, CollectionPath: collectionPath(project, coll), Err: apiErr}
+// goneError is the *ServiceGoneError of r, a request to r.target's collection.
+func goneError(r apiRequest, apiErr *APIError) error {
+	return &ServiceGoneError{Method: r.method, Path: r.path, Collection: r.target.coll, CollectionPath: r.target.collectionPath(), Err: apiErr}
 }
 
-// collectionGone reports whether coll of project answers 404, asking once
+// collectionGone reports whether t's collection answers 404, asking once
 // for its first record; known is false when that look failed otherwise.
-func (c *Client) collectionGone(ctx context.Context, project string, coll Collection) (gone, known bool) {
-	k := collKey{project, coll}
-	c.colls.mu.Lock()
-	turn := c.colls.probing[k]
-	if turn == nil {
-		turn = make(chan struct{}, 1)
-		c.colls.probing[k] = turn
-	}
-	c.colls.mu.Unlock()
-	select { // concurrent 404s wait for one look
-	case turn <- struct{}{}:
-		defer func() { <-turn }()
-	case <-ctx.Done():
-		return false, false
-	}
+func (c *Client) collectionGone(ctx context.Context, t target) (gone, known bool) {
+	k := target{project: t.project, coll: t.coll}
 	c.colls.mu.Lock()
 	gone, known = c.colls.gone[k]
 	c.colls.mu.Unlock()
 	if known {
 		return gone, true
 	}
-	_, err := c.do(ctx, apiRequest{method: http.MethodGet, path: collectionPath(project, coll) + "?limit=1"})
-	if err != nil && notFound404(err) == nil {
-		return false, false
-	}
-	c.rememberListed(project, coll, err != nil)
-	return err != nil, true
-}
-
-// rememberListed records what a list of a collection's own route told: a
-// 404 that its API is gone, a page that it is not.
-func (c *Client) rememberListed(project string, coll Collection, gone bool) {
-	c.colls.mu.Lock()
-	c.colls.gone[collKey{project, coll}] = gone
-	c.colls.mu.Unlock()
+	v, _, _ := c.colls.probes.Do(k.collectionPath(), func() (any, error) {
+		_, err := c.do(ctx, apiRequest{method: http.MethodGet, path: k.collectionPath() + "?limit=1"})
+		if err != nil && notFound404(err) == nil {
+			return nil, nil // not known
+		}
+		c.colls.mu.Lock()
+		c.colls.gone[k] = err != nil
+		c.colls.mu.Unlock()
+		return err != nil, nil
+	})
+	gone, known = v.(bool)
+	return gone, known
 }
 
 // noteRecords learns from records of coll of project whether they come
@@ -163,9 +122,8 @@ func (c *Client) noteRecords(project string, coll Collection, recs ...Record) {
 	}
 }
 
-// StoresConfigs reports whether the service stores the configs it is sent,
-// as records with filters (generation 1) or without them, or a create that
-// stored nothing (generation 2), told; known is false before either.
+// StoresConfigs reports whether the service stores configs (records came with
+// filters) or not (without them, or a create stored nothing), and whether either told.
 func (c *Client) StoresConfigs() (stores, known bool) {
 	c.colls.mu.Lock()
 	defer c.colls.mu.Unlock()
@@ -184,22 +142,16 @@ func (c *Client) LearnStoresConfigs(ctx context.Context, project string, coll Co
 	if stores, known := c.StoresConfigs(); known {
 		return stores, known
 	}
+	k := target{project: project, coll: coll}
 	c.colls.mu.Lock()
-	once := c.colls.storesProbes[collKey{project, coll}]
+	once := c.colls.storesProbes[k]
 	if once == nil {
 		once = new(sync.Once)
-		c.colls.storesProbes[collKey{project, coll}] = once
+		c.colls.storesProbes[k] = once
 	}
 	c.colls.mu.Unlock()
 	once.Do(func() { _, _ = c.List(ctx, project, coll, 1, 0) })
 	return c.StoresConfigs()
-}
-
-// noteNoCreates records a create that stored nothing.
-func (c *Client) noteNoCreates() {
-	c.colls.mu.Lock()
-	c.colls.noCreates = true
-	c.colls.mu.Unlock()
 }
 
 // DropsFilters reports whether the service answered records of coll
@@ -210,9 +162,9 @@ func (c *Client) DropsFilters(coll Collection) bool {
 	return c.colls.noFilters[coll]
 }
 
-// KeyMayCallActions reports whether the key may call the custom actions,
-// which the service refuses every key with scopes, and whether that could
-// be told, by one look at the frontend of config id.
+// KeyMayCallActions reports whether the key may call the custom actions
+// (the service refuses every key with scopes) and whether one look at the
+// frontend of config id told.
 func (c *Client) KeyMayCallActions(ctx context.Context, project string, coll Collection, id int64) (may, known bool) {
 	c.colls.actionsProbe.Do(func() {
 		_, err := c.Frontend(ctx, project, coll, id)

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -15,22 +16,17 @@ import (
 // APIError is an error answer of the service; Type, Code, Detail and Attr
 // come from its error envelope when the body is one.
 type APIError struct {
-	Method string
-	Path   string // with its query, without the host
-	Status int
-	Type   string
-	Code   string
-	// Detail is the envelope's detail, else an excerpt of the body's text,
-	// else the status text.
-	Detail string
-	// Attr names the request field at fault, nested names joined with "__".
-	Attr       string
-	RetryAfter int // seconds, 0 when none
+	Method     string
+	Path       string // with its query, without the host
+	Status     int
+	Type, Code string
+	Detail     string // the envelope's, else an excerpt of the body, else the status text
+	Attr       string // the request field at fault, nested names joined with "__"
+	RetryAfter int    // seconds, 0 when none
 	Attempts   int
 }
 
-// Error says method, path, status, the service's detail and attribute, and
-// the attempts when more than one.
+// Error says method, path, status, detail, attribute and attempts.
 func (e *APIError) Error() string {
 	msg := fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
 	if e.Detail != "" && e.Detail != http.StatusText(e.Status) {
@@ -39,10 +35,15 @@ func (e *APIError) Error() string {
 	if e.Attr != "" {
 		msg += " (attribute " + e.Attr + ")"
 	}
-	if e.Attempts > 1 {
-		msg += fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
+	return msg + gaveUp(e.Attempts)
+}
+
+// gaveUp is the note on the attempts an error's request took, when several.
+func gaveUp(attempts int) string {
+	if attempts > 1 {
+		return fmt.Sprintf(" (gave up after %d attempts)", attempts)
 	}
-	return msg
+	return ""
 }
 
 // newAPIError builds the error for a non-2xx answer whose body was read.
@@ -61,9 +62,7 @@ func newAPIError(method, path string, resp *http.Response, body []byte, attempts
 		f := answertext.Decode(body)
 		e.Type, e.Code, e.Detail, e.Attr = f.Type, f.Code, f.Detail, f.Attr
 	}
-	if e.Detail == "" {
-		e.Detail = http.StatusText(resp.StatusCode)
-	}
+	e.Detail = cmp.Or(e.Detail, http.StatusText(resp.StatusCode))
 	e.Type, e.Code = redact(e.Type, key), redact(e.Code, key)
 	e.Detail, e.Attr = redact(e.Detail, key), redact(e.Attr, key)
 	return e
@@ -72,28 +71,20 @@ func newAPIError(method, path string, resp *http.Response, body []byte, attempts
 // TransportError is a request that ended without an HTTP answer; errors.Is
 // sees its cause (context.Canceled and the like).
 type TransportError struct {
-	Method   string
-	Path     string
-	Attempts int
-	// MaybeSent is false only when the service provably never received
-	// the request.
-	MaybeSent bool
-	// Hint says what a failure that waiting cannot mend means and what to
-	// check (unreachable.go).
-	Hint string
-	Err  error
+	Method, Path string
+	Attempts     int
+	MaybeSent    bool   // false only when the service provably never received the request
+	Hint         string // what a failure that waiting cannot mend means, and what to check
+	Err          error
 }
 
-// Error says method, path and cause, what to check, and whether a POST may
-// have arrived.
+// Error says method, path, cause, what to check, and whether a POST may have arrived.
 func (e *TransportError) Error() string {
 	msg := fmt.Sprintf("%s %s: %v", e.Method, e.Path, e.Err)
 	if e.Hint != "" {
 		msg = fmt.Sprintf("%s %s: %s (%v)", e.Method, e.Path, e.Hint, e.Err)
 	}
-	if e.Attempts > 1 {
-		msg += fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
-	}
+	msg += gaveUp(e.Attempts)
 	if e.MaybeSent && e.Method == http.MethodPost {
 		msg += " (the request may have reached the service; it was not retried so that it is never applied twice)"
 	}
@@ -103,20 +94,17 @@ func (e *TransportError) Error() string {
 // Unwrap returns the cause.
 func (e *TransportError) Unwrap() error { return e.Err }
 
-// ThrottledError is a request the client stopped sending because the
-// service throttles the API key (429) until after the caller's deadline.
-// Err is the request's own 429, nil when another request's 429 held it.
+// ThrottledError is a request not sent (again) because the service throttles
+// the key (429) until past the deadline; Err is its own 429, if it got one.
 type ThrottledError struct {
-	Method string
-	Path   string
+	Method, Path string
 	// Until is when the service accepts requests again, Wait how long that
 	// was when the client gave up, Left the time the deadline left then.
-	Until     time.Time
-	Wait      time.Duration
-	Left      time.Duration
-	Attempts  int
-	MaybeSent bool // an earlier attempt may have reached the service
-	Err       *APIError
+	Until      time.Time
+	Wait, Left time.Duration
+	Attempts   int
+	MaybeSent  bool // an earlier attempt may have reached the service
+	Err        *APIError
 }
 
 // Error names the request, the wait and when it ends, and the time left.
@@ -133,17 +121,15 @@ func (e *ThrottledError) Error() string {
 // Unwrap returns the 429 answer, if this request got one.
 func (e *ThrottledError) Unwrap() error {
 	if e.Err == nil {
-		return nil
+		return nil // not a typed nil, which errors.As would take for an *APIError
 	}
 	return e.Err
 }
 
-// AnswerTooLargeError is an answer past the Limit bytes the client reads of
-// one; not retried, since the same request brings the same answer.
+// AnswerTooLargeError is an answer past the Limit bytes the client reads of one.
 type AnswerTooLargeError struct {
-	Method string
-	Path   string
-	Limit  int64
+	Method, Path string
+	Limit        int64
 }
 
 // Error names the request and the limit.
@@ -155,21 +141,18 @@ func (e *AnswerTooLargeError) Error() string {
 // ConfigError is an invalid Config given to New: Field is the setting at
 // fault ("host" or "api_key"), Problem what is wrong and how to fix it.
 type ConfigError struct {
-	Field   string
-	Problem string
+	Field, Problem string
 }
 
 // Error reads "invalid <field>: <problem>".
 func (e *ConfigError) Error() string { return "invalid " + e.Field + ": " + e.Problem }
 
-// UnsavedError is a create answered with success but without an id: a
-// generation 2 service made a hog function and saved no config. It is not
-// MayHaveApplied, so that no retry and no search follow.
+// UnsavedError is a create answered with success but without an id (at
+// generation 2); not MayHaveApplied, so that no retry and no search follow.
 type UnsavedError struct {
-	Method string
-	Path   string
-	Status int
-	Record *Record // as the service answered it
+	Method, Path string
+	Status       int
+	Record       *Record // as the service answered it
 }
 
 // Error says what was sent and that the service saved nothing.
@@ -178,14 +161,10 @@ func (e *UnsavedError) Error() string {
 		e.Method, e.Path, e.Status, http.StatusText(e.Status))
 }
 
-// ServiceGoneError is a 404 of a route of a collection (or plugin listing)
-// whose own route answers 404 too: its API is gone (generation 3). It is
-// not IsNotFound: a record is not gone because the API is.
+// ServiceGoneError is a 404 of a route of a collection or plugin listing
+// whose own route answers 404 too (generation 3); not IsNotFound.
 type ServiceGoneError struct {
-	Method string
-	Path   string
-	// Collection is the config collection, or the plugin listing, whose API
-	// is gone; CollectionPath its own path.
+	Method, Path   string
 	Collection     Collection
 	CollectionPath string
 	Err            *APIError // the 404
@@ -201,18 +180,13 @@ func (e *ServiceGoneError) Error() string {
 		e.Method, e.Path, also, e.Collection)
 }
 
-// MissingActionError is a 404 of a record's action (job, migrate) although
-// the record exists: the service has no such action (generation 2 has no
-// job, generation 1 no migrate). It is not IsNotFound.
+// MissingActionError is a 404 of a record's action although the record
+// exists (generation 2 has no job, 1 no migrate); not IsNotFound.
 type MissingActionError struct {
-	Action string
-	Method string
-	Path   string
-	ID     int64
-	// Existing is the record found to exist: ID, or for a later call
-	// another record of the collection (the client does not look again).
-	Existing int64
-	Err      *APIError // the 404
+	Action, Method, Path string
+	ID                   int64
+	Existing             int64     // the record found to exist: ID, or one an earlier call found
+	Err                  *APIError // the 404
 }
 
 // Error names the action and the record found to exist.
@@ -240,16 +214,14 @@ func IsNotFound(err error) bool { return StatusOf(err) == http.StatusNotFound }
 // IsForbidden reports whether err is a 403 answer.
 func IsForbidden(err error) bool { return StatusOf(err) == http.StatusForbidden }
 
-// IsKeyRefused reports whether err is the 403 "This action does not support
-// Personal API Key access" that every key with scopes gets for the custom
-// actions (rearrange, job, frontend).
+// IsKeyRefused reports whether err is the 403 every key with scopes gets
+// for the custom actions (rearrange, job, frontend).
 func IsKeyRefused(err error) bool {
 	return answered(err, http.StatusForbidden, "personal api key access")
 }
 
 // IsProjectScopedKey reports whether err is the 403 a key limited to
-// particular projects gets on a route that is not a project's, such as the
-// organization's plugin listings.
+// projects gets on a route that is not a project's (plugin listings).
 func IsProjectScopedKey(err error) bool {
 	return answered(err, http.StatusForbidden, "scoped projects")
 }
@@ -260,13 +232,10 @@ func IsOrganizationNotFound(err error) bool {
 	return answered(err, http.StatusNotFound, "organization not found")
 }
 
-// DetailCreationDisabled starts the detail of a generation 2 service's 400
+// IsCreationDisabled reports whether err is a generation 2 service's 400
 // for a create it cannot turn into a hog function; nothing was made then.
-const DetailCreationDisabled = "Plugin creation is no longer possible"
-
-// IsCreationDisabled reports whether err is that refusal.
 func IsCreationDisabled(err error) bool {
-	return answered(err, http.StatusBadRequest, DetailCreationDisabled)
+	return answered(err, http.StatusBadRequest, "Plugin creation is no longer possible")
 }
 
 // IsNoMigration reports whether err is the migrate action's 400 for a
@@ -275,17 +244,11 @@ func IsNoMigration(err error) bool {
 	return answered(err, http.StatusBadRequest, "No migration available")
 }
 
-// answered reports whether err is an answer of status whose detail says
-// detail, in any case.
+// answered reports whether err is an answer of status whose detail says detail, in any case.
 func answered(err error, status int, detail string) bool {
 	var apiErr *APIError
 	return errors.As(err, &apiErr) && apiErr.Status == status &&
 		strings.Contains(strings.ToLower(apiErr.Detail), strings.ToLower(detail))
-}
-
-// IsThrottled reports whether err is a 429 answer or a *ThrottledError.
-func IsThrottled(err error) bool {
-	return StatusOf(err) == http.StatusTooManyRequests || isA[*ThrottledError](err)
 }
 
 // IsUnsaved reports whether err is an *UnsavedError.
@@ -297,15 +260,13 @@ func IsServiceGone(err error) bool { return isA[*ServiceGoneError](err) }
 // IsMissingAction reports whether err is a *MissingActionError.
 func IsMissingAction(err error) bool { return isA[*MissingActionError](err) }
 
-// isA reports whether err's chain holds a T.
 func isA[T error](err error) bool {
 	var t T
 	return errors.As(err, &t)
 }
 
 // MayHaveApplied reports whether a failed write may have taken effect: a
-// transport failure after the request may have left, or a 5xx (a proxy's
-// 502 can follow the service's work).
+// transport failure after it may have left, or a 5xx (a proxy's 502 too).
 func MayHaveApplied(err error) bool {
 	var tErr *TransportError
 	if errors.As(err, &tErr) {
@@ -318,8 +279,8 @@ func MayHaveApplied(err error) bool {
 	return StatusOf(err) >= 500
 }
 
-// notFound404 returns the 404 answer in err that may mean more than a
-// missing record: nil for anything else, the service's unknown project too.
+// notFound404 returns the 404 in err that may mean more than a missing
+// record: not the service's unknown project.
 func notFound404(err error) *APIError {
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound ||

@@ -142,7 +142,6 @@ func TestStatusHelpers(t *testing.T) {
 	}{
 		{"IsNotFound", IsNotFound, 404, 403},
 		{"IsForbidden", IsForbidden, 403, 401},
-		{"IsThrottled", IsThrottled, 429, 503},
 		{"MayHaveApplied", MayHaveApplied, 504, 400},
 	}
 	for _, ch := range checks {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"mime/multipart"
-	"strconv"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
@@ -14,8 +13,16 @@ import (
 // encodeRecordInput returns the body and Content-Type of a create or update
 // (see RecordInput).
 func encodeRecordInput(in RecordInput) ([]byte, string, error) {
-	if err := validateInput(in); err != nil {
-		return nil, "", err
+	if in.Filters.set && in.Filters.null {
+		return nil, "", errors.New("filters cannot be null: the service refuses it; {} clears filters")
+	}
+	if v, ok := in.Filters.Get(); ok && !json.Valid(v) {
+		return nil, "", errors.New("filters is not valid JSON")
+	}
+	if v, ok := in.Config.Get(); ok {
+		if _, isObject := jsonvalue.Object(string(v)); !isObject {
+			return nil, "", errors.New("config is not a JSON object")
+		}
 	}
 	if in.Config.IsZero() {
 		b, err := json.Marshal(in)
@@ -27,64 +34,39 @@ func encodeRecordInput(in RecordInput) ([]byte, string, error) {
 	return encodeMultipart(in)
 }
 
-func validateInput(in RecordInput) error {
-	if in.Filters.IsNull() {
-		return errors.New("filters cannot be null: the service refuses it; {} clears filters")
-	}
-	if v, ok := in.Filters.Get(); ok && !json.Valid(v) {
-		return errors.New("filters is not valid JSON")
-	}
-	if v, ok := in.Config.Get(); ok {
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(v, &obj) != nil || obj == nil {
-			return errors.New("config is not a JSON object")
-		}
-	}
-	return nil
-}
-
 func encodeMultipart(in RecordInput) ([]byte, string, error) {
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	var werr error
-	field := func(name, value string) {
-		if werr == nil {
-			werr = w.WriteField(name, value)
-		}
-	}
 	cfg := "{}" // the service has no null config
 	if v, ok := in.Config.Get(); ok {
 		cfg = jsonvalue.Compact(v)
 	}
-	field("config", cfg)
-	formInt := func(v int64) string { return strconv.FormatInt(v, 10) }
-	formText := func(s string) string { return s }
-	formField(field, "plugin", in.Plugin, formInt)
-	formField(field, "enabled", in.Enabled, strconv.FormatBool)
-	formField(field, "order", in.Order, formInt)
-	formField(field, "name", in.Name, formText)
-	formField(field, "description", in.Description, formText)
-	formField(field, "deleted", in.Deleted, strconv.FormatBool)
-	formField(field, "filters", in.Filters, func(v json.RawMessage) string { return string(bytes.TrimSpace(v)) })
-	if werr == nil {
-		werr = w.Close()
+	filters := Opt[string]{set: in.Filters.set, null: in.Filters.null, value: string(bytes.TrimSpace(in.Filters.value))}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	err := w.WriteField("config", cfg)
+	for _, f := range []struct {
+		name string
+		opt  interface{ formValue() (string, bool) }
+	}{
+		{"plugin", in.Plugin}, {"enabled", in.Enabled}, {"order", in.Order}, {"name", in.Name},
+		{"description", in.Description}, {"deleted", in.Deleted}, {"filters", filters},
+	} {
+		if v, set := f.opt.formValue(); set && err == nil {
+			err = w.WriteField(f.name, v)
+		}
 	}
-	if werr != nil {
-		return nil, "", fmt.Errorf("encoding the form: %w", werr)
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("encoding the form: %w", err)
 	}
 	return buf.Bytes(), w.FormDataContentType(), nil
 }
 
-// formField writes a field that is set as text, a Null() one as an empty
-// value.
-func formField[T any](field func(string, string), name string, o Opt[T], text func(T) string) {
-	if o.IsZero() {
-		return
+// formValue is a field's text in a form, "" for null, and whether it is sent.
+func (o Opt[T]) formValue() (string, bool) {
+	if v, ok := o.Get(); ok {
+		return fmt.Sprint(v), true
 	}
-	v, ok := o.Get()
-	if !ok {
-		field(name, "")
-		return
-	}
-	field(name, text(v))
+	return "", o.set
 }

@@ -16,53 +16,54 @@ import (
 
 // Get retrieves one record.
 func (c *Client) Get(ctx context.Context, project string, coll Collection, id int64) (*Record, error) {
-	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodGet, path: recordPath(project, coll, id, ""), target: target{project, coll, id, ""}})
+	rec, _, err := c.recordCall(ctx, target{project, coll, id, ""}.request(http.MethodGet))
 	return rec, err
 }
 
-// Create creates a record, never sending it twice: a failure for which
-// MayHaveApplied is true may have created it. A success without a record
-// id is an *UnsavedError.
+// Create creates a record, never sending it twice (a failure may have created
+// it when MayHaveApplied); a success without an id is an *UnsavedError.
 func (c *Client) Create(ctx context.Context, project string, coll Collection, in RecordInput) (*Record, error) {
-	p := collectionPath(project, coll)
-	body, ctype, err := encodeRecordInput(in)
-	if err != nil {
+	t := target{project: project, coll: coll}
+	r := apiRequest{method: http.MethodPost, path: t.collectionPath(), target: t}
+	var err error
+	if r.body, r.contentType, err = encodeRecordInput(in); err != nil {
 		return nil, fmt.Errorf("create in %s: %w", coll, err)
 	}
-	rec, status, err := c.recordCall(ctx, apiRequest{method: http.MethodPost, path: p, body: body, contentType: ctype, target: target{project, coll, 0, ""}})
-	if IsCreationDisabled(err) {
-		c.noteNoCreates()
+	rec, status, err := c.recordCall(ctx, r)
+	if unsaved := err == nil && rec.ID == 0; unsaved || IsCreationDisabled(err) {
+		c.colls.mu.Lock()
+		c.colls.noCreates = true
+		c.colls.mu.Unlock()
+		if unsaved {
+			return nil, &UnsavedError{Method: r.method, Path: r.path, Status: status, Record: rec}
+		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	if rec.ID == 0 {
-		c.noteNoCreates()
-		return nil, &UnsavedError{Method: http.MethodPost, Path: p, Status: status, Record: rec}
-	}
-	return rec, nil
+	return rec, err
 }
 
 // Update partially updates a record: only the fields set in in are sent.
 func (c *Client) Update(ctx context.Context, project string, coll Collection, id int64, in RecordInput) (*Record, error) {
-	body, ctype, err := encodeRecordInput(in)
-	if err != nil {
+	r := target{project, coll, id, ""}.request(http.MethodPatch)
+	var err error
+	if r.body, r.contentType, err = encodeRecordInput(in); err != nil {
 		return nil, fmt.Errorf("update of %s %d: %w", coll, id, err)
 	}
-	rec, _, err := c.recordCall(ctx, apiRequest{method: http.MethodPatch, path: recordPath(project, coll, id, ""), body: body, contentType: ctype, target: target{project, coll, id, ""}})
+	rec, _, err := c.recordCall(ctx, r)
 	return rec, err
 }
 
 // Delete calls DELETE on a record (the live service only disables it, and
 // answers 500 for an unknown id).
 func (c *Client) Delete(ctx context.Context, project string, coll Collection, id int64) error {
-	_, err := c.call(ctx, apiRequest{method: http.MethodDelete, path: recordPath(project, coll, id, ""), target: target{project, coll, id, ""}})
+	_, err := c.call(ctx, target{project, coll, id, ""}.request(http.MethodDelete))
 	return err
 }
 
 // Frontend retrieves a record's frontend source, as text.
 func (c *Client) Frontend(ctx context.Context, project string, coll Collection, id int64) (*Frontend, error) {
-	resp, err := c.call(ctx, apiRequest{method: http.MethodGet, path: recordPath(project, coll, id, "frontend"), accept: "*/*", target: target{project, coll, id, "frontend"}})
+	r := target{project, coll, id, "frontend"}.request(http.MethodGet)
+	r.accept = "*/*"
+	resp, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -75,30 +76,21 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	if len(job.Payload) > 0 && !json.Valid(job.Payload) {
 		return fmt.Errorf("job of %s %d: payload is not valid JSON", coll, id)
 	}
-	body, err := json.Marshal(struct {
-		Job Job `json:"job"`
-	}{job})
-	if err != nil {
-		return fmt.Errorf("job of %s %d: encoding the request: %w", coll, id, err)
-	}
-	_, err = c.call(ctx, apiRequest{method: http.MethodPost, path: recordPath(project, coll, id, "job"), body: body, contentType: contentTypeJSON, target: target{project, coll, id, "job"}})
+	_, err := c.call(ctx, target{project, coll, id, "job"}.request(http.MethodPost).withJSON(map[string]Job{"job": job}))
 	return err
 }
 
 // HogFunction is what the migrate action answers with.
 type HogFunction struct {
-	// ID is the hog function's id, "" when the answer has none.
-	ID   string
+	ID   string // "" when the answer has none
 	Name string
-	// JSON is the whole answer, compact.
-	JSON json.RawMessage
+	JSON json.RawMessage // the whole answer, compact
 }
 
 // Migrate turns a record into a hog function (generation 2's migrate
-// action, which disables the record) and returns it. Every call makes one,
-// so like a create it is never sent twice.
+// action, which disables the record); like a create it is never sent twice.
 func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (*HogFunction, error) {
-	r := apiRequest{method: http.MethodPost, path: recordPath(project, coll, id, "migrate"), body: []byte("{}"), contentType: contentTypeJSON, target: target{project, coll, id, "migrate"}}
+	r := target{project, coll, id, "migrate"}.request(http.MethodPost).withJSON(struct{}{})
 	resp, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
@@ -114,10 +106,7 @@ func (c *Client) Migrate(ctx context.Context, project string, coll Collection, i
 
 // hogFunctionID reads a hog function's id, a string or an integer.
 func hogFunctionID(raw json.RawMessage) string {
-	if jsonvalue.IsNull(raw) {
-		return ""
-	}
-	var s string
+	var s string // null too
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
@@ -128,27 +117,18 @@ func hogFunctionID(raw json.RawMessage) string {
 	return ""
 }
 
-// Rearrange sets the order of enabled configs by id and returns the
-// records the live service answers with (nil for the published schema's
-// object); scoped keys get 403.
+// Rearrange sets the order of enabled configs by id and returns the records
+// the live service answers with; scoped keys get 403.
 func (c *Client) Rearrange(ctx context.Context, project string, coll Collection, orders map[int64]int64) ([]Record, error) {
-	keyed := make(map[string]int64, len(orders))
-	for id, n := range orders {
-		keyed[FormatID(id)] = n
-	}
-	body, err := json.Marshal(map[string]any{"orders": keyed})
-	if err != nil {
-		return nil, fmt.Errorf("rearrange of %s: encoding the request: %w", coll, err)
-	}
-	r := apiRequest{method: http.MethodPatch, path: collectionPath(project, coll) + "rearrange/", body: body, contentType: contentTypeJSON, target: target{project, coll, 0, ""}}
+	t := target{project: project, coll: coll}
+	r := apiRequest{method: http.MethodPatch, path: t.collectionPath() + "rearrange/", target: t}.withJSON(map[string]any{"orders": orders})
 	resp, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	b := bytes.TrimSpace(resp.body)
-	switch {
-	case len(b) == 0:
-		return nil, nil
+	switch b := bytes.TrimSpace(resp.body); {
+	case len(b) == 0 || b[0] == '{' && json.Valid(b):
+		return nil, nil // the published schema's answer
 	case b[0] == '[':
 		var recs []Record
 		if err := json.Unmarshal(b, &recs); err != nil {
@@ -156,8 +136,6 @@ func (c *Client) Rearrange(ctx context.Context, project string, coll Collection,
 		}
 		c.noteRecords(project, coll, recs...)
 		return recs, nil
-	case b[0] == '{' && json.Valid(b):
-		return nil, nil
 	}
 	return nil, c.decodeError(r, resp, errors.New("neither an array nor an object"))
 }
@@ -169,48 +147,48 @@ func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, int, er
 		return nil, 0, err
 	}
 	var rec Record
-	if err := c.decodeJSON(r, resp, &rec); err != nil {
-		return nil, 0, err
+	if err := json.Unmarshal(resp.body, &rec); err != nil {
+		return nil, 0, c.decodeError(r, resp, err)
 	}
 	c.noteRecords(r.target.project, r.target.coll, rec)
 	return &rec, resp.status, nil
 }
 
-// Paths end with a slash, as the spec names them: a write redirected to
-// add one would be lost. project and org are escaped as one segment.
-
-// collectionPath is /api/projects/{project}/{collection}/.
-func collectionPath(project string, coll Collection) string {
-	return "/api/projects/" + url.PathEscape(project) + "/" + url.PathEscape(string(coll)) + "/"
+// target is what a request is about: collection coll of project, record id
+// of it and the record's action ("": the record itself).
+type target struct {
+	project string
+	coll    Collection
+	id      int64
+	action  string
 }
 
-// recordPath is a record's path, with an action segment unless action is "".
-func recordPath(project string, coll Collection, id int64, action string) string {
-	p := collectionPath(project, coll) + FormatID(id) + "/"
-	if action != "" {
-		p += action + "/"
-	}
-	return p
+// collectionPath is /api/projects/{project}/{collection}/. Paths end with a
+// slash, as the spec names them: a write redirected to add one would be lost.
+func (t target) collectionPath() string {
+	return "/api/projects/" + url.PathEscape(t.project) + "/" + url.PathEscape(string(t.coll)) + "/"
 }
 
-// checkTarget refuses an empty project or collection before anything is sent.
-func checkTarget(project string, coll Collection) error {
-	if strings.TrimSpace(project) == "" {
-		return errors.New("project id must not be empty")
+// request is a request of method to t's record, or its action.
+func (t target) request(method string) apiRequest {
+	p := t.collectionPath() + FormatID(t.id) + "/"
+	if t.action != "" {
+		p += t.action + "/"
 	}
-	if strings.TrimSpace(string(coll)) == "" {
-		return errors.New("collection must not be empty")
-	}
-	return nil
+	return apiRequest{method: method, path: p, target: t}
+}
+
+// withJSON is r with v as its JSON body, of types whose encoding cannot fail.
+func (r apiRequest) withJSON(v any) apiRequest {
+	r.body, _ = json.Marshal(v)
+	r.contentType = contentTypeJSON
+	return r
 }
 
 // organizationPath is /api/organizations/{org}/{listing}/.
 func organizationPath(org string, listing PluginListing) (string, error) {
 	if strings.TrimSpace(org) == "" {
 		return "", errors.New("organization id must not be empty")
-	}
-	if strings.TrimSpace(string(listing)) == "" {
-		return "", errors.New("plugin listing must not be empty")
 	}
 	return "/api/organizations/" + url.PathEscape(org) + "/" + url.PathEscape(string(listing)) + "/", nil
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
@@ -21,37 +22,49 @@ type listPage[T any] struct {
 	Count   int64
 	Next    *string
 	Results []T
-	// size is the answer's length in bytes, for the listing's budget.
-	size int
+	size    int // the answer's length in bytes, for the listing's budget
 }
 
 // List returns one page of a collection: at most limit records (<= 0: the
 // service's page size) from offset on.
 func (c *Client) List(ctx context.Context, project string, coll Collection, limit, offset int) (*Page, error) {
-	if err := checkTarget(project, coll); err != nil {
+	if strings.TrimSpace(project) == "" {
+		return nil, errors.New("project id must not be empty")
+	}
+	t := target{project: project, coll: coll}
+	page, err := getPage[Record](ctx, c, t.collectionPath(), coll, limit, offset)
+	if err == nil || IsServiceGone(err) { // the collection's own route tells whether its API is gone
+		c.colls.mu.Lock()
+		c.colls.gone[t] = err != nil
+		c.colls.mu.Unlock()
+	}
+	if err != nil {
 		return nil, err
 	}
+	c.noteRecords(project, coll, page.Results...)
+	return page, nil
+}
+
+// getPage reads the page of limit entries at offset of the listing at
+// path, whose 404 is coll's API gone (not an unknown project or organization).
+func getPage[T any](ctx context.Context, c *Client, path string, coll Collection, limit, offset int) (*listPage[T], error) {
 	q := url.Values{}
 	if limit > 0 {
 		q.Set("limit", strconv.Itoa(limit))
 	}
 	q.Set("offset", strconv.Itoa(max(offset, 0)))
-	r := apiRequest{method: http.MethodGet, path: collectionPath(project, coll) + "?" + q.Encode()}
+	r := apiRequest{method: http.MethodGet, path: path + "?" + q.Encode()}
 	resp, err := c.do(ctx, r)
-	if apiErr := notFound404(err); apiErr != nil {
-		// The collection's own route: its 404 is the API gone.
-		c.rememberListed(project, coll, true)
-		return nil, c.goneError(r.method, r.path, project, coll, apiErr)
+	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
+		return nil, &ServiceGoneError{Method: r.method, Path: r.path, Collection: coll, CollectionPath: path, Err: apiErr}
 	}
 	if err != nil {
 		return nil, err
 	}
-	page, err := decodePage[Record](resp.body)
+	page, err := decodePage[T](resp.body)
 	if err != nil {
 		return nil, c.decodeError(r, resp, err)
 	}
-	c.rememberListed(project, coll, false)
-	c.noteRecords(project, coll, page.Results...)
 	return page, nil
 }
 
@@ -93,10 +106,9 @@ func (c *Client) ListAll(ctx context.Context, project string, coll Collection) (
 	}, func(rec *Record) int64 { return rec.ID })
 }
 
-// listAll is the one walk of a listing's pages, by offset arithmetic (next
-// may name the wrong host behind a proxy). Entries seen twice are kept
-// once; a server ignoring offset and pages past the budget are errors, not
-// endless loops nor silently short lists.
+// listAll walks a listing's pages by offset arithmetic (next may name the
+// wrong host behind a proxy), keeping entries seen twice once; a server
+// ignoring offset and pages past the budget are errors, not endless loops.
 func listAll[T any](ctx context.Context, what string, pageSize int, fetch func(offset int) (*listPage[T], error), id func(*T) int64) ([]T, error) {
 	var out []T
 	seen := make(map[int64]bool)
@@ -117,12 +129,11 @@ func listAll[T any](ctx context.Context, what string, pageSize int, fetch func(o
 		}
 		fresh := 0
 		for i := range page.Results {
-			if seen[id(&page.Results[i])] {
-				continue
+			if k := id(&page.Results[i]); !seen[k] {
+				seen[k] = true
+				out = append(out, page.Results[i])
+				fresh++
 			}
-			seen[id(&page.Results[i])] = true
-			out = append(out, page.Results[i])
-			fresh++
 		}
 		at := offset
 		offset += len(page.Results)
@@ -150,18 +161,14 @@ func listAll[T any](ctx context.Context, what string, pageSize int, fetch func(o
 
 // nextOffset is the offset a next link names, or -1 when it names none.
 func nextOffset(next *string) int {
-	if next == nil {
-		return -1
+	if next != nil {
+		if u, err := url.Parse(*next); err == nil {
+			if n, err := strconv.Atoi(u.Query().Get("offset")); err == nil {
+				return n
+			}
+		}
 	}
-	u, err := url.Parse(*next)
-	if err != nil {
-		return -1
-	}
-	n, err := strconv.Atoi(u.Query().Get("offset"))
-	if err != nil {
-		return -1
-	}
-	return n
+	return -1
 }
 
 // PageSize is the number of records the client asks for per page.

@@ -1,12 +1,11 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
@@ -26,33 +25,23 @@ const (
 
 // PluginListing returns the listing of the plugins whose configs coll holds.
 func (coll Collection) PluginListing() PluginListing {
-	switch coll {
-	case Transformations:
-		return TransformationPlugins
-	case ImportApps:
-		return ImportAppPlugins
-	}
-	return AllPlugins
+	return cmp.Or(map[Collection]PluginListing{Transformations: TransformationPlugins, ImportApps: ImportAppPlugins}[coll], AllPlugins)
 }
 
 // CurrentOrganization is the address of the API key owner's current
 // organization.
 const CurrentOrganization = "@current"
 
-// Plugin is a plugin as the organization's plugin listings answer it,
-// decoded leniently: text that is null, absent or not a string is nil, and
-// record.PluginOf reads the rest (settings, secret keys) from JSON.
+// Plugin is a plugin as the plugin listings answer it, read leniently;
+// record.PluginOf reads the rest from JSON.
 type Plugin struct {
-	ID          int64
-	Name        *string
-	Description *string
-	URL         *string
-	PublicJobs  json.RawMessage
-	// MigrationAvailable is hog_function_migration_available; nil when the
-	// service is older than the field.
-	MigrationAvailable *bool
-	// JSON is the whole plugin as answered, compact.
-	JSON json.RawMessage
+	ID                 int64
+	Name               *string
+	Description        *string
+	URL                *string
+	PublicJobs         json.RawMessage
+	MigrationAvailable *bool           // hog_function_migration_available; nil from a service older than it
+	JSON               json.RawMessage // the whole plugin as answered, compact
 }
 
 // UnmarshalJSON decodes a plugin leniently; only an answer that is not an
@@ -70,40 +59,27 @@ func (p *Plugin) UnmarshalJSON(data []byte) error {
 	}
 	*p = Plugin{
 		ID:                 int64(id),
-		Name:               optText(f["name"]),
-		Description:        optText(f["description"]),
-		URL:                optText(f["url"]),
+		Name:               lenient[string](f["name"]),
+		Description:        lenient[string](f["description"]),
+		URL:                lenient[string](f["url"]),
 		PublicJobs:         f["public_jobs"],
-		MigrationAvailable: flexBool(f["hog_function_migration_available"]),
+		MigrationAvailable: (*bool)(lenient[jsonvalue.FlexBool](f["hog_function_migration_available"])),
 		JSON:               json.RawMessage(jsonvalue.Compact(data)),
 	}
 	return nil
 }
 
-// optText is a string field's text; nil when null, absent or not a string.
-func optText(raw json.RawMessage) *string {
-	var s string
-	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
+// lenient is a field's value, nil when null, absent or not a T.
+func lenient[T any](raw json.RawMessage) *T {
+	var v T
+	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &v) != nil {
 		return nil
 	}
-	return &s
-}
-
-// flexBool is a boolean field read as jsonvalue.FlexBool reads one; nil
-// when null, absent or not a boolean.
-func flexBool(raw json.RawMessage) *bool {
-	var b jsonvalue.FlexBool
-	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &b) != nil {
-		return nil
-	}
-	v := bool(b)
 	return &v
 }
 
-// Plugin returns plugin id as org's listing shows it. A 404 is the plugin
-// missing, or the organization (IsOrganizationNotFound), or, when the
-// listing answers 404 too, a *ServiceGoneError; a key limited to projects
-// gets 403 (IsProjectScopedKey).
+// Plugin returns plugin id as org's listing shows it; a 404 of the listing
+// too is a *ServiceGoneError.
 func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, error) {
 	p, err := organizationPath(org, AllPlugins)
 	if err != nil {
@@ -120,8 +96,8 @@ func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, err
 		return nil, err
 	}
 	var plugin Plugin
-	if err := c.decodeJSON(r, resp, &plugin); err != nil {
-		return nil, err
+	if err := json.Unmarshal(resp.body, &plugin); err != nil {
+		return nil, c.decodeError(r, resp, err)
 	}
 	return &plugin, nil
 }
@@ -141,18 +117,5 @@ func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListi
 	if err != nil {
 		return nil, err
 	}
-	q := url.Values{"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(max(offset, 0))}}
-	r := apiRequest{method: http.MethodGet, path: p + "?" + q.Encode()}
-	resp, err := c.do(ctx, r)
-	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
-		return nil, &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(listing), CollectionPath: p, Err: apiErr}
-	}
-	if err != nil {
-		return nil, err
-	}
-	page, err := decodePage[Plugin](resp.body)
-	if err != nil {
-		return nil, c.decodeError(r, resp, err)
-	}
-	return page, nil
+	return getPage[Plugin](ctx, c, p, Collection(listing), limit, offset)
 }

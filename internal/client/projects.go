@@ -4,52 +4,41 @@ import (
 	"context"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // CurrentProject is the address of the API key owner's current project.
 const CurrentProject = "@current"
 
-// currentProject is the id "@current" stands for, once a record's team_id
-// told (GET /api/projects/@current/ needs a scope plugin-only keys lack).
+// currentProject is the id "@current" stands for (0: not known yet), as a
+// record's team_id told (GET /api/projects/@current/ needs a scope
+// plugin-only keys lack); look makes plans waiting for one answer send one request.
 type currentProject struct {
-	mu sync.Mutex
-	id int64 // 0: not known
-	// look serialises SameProject's lookups: many plans waiting for the
-	// same answer send one request.
+	id   atomic.Int64
 	look sync.Mutex
 }
 
 // noteCurrentProject remembers what "@current" stands for when recs,
 // answered to a request addressed to project, tell it.
 func (c *Client) noteCurrentProject(project string, recs []Record) {
-	if project != CurrentProject {
-		return
-	}
 	for i := range recs {
-		if recs[i].TeamID > 0 {
-			c.current.mu.Lock()
-			c.current.id = recs[i].TeamID
-			c.current.mu.Unlock()
+		if project == CurrentProject && recs[i].TeamID > 0 {
+			c.current.id.Store(recs[i].TeamID)
 			return
 		}
 	}
 }
 
-// CurrentProjectID returns the id of the project "@current" stands for, and
-// whether an answer of this client's life has told it.
-func (c *Client) CurrentProjectID() (int64, bool) {
-	c.current.mu.Lock()
-	defer c.current.mu.Unlock()
-	return c.current.id, c.current.id != 0
+// currentProjectID returns the id "@current" stands for, if an answer told.
+func (c *Client) currentProjectID() (int64, bool) {
+	id := c.current.id.Load()
+	return id, id != 0
 }
 
 // SameProject reports whether the project addresses held and other (each a
-// project id or "@current") name one project. "@current" and an id do when
-// an answer told that "@current" stands for it; else record id of coll,
-// held in project held, decides: looked up under "@current", its team_id
-// tells (or its absence, when held is an id); when held is "@current"
-// itself, found under the id it is the same. Without a record (id 0) the
-// projects count as different.
+// project id or "@current") name one project: as an answer told what
+// "@current" stands for, else as record id of coll, held in project held,
+// is found under the other (without a record, id 0, they differ).
 func (c *Client) SameProject(ctx context.Context, held, other string, coll Collection, id int64) (bool, error) {
 	numeric := held
 	switch {
@@ -64,12 +53,12 @@ func (c *Client) SameProject(ctx context.Context, held, other string, coll Colle
 	if err != nil {
 		return false, nil //nolint:nilerr // not a project id: not the same project as "@current"
 	}
-	if cur, ok := c.CurrentProjectID(); ok || id <= 0 {
+	if cur, ok := c.currentProjectID(); ok || id <= 0 {
 		return ok && cur == n, nil
 	}
 	c.current.look.Lock()
 	defer c.current.look.Unlock()
-	if cur, ok := c.CurrentProjectID(); ok {
+	if cur, ok := c.currentProjectID(); ok {
 		return cur == n, nil // told while this lookup waited for another
 	}
 	rec, err := c.Get(ctx, CurrentProject, coll, id)
@@ -83,12 +72,8 @@ func (c *Client) SameProject(ctx context.Context, held, other string, coll Colle
 	case err != nil && !IsNotFound(err):
 		return false, err
 	}
-	_, err = c.Get(ctx, numeric, coll, id)
-	switch {
-	case err == nil:
-		return true, nil
-	case IsNotFound(err):
+	if _, err = c.Get(ctx, numeric, coll, id); IsNotFound(err) {
 		return false, nil
 	}
-	return false, err
+	return err == nil, err
 }

@@ -103,8 +103,8 @@ func TestSameProject(t *testing.T) {
 		if g := s.takeGets(); g[CurrentProject] != 1 || len(g) != 1 {
 			t.Errorf("GETs %v, want one under @current", g)
 		}
-		if id, ok := c.CurrentProjectID(); !ok || id != 1 {
-			t.Errorf("CurrentProjectID() = %d, %v; want 1", id, ok)
+		if id, ok := c.currentProjectID(); !ok || id != 1 {
+			t.Errorf("currentProjectID() = %d, %v; want 1", id, ok)
 		}
 		same(t, c, CurrentProject, "1", 11, true)
 		same(t, c, "2", CurrentProject, 20, false)
@@ -146,8 +146,8 @@ func TestSameProject(t *testing.T) {
 		same(t, c, "1", CurrentProject, 10, true)
 		same(t, c, CurrentProject, "1", 10, true)
 		same(t, c, CurrentProject, "2", 10, false)
-		if _, ok := c.CurrentProjectID(); ok {
-			t.Error("CurrentProjectID known from answers without team_id")
+		if _, ok := c.currentProjectID(); ok {
+			t.Error("currentProjectID known from answers without team_id")
 		}
 	})
 

@@ -38,8 +38,8 @@ type Record struct {
 	Filters         json.RawMessage `json:"filters"`
 }
 
-// UnmarshalJSON decodes a record leniently: integers may come as numeric
-// strings, booleans as their string forms.
+// UnmarshalJSON decodes a record leniently, as jsonvalue.FlexInt and
+// FlexBool read integers and booleans.
 func (r *Record) UnmarshalJSON(data []byte) error {
 	type plain Record // no methods, so no recursion
 	var w struct {
@@ -66,8 +66,8 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 // (not even null), as at generation 2.
 func (r *Record) FiltersOmitted() bool { return r.Filters == nil }
 
-// Opt is a request field left out (the zero value, with omitzero), sent as
-// null, or sent with a value.
+// Opt is a request field left out (the zero value), sent as null, or sent
+// with a value.
 type Opt[T any] struct {
 	set   bool
 	null  bool
@@ -83,9 +83,6 @@ func Null[T any]() Opt[T] { return Opt[T]{set: true, null: true} }
 // IsZero reports whether the field is left out of the request.
 func (o Opt[T]) IsZero() bool { return !o.set }
 
-// IsNull reports whether the field is sent as null.
-func (o Opt[T]) IsNull() bool { return o.set && o.null }
-
 // Get returns the value and whether one is sent (false when left out or null).
 func (o Opt[T]) Get() (T, bool) { return o.value, o.set && !o.null }
 
@@ -99,8 +96,7 @@ func (o Opt[T]) MarshalJSON() ([]byte, error) {
 
 // RecordInput is the body of a create or update; fields left out are not
 // sent. With Config set it goes as multipart/form-data, the only way the
-// live service takes config. Null() filters are refused before sending, as
-// the service refuses them ({} clears them).
+// live service takes config. Null() filters are refused ({} clears them).
 type RecordInput struct {
 	Plugin      Opt[int64]           `json:"plugin,omitzero"`
 	Enabled     Opt[bool]            `json:"enabled,omitzero"`

@@ -1,8 +1,8 @@
 package client
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,14 +26,11 @@ const contentTypeJSON = "application/json"
 
 // apiRequest is one API call before it is sent.
 type apiRequest struct {
-	method string
-	// path starts at /api/... and may carry a query.
-	path        string
-	body        []byte // sent whole on every attempt; nil: no body
-	contentType string
-	accept      string
-	// target is what a 404 of the request is resolved against (call).
-	target target
+	method              string
+	path                string // from /api/..., with its query
+	body                []byte // sent whole on every attempt; nil: no body
+	contentType, accept string
+	target              target // what call resolves a 404 against
 }
 
 // apiResponse is a 2xx answer, read whole.
@@ -46,7 +43,7 @@ type apiResponse struct {
 // do sends r with retries and returns its 2xx answer; any other answer is
 // an *APIError, no answer a *TransportError.
 func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
-	ctx = maskKey(ctx, c.apiKey)
+	ctx = tflog.MaskLogStrings(ctx, c.apiKey) // even within an error's text
 	st := &callState{method: r.method, path: r.path, start: c.throttle.Now()}
 	ctx = context.WithValue(ctx, callStateKey{}, st)
 
@@ -60,10 +57,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	}
 	req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	req.Header.Set("User-Agent", c.userAgent)
-	req.Header.Set("Accept", contentTypeJSON)
-	if r.accept != "" {
-		req.Header.Set("Accept", r.accept)
-	}
+	req.Header.Set("Accept", cmp.Or(r.accept, contentTypeJSON))
 	if r.body != nil {
 		req.Header.Set("Content-Type", r.contentType)
 	}
@@ -71,35 +65,36 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	// The final answer's body is read inside the retry loop, so that one cut
 	// short meets the retry policy like any other transport error.
 	var body []byte
-	req.SetResponseHandler(func(resp *http.Response) error {
-		var readErr error
-		if body, readErr = readBody(resp); readErr != nil {
+	req.SetResponseHandler(func(resp *http.Response) (err error) {
+		body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
+		switch {
+		case err != nil:
 			st.maybeSent.Store(true)
+			return fmt.Errorf("reading the answer: %w", err)
+		case len(body) > maxAnswerBytes:
+			return &AnswerTooLargeError{Limit: maxAnswerBytes}
 		}
-		return readErr
+		return nil
 	})
 
 	rc := &retryablehttp.Client{
-		HTTPClient:   c.http,
-		RetryWaitMin: c.waitMin,
-		RetryWaitMax: c.waitMax,
-		// The retry policy alone decides how often (429s are not counted).
-		RetryMax:   math.MaxInt32,
+		HTTPClient: c.http,
+		RetryMax:   math.MaxInt32, // the retry policy alone decides how often (429s are not counted)
 		CheckRetry: c.retryPolicy(st),
-		Backoff: func(lo, hi time.Duration, _ int, resp *http.Response) time.Duration {
+		Backoff: func(_, _ time.Duration, _ int, resp *http.Response) time.Duration {
 			if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
 				// The throttle holds the request until the pause ends.
 				tflog.Debug(ctx, fmt.Sprintf("retrying %s %s after 429 once the pause ends", r.method, r.path))
 				return 0
 			}
-			d, why := backoff(lo, hi, st.failures-1, resp), "a transport error"
+			d, why := backoff(c.waitMin, c.waitMax, st.failures-1, resp), "a transport error"
 			switch {
 			case resp != nil:
 				why = resp.Status
 			case st.lastErr != nil:
 				why = plainError(st.lastErr).Error()
 				if connRefused(st.lastErr) { // the one quick retry
-					d = lo
+					d = c.waitMin
 				}
 			}
 			tflog.Info(ctx, fmt.Sprintf("retrying %s %s in %s after %s (retry %d of %d)",
@@ -124,11 +119,12 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 			big.Method, big.Path = r.method, r.path
 			return nil, big
 		case resp != nil && (resp.StatusCode < 400 || resp.StatusCode > 499):
-			// An answer came, so the request arrived; only a 4xx proves it
-			// was not applied.
+			// The request arrived; only a 4xx proves it was not applied.
 			st.maybeSent.Store(true)
 		}
-		return nil, c.transportError(st, err)
+		err = plainError(err)
+		return nil, &TransportError{Method: r.method, Path: r.path, Attempts: int(st.attempts.Load()),
+			MaybeSent: st.maybeSent.Load(), Hint: unreachable(err, c.hostPort), Err: err}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		apiErr := newAPIError(r.method, r.path, resp, body, int(st.attempts.Load()), c.apiKey)
@@ -140,18 +136,6 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	return &apiResponse{status: resp.StatusCode, header: resp.Header, body: body}, nil
 }
 
-func (c *Client) transportError(st *callState, err error) error {
-	err = plainError(err)
-	return &TransportError{
-		Method:    st.method,
-		Path:      st.path,
-		Attempts:  int(st.attempts.Load()),
-		MaybeSent: st.maybeSent.Load(),
-		Hint:      unreachable(err, c.hostPort),
-		Err:       err,
-	}
-}
-
 // plainError is err without its *url.Error, which repeats the full URL.
 func plainError(err error) error {
 	var uErr *url.Error
@@ -161,31 +145,11 @@ func plainError(err error) error {
 	return err
 }
 
-// decodeJSON decodes a 2xx answer into v.
-func (c *Client) decodeJSON(r apiRequest, resp *apiResponse, v any) error {
-	if err := json.Unmarshal(resp.body, v); err != nil {
-		return c.decodeError(r, resp, err)
-	}
-	return nil
-}
-
-// decodeError reports a 2xx answer that is not what was expected, showing
-// the start of what came instead.
+// decodeError reports a 2xx answer that is not what was expected, and its start.
 func (c *Client) decodeError(r apiRequest, resp *apiResponse, err error) error {
 	got := "an empty body"
 	if len(resp.body) > 0 {
 		got = quote(redact(answertext.Line(string(resp.body)), c.apiKey))
 	}
 	return fmt.Errorf("%s %s: the %d answer is not the expected JSON (%w); got %s", r.method, r.path, resp.status, err, got)
-}
-
-func readBody(resp *http.Response) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading the answer: %w", err)
-	}
-	if len(b) > maxAnswerBytes {
-		return nil, &AnswerTooLargeError{Limit: maxAnswerBytes}
-	}
-	return b, nil
 }

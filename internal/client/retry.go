@@ -16,12 +16,10 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// The retry policy, go-retryablehttp's CheckRetry: a 429 for every method
-// until the deadline, outside MaxRetries (the service did nothing); 502,
-// 503, 504 and transport errors for the methods safe to repeat; a POST only
-// when it provably never left, or it could create twice; never a 500
-// (deterministic on the live service), an answer too large, or what waiting
-// cannot mend (unreachable.go).
+// The retry policy: a 429 until the deadline, outside MaxRetries; 502, 503,
+// 504 and transport errors but of a POST that may have left (it could create
+// twice); never a 500 (deterministic on the live service), an answer too
+// large, or what waiting cannot mend (unreachable.go).
 
 // maxThrottleWaitWithoutDeadline bounds the throttling a call without a
 // deadline waits for: the default read timeout of a resource.
@@ -30,12 +28,9 @@ const maxThrottleWaitWithoutDeadline = 5 * time.Minute
 // callState follows one API call across its HTTP attempts.
 type callState struct {
 	method, path string
-	// start is when the call began, on the throttle's clock.
-	start    time.Time
-	attempts atomic.Int32
-	// maybeSent is set once an attempt failed in a way that does not prove
-	// the request stayed on this side.
-	maybeSent atomic.Bool
+	start        time.Time // on the throttle's clock
+	attempts     atomic.Int32
+	maybeSent    atomic.Bool // an attempt failed without proof that it never left
 	// The retry policy's, on the call's goroutine.
 	failures, refusals int
 	lastErr            error
@@ -44,13 +39,7 @@ type callState struct {
 
 type callStateKey struct{}
 
-func callStateFrom(ctx context.Context) *callState {
-	st, _ := ctx.Value(callStateKey{}).(*callState)
-	return st
-}
-
-// failed counts one retryable failure and reports whether MaxRetries
-// allows a retry for it.
+// failed counts a retryable failure and reports whether MaxRetries allows its retry.
 func (st *callState) failed(maxRetries int) bool {
 	st.failures++
 	return st.failures <= maxRetries
@@ -64,8 +53,8 @@ func (st *callState) deadline(ctx context.Context) time.Time {
 	return st.start.Add(maxThrottleWaitWithoutDeadline)
 }
 
-// throttledError is the error of a pause that ends past the deadline;
-// answer is the call's own 429, if it got one.
+// throttledError is the error of a pause that ends past the deadline, with
+// the call's own 429 if it got one.
 func (st *callState) throttledError(closed *throttle.ClosedError, answer *APIError) *ThrottledError {
 	return &ThrottledError{
 		Method: st.method, Path: st.path,
@@ -88,65 +77,40 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 				st.refusals++
 				return st.refusals <= 1 && st.failed(c.maxRetries), nil
 			}
-			return !permanentTransportError(err) && (notSent(err) || repeatable(st.method)) && st.failed(c.maxRetries), nil
+			return !permanentTransportError(err) && (notSent(err) || st.method != http.MethodPost) && st.failed(c.maxRetries), nil
 		}
 		switch resp.StatusCode {
-		case http.StatusTooManyRequests:
-			return c.retryThrottled(ctx, st), nil
+		case http.StatusTooManyRequests: // once the pause ends, unless that is past the deadline
+			until, deadline := c.throttle.ResumeTime(), st.deadline(ctx)
+			if until.After(deadline) {
+				now := c.throttle.Now()
+				st.throttledPast = &throttle.ClosedError{Until: until, Wait: until.Sub(now), Left: deadline.Sub(now)}
+			}
+			return !until.After(deadline), nil
 		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			return repeatable(st.method) && st.failed(c.maxRetries), nil
+			return st.method != http.MethodPost && st.failed(c.maxRetries), nil
 		}
 		return false, nil
 	}
 }
 
-// retryThrottled decides on a 429 (the throttle has recorded it): retry
-// once the pause ends, unless that is after the call's deadline.
-func (c *Client) retryThrottled(ctx context.Context, st *callState) bool {
-	until, deadline := c.throttle.ResumeTime(), st.deadline(ctx)
-	if !until.After(deadline) {
-		return true
-	}
-	now := c.throttle.Now()
-	st.throttledPast = &throttle.ClosedError{Until: until, Wait: until.Sub(now), Left: deadline.Sub(now)}
-	return false
-}
-
-// repeatable reports whether a request of method may be sent again after
-// it possibly reached the service.
-func repeatable(method string) bool {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodPatch, http.MethodDelete:
-		return true
-	}
-	return false
-}
-
-// notSent reports whether err proves that the request never reached the
-// service: no connection was made, so no byte of it was written.
+// notSent reports whether err proves that no byte of the request was written.
 func notSent(err error) bool {
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) || rejectedBeforeSending(err) {
-		return true
-	}
 	var opErr *net.OpError
-	return errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
+	return isA[*net.DNSError](err) || rejectedBeforeSending(err) ||
+		errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
 }
 
 // permanentTransportError reports errors that a retry cannot fix.
 func permanentTransportError(err error) bool {
-	var big *AnswerTooLargeError
-	var closed *throttle.ClosedError
-	var paceErr *throttle.PaceError
 	return cannotMend(err) || errors.Is(err, errTooManyRedirects) || errors.Is(err, errInsecureRedirect) ||
-		errors.As(err, &big) || errors.As(err, &closed) || errors.As(err, &paceErr) ||
+		isA[*AnswerTooLargeError](err) || isA[*throttle.ClosedError](err) || isA[*throttle.PaceError](err) ||
 		strings.Contains(err.Error(), "unsupported protocol scheme")
 }
 
 // backoff is the wait before retry attempt+1 (and a 429's pause without
-// Retry-After): the answer's Retry-After, or go-retryablehttp's
-// DefaultBackoff with a little jitter, so that parallel operations do not
-// retry in lockstep; always within [lo, hi].
+// Retry-After) within [lo, hi]: the answer's Retry-After, or DefaultBackoff
+// with a jitter, so that parallel operations do not retry in lockstep.
 func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {

@@ -424,15 +424,15 @@ func TestRetryAfterPastDeadlineFailsAtOnce(t *testing.T) {
 			t.Errorf("the error should say %q: %v", want, err)
 		}
 	}
-	if !IsThrottled(err) || StatusOf(err) != 429 || MayHaveApplied(err) || srv.count() != 1 {
-		t.Fatalf("a throttled create did nothing: IsThrottled %v, status %d, MayHaveApplied %v, %d attempts",
-			IsThrottled(err), StatusOf(err), MayHaveApplied(err), srv.count())
+	if !isA[*ThrottledError](err) || StatusOf(err) != 429 || MayHaveApplied(err) || srv.count() != 1 {
+		t.Fatalf("a throttled create did nothing: throttled %v, status %d, MayHaveApplied %v, %d attempts",
+			isA[*ThrottledError](err), StatusOf(err), MayHaveApplied(err), srv.count())
 	}
 
 	// The pause holds every request of the client: one that would wait
 	// past its own deadline is not sent at all, and fails at once too.
 	_, err = c.Get(ctx, "1", Transformations, 42)
-	if !errors.As(err, &thrErr) || thrErr.Err != nil || !IsThrottled(err) || srv.count() != 1 {
+	if !errors.As(err, &thrErr) || thrErr.Err != nil || !isA[*ThrottledError](err) || srv.count() != 1 {
 		t.Fatalf("want a ThrottledError without sending, got %v (%d attempts)", err, srv.count())
 	}
 	if !strings.Contains(err.Error(), "it was not sent") {
@@ -606,7 +606,7 @@ func TestHeldPastDeadlineIsNotRetried(t *testing.T) {
 	c.http.Transport = rt
 	// No deadline: the fake clock bounds the call at 5 minutes, before the
 	// pause of 14 minutes ends.
-	if err := call(context.Background(), c, http.MethodGet); !IsThrottled(err) {
+	if err := call(context.Background(), c, http.MethodGet); !isA[*ThrottledError](err) {
 		t.Fatalf("want the first GET throttled, got %v", err)
 	}
 	err = call(context.Background(), c, http.MethodGet)

@@ -14,9 +14,8 @@ import (
 )
 
 // attemptTransport sees every HTTP attempt, retries and redirects
-// included: it passes each through the throttle and tells it how the
-// service answered, bounds the attempt by the per-attempt timeout, reads
-// the service's clock and logs the attempt once.
+// included: the throttle, the per-attempt timeout, the service's clock and
+// the attempt's one log line.
 type attemptTransport struct {
 	next    http.RoundTripper
 	timeout time.Duration
@@ -25,22 +24,20 @@ type attemptTransport struct {
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
-	if err := ctx.Err(); err != nil {
-		return nil, err // nothing was sent
-	}
-	st, thr := callStateFrom(ctx), t.client.throttle
+	st, _ := ctx.Value(callStateKey{}).(*callState)
+	thr := t.client.throttle
 	err := thr.Wait(ctx, st.deadline(ctx), func(d time.Duration) {
 		tflog.Debug(ctx, fmt.Sprintf("rate limit: waiting %s before %s %s", d.Round(time.Millisecond), st.method, st.path))
 	})
 	if err != nil {
-		return nil, err // nothing was sent
+		return nil, err // nothing was sent, a cancelled ctx's request neither
 	}
 	sentAt := thr.Now()
 	attempt := st.attempts.Add(1)
 
-	// The timeout bounds this attempt and the reading of its body, not the
+	// The timeout bounds the attempt and the reading of its body, not the
 	// throttle's wait nor the backoff.
-	var cancel context.CancelFunc
+	cancel := context.CancelFunc(func() {})
 	if t.timeout > 0 {
 		var actx context.Context
 		actx, cancel = context.WithTimeout(ctx, t.timeout)
@@ -50,9 +47,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	resp, err := t.next.RoundTrip(req)
 	elapsed := time.Since(start)
 	if err != nil {
-		if cancel != nil {
-			cancel()
-		}
+		cancel()
 		if !notSent(err) {
 			st.maybeSent.Store(true)
 		}
@@ -71,9 +66,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	case resp.StatusCode < 500:
 		thr.Answered(sentAt)
 	}
-	if cancel != nil {
-		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
-	}
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 	logAttempt(ctx, req, attempt, elapsed, "status", resp.StatusCode)
 	return resp, nil
 }
@@ -107,9 +100,8 @@ var (
 	errInsecureRedirect = errors.New("refusing a redirect from https to http, which would expose the API key")
 )
 
-// checkRedirect follows redirects for GET only: Go would resend a
-// redirected POST as a GET without its body, which would look like a
-// success.
+// checkRedirect follows redirects for GET only: Go would resend a redirected
+// POST as a GET without its body, which would look like a success.
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if via[0].Method != http.MethodGet {
 		return http.ErrUseLastResponse
@@ -123,18 +115,8 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-// maskKey returns ctx with the API key masked in every tflog line, so that
-// it cannot reach a log even through an error string.
-func maskKey(ctx context.Context, key string) context.Context {
-	if key == "" {
-		return ctx
-	}
-	return tflog.MaskLogStrings(ctx, key)
-}
-
-// logAttempt logs one HTTP attempt as its one line, with the answer's
-// status or what failed (go-retryablehttp has no Logger: its lines repeated
-// these).
+// logAttempt logs an attempt's one line (go-retryablehttp has no Logger:
+// its lines repeated these).
 func logAttempt(ctx context.Context, req *http.Request, attempt int32, elapsed time.Duration, outcome string, value any) {
 	tflog.Debug(ctx, "API request", map[string]any{
 		"method": req.Method, "path": req.URL.RequestURI(), "attempt": attempt,
@@ -146,32 +128,29 @@ func durationMS(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
 }
 
-// serviceClock estimates the service's clock from the Date header of its
-// answers, for callers that compare the service's timestamps with their own.
+// serviceClock is the offset of the service's clock from this machine's,
+// from the Date header of its answers; nil before any.
 type serviceClock struct {
-	offset atomic.Int64 // service minus local, in nanoseconds
-	known  atomic.Bool
+	offset atomic.Pointer[time.Duration]
 }
 
 // observe takes the Date of an answer to a request sent at sent and
-// answered at received. Date is truncated to the second and was read
-// somewhere in between: the middle of both ranges is the best guess.
+// answered at received: Date is truncated to the second and was read
+// somewhere in between, so the middle of both ranges is the best guess.
 func (s *serviceClock) observe(sent, received time.Time, date string) {
 	d, err := http.ParseTime(date)
 	if err != nil {
 		return
 	}
-	mid := sent.Add(received.Sub(sent) / 2)
-	s.offset.Store(int64(d.Add(500 * time.Millisecond).Sub(mid)))
-	s.known.Store(true)
+	offset := d.Add(500 * time.Millisecond).Sub(sent.Add(received.Sub(sent) / 2))
+	s.offset.Store(&offset)
 }
 
-// ServiceTime converts a moment t of this machine's clock to the service's
-// clock, to within about a second plus half a round trip; ok is false
-// before any answer carried a Date.
+// ServiceTime converts a moment t of this machine's clock to the service's,
+// within about a second; false before any answer carried a Date.
 func (c *Client) ServiceTime(t time.Time) (time.Time, bool) {
-	if !c.clock.known.Load() {
-		return t, false
+	if offset := c.clock.offset.Load(); offset != nil {
+		return t.Add(*offset), true
 	}
-	return t.Add(time.Duration(c.clock.offset.Load())), true
+	return t, false
 }

@@ -216,7 +216,7 @@ func TestEachAttemptLoggedOnce(t *testing.T) {
 
 func TestMaskKeyMasksMessagesAndFields(t *testing.T) {
 	var buf bytes.Buffer
-	ctx := maskKey(tflogtest.RootLogger(context.Background(), &buf), testKey)
+	ctx := tflog.MaskLogStrings(tflogtest.RootLogger(context.Background(), &buf), testKey)
 	tflog.Debug(ctx, "oops "+testKey, map[string]any{"header": "Bearer " + testKey})
 	if strings.Contains(buf.String(), testKey) || !strings.Contains(buf.String(), "oops") {
 		t.Fatalf("not masked: %s", buf.String())

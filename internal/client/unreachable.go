@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -10,30 +11,22 @@ import (
 	"syscall"
 )
 
-// Failures that waiting cannot mend: the host setting, or this machine's
-// trust in the service's certificate, is wrong. Retried, they spent
-// max_retries' whole backoff (some 18 s by default) before the same error;
-// the retry policy fails them at once and TransportError.Hint names the
-// host and what to check. A resolver that times out, a handshake that
-// times out and other TLS alerts are passing trouble, and retried.
+// Failures that waiting cannot mend (the host setting, or this machine's
+// trust in the service's certificate, is wrong) fail at once, instead of
+// after max_retries' whole backoff, with a hint of what to check. A resolver
+// or handshake that times out and other TLS alerts pass, and are retried.
 
-// wsaeconnrefused is Windows' WSAECONNREFUSED, which the net package
-// returns there instead of syscall.ECONNREFUSED.
+// wsaeconnrefused is what Windows returns instead of syscall.ECONNREFUSED.
 const wsaeconnrefused = 10061
 
-// connRefused reports whether err is a refused connection: a wrong port, or
-// a service restarting on this machine or network, which one retry after
-// RetryWaitMin covers. It never left, so a POST's retry cannot create twice.
+// connRefused reports a refused connection: a wrong port, or a service
+// restarting, which one retry after RetryWaitMin covers (a POST's too).
 func connRefused(err error) bool {
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		return true
-	}
-	var errno syscall.Errno
-	return runtime.GOOS == "windows" && errors.As(err, &errno) && errno == wsaeconnrefused
+	return errors.Is(err, syscall.ECONNREFUSED) || runtime.GOOS == "windows" && errors.Is(err, syscall.Errno(wsaeconnrefused))
 }
 
-// handshakeAlerts are the TLS alerts a server sends only in a handshake it
-// refuses, as crypto/tls words them (its alert type is unexported).
+// handshakeAlerts are the TLS alerts of a handshake the server refuses, as
+// crypto/tls words them (its alert type is unexported).
 var handshakeAlerts = map[string]bool{
 	"tls: handshake failure":               true,
 	"tls: bad certificate":                 true,
@@ -51,44 +44,37 @@ var handshakeAlerts = map[string]bool{
 	"tls: encrypted client hello required": true,
 }
 
-// rejectedBeforeSending reports a failure this side found in the TLS
-// handshake, before the request was written. (A handshake the server
-// refuses is not one: with TLS 1.3 its alert may come after the request.)
+// rejectedBeforeSending reports a TLS failure found on this side, before the
+// request was written (with TLS 1.3 a server's alert may come after it).
 func rejectedBeforeSending(err error) bool { return refusedHere(err, "", "") != "" }
 
 // refusedHere is what a certificate refused here, or a server that does not
 // speak TLS, means and what to check; "" for any other failure.
 func refusedHere(err error, quoted, where string) string {
-	var unknownAuth x509.UnknownAuthorityError
-	var hostnameErr x509.HostnameError
-	var invalidCert x509.CertificateInvalidError
-	var certErr *tls.CertificateVerificationError
-	var recordErr tls.RecordHeaderError
 	switch {
-	case errors.As(err, &unknownAuth):
+	case isA[x509.UnknownAuthorityError](err):
 		return "the TLS certificate of " + quoted + " is signed by an authority this machine does not trust: " +
 			"check that " + where + " names the service itself, or add the authority that signed its certificate " +
 			"to this machine's trusted certificates (on Linux, SSL_CERT_FILE or SSL_CERT_DIR may name a bundle that holds it)"
-	case errors.As(err, &hostnameErr):
+	case isA[x509.HostnameError](err):
 		return "the TLS certificate of " + quoted + " is issued for other names: check that " + where +
 			" uses a name the certificate is for"
-	case errors.As(err, &invalidCert):
+	case isA[x509.CertificateInvalidError](err):
 		return "the TLS certificate of " + quoted + " is not valid: check this machine's clock, " +
 			"and that the service's certificate is current"
-	case errors.As(err, &certErr):
+	case isA[*tls.CertificateVerificationError](err):
 		return "the TLS certificate of " + quoted + " cannot be verified: check that " + where +
 			" names the service itself, and this machine's trusted certificates"
 	case errors.Is(err, http.ErrSchemeMismatch):
 		return quoted + " answered plain HTTP to an https request: check the scheme and port in " + where
-	case errors.As(err, &recordErr):
+	case isA[tls.RecordHeaderError](err):
 		return quoted + " does not speak TLS on that port: check the scheme and port in " + where
 	}
 	return ""
 }
 
-// unreachable returns what a failure that waiting cannot mend, or a refused
-// connection, means and what to check, naming host (the host setting's
-// host[:port]); "" for any other failure.
+// unreachable says what a failure that waiting cannot mend, or a refused
+// connection, means and what to check at host; "" for any other failure.
 func unreachable(err error, host string) string {
 	quoted := `"` + host + `"`
 	where := "the host setting"
@@ -101,10 +87,7 @@ func unreachable(err error, host string) string {
 
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
-		name := dnsErr.Name
-		if name == "" {
-			name = host
-		}
+		name := cmp.Or(dnsErr.Name, host)
 		if proxy {
 			return `cannot find the proxy's host "` + name + `": check ` + where
 		}
@@ -128,25 +111,19 @@ func unreachable(err error, host string) string {
 	return ""
 }
 
-// cannotMend reports a failure that no retry mends: unreachable's, but a
-// refused connection.
+// cannotMend reports unreachable's failures but a refused connection.
 func cannotMend(err error) bool {
 	return !connRefused(err) && unreachable(err, "") != ""
 }
 
 // dialedAddr is the address a failed dial tried, "" when err names none.
 func dialedAddr(err error) string {
-	for {
-		var opErr *net.OpError
-		if !errors.As(err, &opErr) {
-			return ""
-		}
+	var opErr *net.OpError
+	for errors.As(err, &opErr) {
 		if opErr.Op == "dial" && opErr.Addr != nil {
 			return opErr.Addr.String()
 		}
-		if opErr.Err == nil {
-			return ""
-		}
 		err = opErr.Err
 	}
+	return ""
 }

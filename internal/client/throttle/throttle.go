@@ -1,6 +1,5 @@
 // Package throttle paces the requests of one API client and holds them all
-// while the service throttles its key. It knows nothing of HTTP; the client
-// tells it what the service answered.
+// while the service throttles its key; the client tells it the answers.
 package throttle
 
 import (
@@ -46,42 +45,30 @@ const (
 )
 
 // Throttle is shared by the requests of one client, so that one request's
-// 429 slows all of them (the service would throttle them too):
-//
-//   - a token bucket (x/time/rate) paces them, so that no 60-second window
-//     sees more than the requests per minute;
-//   - a 429 closes a gate until its Retry-After, which x/time/rate cannot:
-//     no request is sent before then. A pause's first 429 halves the pace
-//     and drops the burst to one, so that the held requests go out one by
-//     one and earn no second 429; 429s of requests sent before it only
-//     extend it;
-//   - each answer that is not a 429 wins back a twentieth of the pace, up
-//     to the configured one.
+// 429 slows all of them (the service would throttle them too): a token
+// bucket (x/time/rate) paces them; a 429 closes a gate until its
+// Retry-After, which x/time/rate cannot, and a pause's first 429 halves the
+// pace and drops the burst to one, so that the held requests go out one by
+// one (429s of requests sent before it only extend it); each other answer
+// wins back a twentieth of the pace.
 type Throttle struct {
-	clock Clock
-	// ceiling is the configured pace (tokens per second), maxBurst its
-	// burst, step the increase and the lowest pace.
-	ceiling  rate.Limit
-	maxBurst int
-	step     rate.Limit
-	// backoff is the pause of a 429 without Retry-After.
-	backoff func(streak int) time.Duration
+	clock    Clock
+	ceiling  rate.Limit                     // the configured pace, in tokens per second
+	maxBurst int                            // its burst
+	step     rate.Limit                     // the increase, and the lowest pace
+	backoff  func(streak int) time.Duration // the pause of a 429 without Retry-After
 
 	mu sync.Mutex
 	// pace is nil when nothing is paced. A pause replaces it, forgiving the
 	// tokens reserved by requests queued before it.
 	pace     *rate.Limiter
 	resumeAt time.Time // the gate opens
-	// pausedAt is when the last pause began: only answers of requests sent
-	// after it count.
-	pausedAt time.Time
-	// streak counts the pauses since the last answer that was not a 429.
-	streak int
+	pausedAt time.Time // the last pause began: only answers of requests sent after it count
+	streak   int       // pauses since the last answer that was not a 429
 }
 
 // New returns a throttle of perMinute requests per minute (0: no pace) on
-// clk; backoff gives the pause of a 429 without Retry-After from the number
-// of pauses before it in a row.
+// clk; backoff gives a 429's pause without Retry-After from the pauses in a row.
 func New(perMinute int, backoff func(streak int) time.Duration, clk Clock) *Throttle {
 	t := &Throttle{clock: clk, backoff: backoff}
 	if perMinute <= 0 {
@@ -165,8 +152,7 @@ func (t *Throttle) Wait(ctx context.Context, deadline time.Time, onPace func(tim
 	}
 }
 
-// Now is the throttle's clock, for the send times passed to Throttled and
-// Answered.
+// Now is the throttle's clock, for the send times Throttled and Answered take.
 func (t *Throttle) Now() time.Time { return t.clock.Now() }
 
 // Throttled records a 429 for a request sent at sentAt, with the answer's
@@ -243,8 +229,7 @@ func (e *PaceError) Error() string {
 
 func (e *PaceError) Unwrap() error { return context.DeadlineExceeded }
 
-// RoundWait rounds a wait for a message: whole seconds, or milliseconds
-// under a second.
+// RoundWait rounds a wait for a message: to seconds, or milliseconds under one.
 func RoundWait(d time.Duration) time.Duration {
 	if d < time.Second {
 		return d.Round(time.Millisecond)
