@@ -93,7 +93,7 @@ func (c *Client) collectionGone(ctx context.Context, t target) (gone, known bool
 	if known {
 		return gone, true
 	}
-	v, _, _ := c.colls.probes.Do(k.collectionPath(), func() (any, error) {
+	look := c.colls.probes.DoChan(k.collectionPath(), func() (any, error) {
 		_, err := c.do(ctx, apiRequest{method: http.MethodGet, path: k.collectionPath() + "?limit=1"})
 		if err != nil && notFound404(err) == nil {
 			return nil, nil // not known
@@ -103,8 +103,13 @@ func (c *Client) collectionGone(ctx context.Context, t target) (gone, known bool
 		c.colls.mu.Unlock()
 		return err != nil, nil
 	})
-	gone, known = v.(bool)
-	return gone, known
+	select {
+	case r := <-look:
+		gone, known = r.Val.(bool)
+		return gone, known
+	case <-ctx.Done(): // the look goes on for the others
+		return false, false
+	}
 }
 
 // noteRecords learns from records of coll of project whether they come
