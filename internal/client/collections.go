@@ -85,31 +85,38 @@ func goneError(r apiRequest, apiErr *APIError) error {
 
 // collectionGone reports whether t's collection answers 404, asking once
 // for its first record; known is false when that look failed otherwise.
+// Concurrent 404s share one look; one that another request made and could
+// not finish (its context ended, say) is made again under this request's.
 func (c *Client) collectionGone(ctx context.Context, t target) (gone, known bool) {
 	k := target{project: t.project, coll: t.coll}
-	c.colls.mu.Lock()
-	gone, known = c.colls.gone[k]
-	c.colls.mu.Unlock()
-	if known {
-		return gone, true
-	}
-	look := c.colls.probes.DoChan(k.collectionPath(), func() (any, error) {
-		_, err := c.do(ctx, apiRequest{method: http.MethodGet, path: k.collectionPath() + "?limit=1"})
-		if err != nil && notFound404(err) == nil {
-			return nil, nil // not known
+	for ctx.Err() == nil {
+		mine := false
+		look := c.colls.probes.DoChan(k.collectionPath(), func() (any, error) {
+			mine = true
+			c.colls.mu.Lock()
+			gone, known := c.colls.gone[k]
+			c.colls.mu.Unlock()
+			if known {
+				return gone, nil
+			}
+			_, err := c.do(ctx, apiRequest{method: http.MethodGet, path: k.collectionPath() + "?limit=1"})
+			if err != nil && notFound404(err) == nil {
+				return nil, nil // not known
+			}
+			c.colls.mu.Lock()
+			c.colls.gone[k] = err != nil
+			c.colls.mu.Unlock()
+			return err != nil, nil
+		})
+		select {
+		case r := <-look:
+			if gone, known = r.Val.(bool); known || mine {
+				return gone, known
+			}
+		case <-ctx.Done(): // the look goes on for the others
 		}
-		c.colls.mu.Lock()
-		c.colls.gone[k] = err != nil
-		c.colls.mu.Unlock()
-		return err != nil, nil
-	})
-	select {
-	case r := <-look:
-		gone, known = r.Val.(bool)
-		return gone, known
-	case <-ctx.Done(): // the look goes on for the others
-		return false, false
 	}
+	return false, false
 }
 
 // noteRecords learns from records of coll of project whether they come

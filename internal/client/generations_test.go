@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // unsavedJSON is a generation 2 create's answer: the config it did not save.
@@ -111,6 +112,53 @@ func TestServiceGone(t *testing.T) {
 	}
 	if _, err := c.Get(ctx, "1", ImportApps, 6); !IsServiceGone(err) || srv.count() != before+2 {
 		t.Errorf("after the list: %v, %d requests, want the gone API and no probe", err, srv.count()-before)
+	}
+}
+
+// TestServiceGoneSharedLook: concurrent 404s share one look at the
+// collection, and a request whose look was cut short by another request's
+// context looks again under its own, rather than taking the 404 for a
+// missing record (which a refresh would drop from state).
+func TestServiceGoneSharedLook(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	var probes, recordGETs atomic.Int32
+	srv := newRecorder(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+		if !isProbe(r) {
+			recordGETs.Add(1)
+		} else if probes.Add(1) == 1 { // the first look hangs until released or cancelled
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		writeJSON(w, 404, envelope("invalid_request", "not_found", "Not found.", ""))
+	})
+	c := newTestClient(t, srv.URL)
+
+	first, cancelFirst := context.WithCancel(context.Background())
+	firstErr := make(chan error, 1)
+	go func() { _, err := c.Get(first, "1", Transformations, 5); firstErr <- err }()
+	for probes.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	otherErr := make(chan error, 1)
+	go func() { _, err := c.Get(context.Background(), "1", Transformations, 6); otherErr <- err }()
+	for recordGETs.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // the other request joins the look
+	cancelFirst()
+	if err := <-firstErr; !errors.Is(err, context.Canceled) && !IsNotFound(err) {
+		t.Errorf("the cancelled request: %v", err)
+	}
+	close(release)
+	if err := <-otherErr; !IsServiceGone(err) || IsNotFound(err) {
+		t.Fatalf("the other request got %v, want the API gone", err)
+	}
+	if n := probes.Load(); n != 2 {
+		t.Errorf("%d looks, want 2: the one cut short and the other request's own", n)
 	}
 }
 
