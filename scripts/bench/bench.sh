@@ -14,6 +14,9 @@
 #   BENCH_PROFILE=1      build the provider with the benchprofile tag and keep
 #                        a CPU profile of each provider process (implies
 #                        BENCH_KEEP); see the report's last lines
+#   BENCH_BASE=REV       instead, compare the provider built from git REV
+#                        ("before") with this tree ("after"), taking turns
+#                        phase by phase for BENCH_ROUNDS (2) rounds
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -24,6 +27,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pipeline-bench.XXXXXX")
 cleanup() {
   pipeline_stop_localapi
+  if [ -d "$work/base-tree" ]; then git -C "$pipeline_root" worktree remove --force "$work/base-tree"; fi
   if [ -n "${BENCH_KEEP:-}" ]; then echo "==> kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -50,7 +54,26 @@ report="$work/report.md"
 } >"$report"
 cat "$report"
 
+if [ -n "${BENCH_BASE:-}" ]; then
+  echo "==> building the provider at $BENCH_BASE" >&2
+  base_tree="$work/base-tree"
+  git -C "$pipeline_root" worktree add --detach "$base_tree" "$BENCH_BASE" >/dev/null
+  (cd "$base_tree" && go build -ldflags "-s -w -X main.version=$version" -o "$work/bin/base-provider" .)
+  git -C "$pipeline_root" worktree remove --force "$base_tree"
+fi
+
 for n in ${BENCH_N:-100 1000}; do
+  if [ -n "${BENCH_BASE:-}" ]; then
+    echo "==> N=$n: $BENCH_BASE against this tree, on a fresh local API" >&2
+    pipeline_start_localapi "$work" -debug-routes
+    POSTHOG_HOST="$LOCALAPI_URL" POSTHOG_API_KEY=phx_local_full POSTHOG_PROJECT_ID=1 \
+      "$work/bin/bench" -scenario compare -n "$n" -url "$LOCALAPI_URL" -work "$work/n$n" -rpm "${BENCH_RPM-0}" \
+      -plan-repeat "${BENCH_PLAN_REPEAT:-3}" -rounds "${BENCH_ROUNDS:-2}" \
+      -base-bin "$work/bin/base-provider" -base-label "$BENCH_BASE ($(git -C "$pipeline_root" rev-parse --short "$BENCH_BASE"))" \
+      -cand-bin "$BENCH_PROVIDER_BIN" -cand-label "this tree ($(git -C "$pipeline_root" describe --always --dirty))" | tee -a "$report"
+    pipeline_stop_localapi
+    continue
+  fi
   echo "==> N=$n: starting a fresh local API" >&2
   pipeline_start_localapi "$work" -debug-routes
   POSTHOG_HOST="$LOCALAPI_URL" POSTHOG_API_KEY=phx_local_full POSTHOG_PROJECT_ID=1 \

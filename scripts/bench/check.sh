@@ -21,4 +21,13 @@ if [ "$failed" -ne 0 ]; then
   cat "$out" >&2
   exit 1
 fi
-echo "bench-check: make bench runs; request targets met at N=2"
+# The comparison of two builds (BENCH_BASE) runs too: this tree against its
+# own HEAD, one round, a row for every phase.
+BENCH_N=2 BENCH_PLAN_REPEAT=1 BENCH_ROUNDS=1 BENCH_BASE=HEAD BENCH_OUT="$out" "$(dirname "$0")/bench.sh" >/dev/null
+rows=$(grep -c '^| \(apply\|plan\|destroy\)' "$out" || true)
+if [ "$rows" -ne 4 ]; then
+  echo "bench-check: the comparison reported $rows phases, want 4" >&2
+  cat "$out" >&2
+  exit 1
+fi
+echo "bench-check: make bench runs; request targets met at N=2; BENCH_BASE compares"

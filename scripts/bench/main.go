@@ -56,6 +56,10 @@ type options struct {
 	// profile makes each provider process write a CPU profile beside its
 	// rusage (a provider built with the benchprofile tag).
 	profile bool
+	// For "compare": the two provider binaries and how many rounds.
+	baseBin, candBin     string
+	baseLabel, candLabel string // what each binary was built from
+	rounds               int
 }
 
 func runMain() error {
@@ -67,7 +71,12 @@ func runMain() error {
 	flag.IntVar(&o.planRepeat, "plan-repeat", 3, "no-change plans to time (the median is reported)")
 	flag.IntVar(&o.rateLimit, "rate-limit", 480, "per-minute limit the local API enforces for the rate-limited plan")
 	flag.BoolVar(&o.profile, "profile", false, "have the provider (built with -tags benchprofile) write CPU profiles")
-	flag.StringVar(&o.scenario, "scenario", "phases", `"phases" (beside the floors) or "ratelimit" (one apply against an API limited to -rate-limit per minute)`)
+	flag.StringVar(&o.scenario, "scenario", "phases", `"phases" (beside the floors), "ratelimit" (one apply against an API limited to -rate-limit per minute) or "compare" (-base-bin against -cand-bin, taking turns)`)
+	flag.StringVar(&o.baseBin, "base-bin", "", "compare: the provider binary before")
+	flag.StringVar(&o.candBin, "cand-bin", "", "compare: the provider binary after")
+	flag.IntVar(&o.rounds, "rounds", 2, "compare: rounds of every phase per build")
+	flag.StringVar(&o.baseLabel, "base-label", "before", "compare: what the binary before was built from")
+	flag.StringVar(&o.candLabel, "cand-label", "after", "compare: what the binary after was built from")
 	flag.Parse()
 	if o.url == "" || o.work == "" || o.n < 2 {
 		return errors.New("need -url, -work and -n >= 2")
@@ -78,6 +87,12 @@ func runMain() error {
 		return b.run(context.Background())
 	case "ratelimit":
 		return b.runRateLimit(context.Background(), os.Stdout)
+	case "compare":
+		if o.baseBin == "" || o.candBin == "" {
+			return errors.New("compare needs -base-bin and -cand-bin")
+		}
+		b.loadBefore = loadAverage()
+		return b.compare(context.Background(), os.Stdout)
 	}
 	return fmt.Errorf("unknown -scenario %q", o.scenario)
 }
