@@ -11,10 +11,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 type publicJob struct {
@@ -24,17 +24,13 @@ type publicJob struct {
 }
 
 // checkJob judges a job against the public jobs of the config's plugin (one
-// read, record.ForPlan); values not known yet are left to the service.
+// read, readForPlan); values not known yet are left to the service.
 func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *jobArgs) diag.Diagnostics {
 	if !framework.IsSet(a.ConfigID) || !framework.IsSet(a.JobType) {
 		return nil
 	}
 	id := a.ConfigID.ValueInt64()
-	rec, diags := record.ForPlan(ctx, meta, k, project, id, record.PlanLookup{
-		Attr:     jobConfigIDPath,
-		Unknown:  "so no job can run on it",
-		Deferred: "so the job type and payload are left to the service to judge at apply",
-	})
+	rec, diags := readForPlan(ctx, meta, k, project, id)
 	if rec == nil {
 		return diags
 	}
@@ -119,4 +115,26 @@ func quoteAll(names ...string) string {
 		out[i] = strconv.Quote(n)
 	}
 	return strings.Join(out, ", ")
+}
+
+// readForPlan reads config id through the read cache (many checks, few
+// pages). A config the project lacks, or a service without the API, is an
+// error; another failure a warning, the job left to the service at apply.
+func readForPlan(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, id int64) (*client.Record, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	rec, err := meta.ReadCache().Read(ctx, project, k.Collection, id)
+	switch {
+	case client.IsNotFound(err):
+		diags.AddAttributeError(jobConfigIDPath, fmt.Sprintf("Unknown %s %d", k.Noun, id), fmt.Sprintf(
+			"Project %s has no %s with id %d, so no job can run on it.\n\n%s", project, k.Noun, id, framework.DescribeError(err)))
+	case client.IsServiceGone(err):
+		framework.AddAPIError(&diags, fmt.Sprintf("Could not read %s %d", k.Noun, id), err, nil)
+	case err != nil:
+		diags.AddAttributeWarning(jobConfigIDPath, "Could not check the config at plan time", fmt.Sprintf(
+			"Reading %s %d failed, so the job type and payload are left to the service to judge at apply.\n\n%s",
+			k.Noun, id, framework.DescribeError(err)))
+	default:
+		return rec, nil
+	}
+	return nil, diags
 }
