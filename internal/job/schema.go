@@ -8,7 +8,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
@@ -42,9 +44,11 @@ func configIDDescription(k kind.Kind) string {
 	return fmt.Sprintf("Identifier of the %s whose plugin runs the job.", k.Noun)
 }
 
-func resourceSchema(k kind.Kind) schema.Schema {
+// Schema implements resource.Resource.
+func (r *jobResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	k := r.kind
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
-	return schema.Schema{
+	resp.Schema = schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Runs a public job of a %s's plugin when created, and again whenever "+
 			"`triggers` change. PostHog since July 2025 runs no plugin jobs: this works with older self-hosted "+
 			"instances only.", k.Noun),
@@ -103,8 +107,10 @@ func resourceSchema(k kind.Kind) schema.Schema {
 	}
 }
 
-func actionSchema(k kind.Kind) actionschema.Schema {
-	return actionschema.Schema{
+// Schema implements action.Action.
+func (x *runJobAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	k := x.kind
+	resp.Schema = actionschema.Schema{
 		MarkdownDescription: fmt.Sprintf("Runs a public job of a %s's plugin each time the action is invoked "+
 			"(Terraform 1.14+). PostHog since July 2025 runs no plugin jobs: this works with older self-hosted "+
 			"instances only.", k.Noun),

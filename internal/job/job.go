@@ -1,3 +1,6 @@
+// Package job is the resource pipeline_KIND_job, which runs a public job of
+// a config's plugin on create (again whenever triggers change), and the
+// action pipeline_KIND_run_job, which runs it on every invocation.
 package job
 
 import (
@@ -5,14 +8,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
-
-var _ resource.ResourceWithModifyPlan = (*jobResource)(nil)
 
 // jobResource is pipeline_KIND_job: it runs the job on create, and every
 // argument forces replacement, so any change runs it again; refresh and
@@ -22,17 +24,27 @@ type jobResource struct {
 	kind kind.Kind
 }
 
-// NewResource returns the constructor of the job resource of kind k.
-func NewResource(k kind.Kind) func() resource.Resource {
-	return func() resource.Resource {
-		return &jobResource{ResourceBase: framework.NewResourceBase(k.TypeSuffix("job")), kind: k}
-	}
+// runJobAction is pipeline_KIND_run_job: the resource's job run, made
+// whenever the action is invoked, with nothing kept in state.
+type runJobAction struct {
+	framework.ActionBase
+	kind kind.Kind
 }
 
-// Schema implements resource.Resource.
-func (r *jobResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = resourceSchema(r.kind)
+// NewResource returns the constructor of the job resource of kind k.
+func NewResource(k kind.Kind) func() resource.Resource {
+	return func() resource.Resource { return &jobResource{framework.NewResourceBase(k.TypeSuffix("job")), k} }
 }
+
+// NewAction returns the constructor of the run-job action of kind k.
+func NewAction(k kind.Kind) func() action.Action {
+	return func() action.Action { return &runJobAction{framework.NewActionBase(k.TypeSuffix("run_job")), k} }
+}
+
+var (
+	_ resource.ResourceWithModifyPlan = (*jobResource)(nil)
+	_ action.ActionWithModifyPlan     = (*runJobAction)(nil)
+)
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: project_id
 // defaults to the provider's, and a planned create is checked once the
@@ -57,8 +69,8 @@ func (r *jobResource) Create(ctx context.Context, req resource.CreateRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	meta, project := r.MustProject(plan.ProjectID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || !runJob(ctx, meta, r.kind, project, &plan.jobArgs, &resp.Diagnostics) {
+	project, ok := runJob(ctx, r, r.kind, &plan.jobArgs, func(string) {}, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	plan.ProjectID = types.StringValue(project)
@@ -78,3 +90,34 @@ func (*jobResource) Update(_ context.Context, req resource.UpdateRequest, resp *
 
 // Delete calls nothing: a job that ran cannot be undone.
 func (*jobResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+
+// ModifyPlan implements action.ActionWithModifyPlan: the job is checked
+// once the provider is configured and the project known.
+func (x *runJobAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	meta := x.Meta()
+	if meta == nil {
+		return
+	}
+	var args jobArgs
+	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
+	if resp.Diagnostics.HasError() || args.ProjectID.IsUnknown() {
+		return
+	}
+	if project := framework.ProjectOrDefault(args.ProjectID, meta, &resp.Diagnostics); !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(checkJob(ctx, meta, x.kind, project, &args)...)
+	}
+}
+
+// Invoke runs the job, saying what it does as it goes when Terraform listens.
+func (x *runJobAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var args jobArgs
+	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	runJob(ctx, x, x.kind, &args, func(msg string) {
+		if resp.SendProgress != nil {
+			resp.SendProgress(action.InvokeProgressEvent{Message: msg})
+		}
+	}, &resp.Diagnostics)
+}
