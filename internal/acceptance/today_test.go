@@ -94,9 +94,9 @@ resource "pipeline_transformation_config" "geoip" {
 
 // TestAccToday_existingConfigWithScopedKey: a config that exists is
 // imported, changed and ordered with a scoped key (every key is), its
-// plugin found by name; the frontend and migrate, which only browser
-// sessions may call, are refused at plan time with what to do instead
-// (issue 25, cases 2 and 3).
+// plugin found by name; the frontend, which only browser sessions may
+// read, is refused at plan time with what to do instead (issue 25, cases 2
+// and 3).
 func TestAccToday_existingConfigWithScopedKey(t *testing.T) {
 	t.Parallel()
 	var id int64
@@ -135,20 +135,17 @@ resource "pipeline_transformation_order" "all" {
 	}
 	tf.EmptyPlan("after the change")
 
-	for _, tc := range []struct{ block, want string }{
-		{fmt.Sprintf(`data "pipeline_transformation_config_frontend" "f" { config_id = %d }`, id), "Open the plugin's page"},
-		{fmt.Sprintf(`resource "pipeline_transformation_migration" "m" { config_id = %d }`, id), "This API key may not call migrate"},
-	} {
-		tf.WriteConfig(config("fr") + "\n" + tc.block + "\n")
-		local.ResetCounters()
-		out, code := tf.PlanExitCode()
-		flat := strings.Join(strings.Fields(out), " ")
-		if code != 1 || !strings.Contains(flat, tc.want) || !strings.Contains(flat, "only a browser session") {
-			t.Errorf("the plan of %s (exit %d) is not refused saying what to do:\n%s", tc.block, code, out)
-		}
-		if c := local.Counters(); c["create"]+c["update"]+c["delete"]+c["migrate"] != 0 {
-			t.Errorf("the refused plan wrote: %v", c)
-		}
+	// The frontend, which only browser sessions may read.
+	frontend := fmt.Sprintf(`data "pipeline_transformation_config_frontend" "f" { config_id = %d }`, id)
+	tf.WriteConfig(config("fr") + "\n" + frontend + "\n")
+	local.ResetCounters()
+	out, code := tf.PlanExitCode()
+	flat := strings.Join(strings.Fields(out), " ")
+	if code != 1 || !strings.Contains(flat, "Open the plugin's page") || !strings.Contains(flat, "only a browser session") {
+		t.Errorf("the plan of the frontend (exit %d) is not refused saying what to do:\n%s", code, out)
+	}
+	if c := local.Counters(); c["create"]+c["update"]+c["delete"] != 0 {
+		t.Errorf("the refused plan wrote: %v", c)
 	}
 }
 

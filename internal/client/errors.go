@@ -181,7 +181,7 @@ func (e *ServiceGoneError) Error() string {
 }
 
 // MissingActionError is a 404 of a record's action although the record
-// exists (generation 2 has no job, 1 no migrate); not IsNotFound.
+// exists (generation 2 has no job); not IsNotFound.
 type MissingActionError struct {
 	Action, Method, Path string
 	ID                   int64
@@ -236,12 +236,6 @@ func IsOrganizationNotFound(err error) bool {
 // for a create it cannot turn into a hog function; nothing was made then.
 func IsCreationDisabled(err error) bool {
 	return answered(err, http.StatusBadRequest, "Plugin creation is no longer possible")
-}
-
-// IsNoMigration reports whether err is the migrate action's 400 for a
-// plugin the service cannot turn into a hog function.
-func IsNoMigration(err error) bool {
-	return answered(err, http.StatusBadRequest, "No migration available")
 }
 
 // answered reports whether err is an answer of status whose detail says detail, in any case.

@@ -8,10 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
-
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // Get retrieves one record.
@@ -78,43 +75,6 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	}
 	_, err := c.call(ctx, target{project, coll, id, "job"}.request(http.MethodPost).withJSON(map[string]Job{"job": job}))
 	return err
-}
-
-// HogFunction is what the migrate action answers with.
-type HogFunction struct {
-	ID   string // "" when the answer has none
-	Name string
-	JSON json.RawMessage // the whole answer, compact
-}
-
-// Migrate turns a record into a hog function (generation 2's migrate
-// action, which disables the record); like a create it is never sent twice.
-func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (*HogFunction, error) {
-	r := target{project, coll, id, "migrate"}.request(http.MethodPost).withJSON(struct{}{})
-	resp, err := c.call(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	obj, ok := jsonvalue.Object(string(resp.body))
-	if !ok {
-		return nil, c.decodeError(r, resp, errors.New("not a JSON object"))
-	}
-	hf := &HogFunction{ID: hogFunctionID(obj["id"]), JSON: json.RawMessage(jsonvalue.Compact(resp.body))}
-	_ = json.Unmarshal(obj["name"], &hf.Name) // a name that is not a string is none
-	return hf, nil
-}
-
-// hogFunctionID reads a hog function's id, a string or an integer.
-func hogFunctionID(raw json.RawMessage) string {
-	var s string // null too
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var n jsonvalue.FlexInt
-	if json.Unmarshal(raw, &n) == nil {
-		return strconv.FormatInt(int64(n), 10)
-	}
-	return ""
 }
 
 // Rearrange sets the order of enabled configs by id and returns the records

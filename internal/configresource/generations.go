@@ -32,9 +32,9 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 				"again would make another hog function: remove this resource from the configuration, and manage the "+
 				"hog function with the official PostHog provider (resource posthog_hog_function; the service lists "+
 				"it among the project's hog functions, with its id to import). Configs that already exist can "+
-				"still be managed here, and moved off with %s_%s_migration: see %s.",
+				"still be managed here: see %s.",
 			unsaved.Method, unsaved.Path, unsaved.Status, http.StatusText(unsaved.Status), framework.Generation2Since, describePlugin(plugin, unsaved.Record),
-			framework.ProviderTypeName, r.kind.Name, framework.MovingGuide))
+			framework.MovingGuide))
 	case client.IsCreationDisabled(err):
 		diags.AddError(fmt.Sprintf("The service no longer creates %ss", r.kind.Noun), fmt.Sprintf(
 			"%s\n\nThe service no longer stores plugin configs (%s), and it cannot turn plugin %d into a hog "+

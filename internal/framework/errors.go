@@ -101,12 +101,11 @@ func throttledHint(until time.Time, wait time.Duration) string {
 // which only legacy personal API keys without scopes may call.
 type CustomAction string
 
-// The service's custom actions.
+// The service's custom actions that this provider calls.
 const (
 	ActionRearrange CustomAction = "rearrange"
 	ActionJob       CustomAction = "job"
 	ActionFrontend  CustomAction = "frontend"
-	ActionMigrate   CustomAction = "migrate"
 )
 
 // AddCustomActionError reports a failed custom action: for a key the
@@ -148,9 +147,6 @@ func insteadOf(a CustomAction) string {
 		return "Run the job from the config's page in PostHog's UI." + legacy
 	case ActionFrontend:
 		return "Open the plugin's page in PostHog's UI to see its frontend." + legacy
-	case ActionMigrate:
-		return "Build the hog function yourself with the official provider's posthog_hog_function, from what the " +
-			"config data sources show of it: see " + MovingGuide + "." + legacy
 	default:
 		return "Ordering does not need it: the order resource updates each config's order instead. If you see " +
 			"this, report it."

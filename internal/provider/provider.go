@@ -22,7 +22,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/job"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/migration"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/order"
 )
 
@@ -148,7 +147,7 @@ func (p *pipelineProvider) ValidateConfig(ctx context.Context, req provider.Vali
 // Resources implements provider.Provider: every construct is written once
 // and registered per collection kind.
 func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resource {
-	return perKind(configresource.New, order.New, job.Run.NewResource, migration.Migrate.NewResource)
+	return perKind(configresource.New, order.New, job.NewResource)
 }
 
 // DataSources implements provider.Provider.
@@ -158,7 +157,7 @@ func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.Da
 
 // Actions implements provider.ProviderWithActions (Terraform 1.14+).
 func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
-	return perKind(job.Run.NewAction, migration.Migrate.NewAction)
+	return perKind(job.NewAction)
 }
 
 // ListResources implements provider.ProviderWithListResources (Terraform
