@@ -31,7 +31,7 @@ func TestAddCustomActionError(t *testing.T) {
 		{"frontend refused, today's words", today, ActionFrontend, []string{"since March 2026", "Open the plugin's page"}, true},
 		{"migrate refused", refused, ActionMigrate, []string{"posthog_hog_function", "Moving to hog functions"}, true},
 		{"rearrange refused", refused, ActionRearrange, []string{"Ordering does not need it"}, true},
-		{"a missing scope", scope, ActionJob, []string{"403 Forbidden", "lacks the scope"}, false},
+		{"a missing scope", scope, ActionJob, []string{"403 Forbidden", "Give the API key the scope"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

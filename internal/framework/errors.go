@@ -80,13 +80,40 @@ func DescribeError(err error) string {
 	case http.StatusUnauthorized:
 		b.WriteString("\n\nCheck the provider's api_key (or POSTHOG_API_KEY).")
 	case http.StatusForbidden:
-		b.WriteString("\n\nThe API key lacks the scope this operation needs (plugin:read to read, " +
-			"plugin:write to change) or access to the project.")
+		b.WriteString("\n\n" + forbiddenHint(err))
 	case http.StatusTooManyRequests:
 		wait := time.Duration(apiErr.RetryAfter) * time.Second
 		b.WriteString("\n\n" + throttledHint(time.Now().Add(wait), wait))
 	}
 	return b.String()
+}
+
+// forbiddenHint says what the service's 403 means, by its words, and what
+// to do: one explanation, never a generic one beside it.
+func forbiddenHint(err error) string {
+	var apiErr *client.APIError
+	_ = errors.As(err, &apiErr)
+	detail := strings.ToLower(apiErr.Detail)
+	switch {
+	case client.IsProjectScopedKey(err):
+		return "This API key is limited to particular projects, and PostHog lets such keys call only project " +
+			"routes; this is an organization route. Use a personal API key that is not limited to projects, with " +
+			"the plugin:read scope (PostHog: Settings, Personal API keys)."
+	case strings.Contains(detail, "missing required scope"):
+		return "Give the API key the scope the service names, or use a key that has it (PostHog: Settings, " +
+			"Personal API keys): plugin:read to read, plugin:write to change."
+	case strings.Contains(detail, "does not have access to the requested project"):
+		return "The API key is limited to other projects: use a key that may use this project, or set project_id " +
+			"to a project the key may use."
+	case client.IsKeyRefused(err):
+		return "PostHog lets no personal API key with scopes call this action: only a browser session in " +
+			"PostHog's UI may."
+	case strings.Contains(detail, "plugin access level"):
+		return "The organization may not use plugins through the API: its plugin access level, which PostHog " +
+			"sets, is below what this needs. No API key changes that."
+	}
+	return "The API key lacks the scope this operation needs (plugin:read to read, plugin:write to change) or " +
+		"access to the project."
 }
 
 // throttledHint says what to do when a throttle outlasts the operation's time limit.

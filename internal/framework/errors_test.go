@@ -31,6 +31,7 @@ func TestAddAPIError(t *testing.T) {
 		err        error
 		wantPath   string // "" for none
 		wantDetail []string
+		notDetail  []string // what the detail must not say
 	}{
 		"attribute error": {
 			err:      fmt.Errorf("creating: %w", validation),
@@ -42,9 +43,25 @@ func TestAddAPIError(t *testing.T) {
 			err:        &client.APIError{Method: "PATCH", Path: "/x/", Status: 400, Detail: "Bad.", Attr: "non_field_errors"},
 			wantDetail: []string{"PATCH /x/ answered 400", "Bad.", "non_field_errors"},
 		},
-		"forbidden": {
+		"forbidden: a missing scope": {
 			err:        &client.APIError{Method: "PATCH", Path: "/x/", Status: 403, Detail: "API key missing required scope 'plugin:write'"},
-			wantDetail: []string{"403 Forbidden", "plugin:write", "lacks the scope"},
+			wantDetail: []string{"403 Forbidden", "plugin:write", "Give the API key the scope the service names"},
+		},
+		"forbidden: a key limited to projects": {
+			err: &client.APIError{Method: "GET", Path: "/api/organizations/@current/plugins/", Status: 403,
+				Detail: "API keys with scoped projects are only supported on project-based endpoints."},
+			wantDetail: []string{"403 Forbidden", "limited to particular projects", "not limited to projects"},
+			notDetail:  []string{"lacks the scope"},
+		},
+		"forbidden: another project": {
+			err: &client.APIError{Method: "GET", Path: "/api/projects/2/x/", Status: 403,
+				Detail: "API key does not have access to the requested project: ID 2."},
+			wantDetail: []string{"403 Forbidden", "limited to other projects"},
+			notDetail:  []string{"lacks the scope"},
+		},
+		"forbidden: another reason": {
+			err:        &client.APIError{Method: "GET", Path: "/x/", Status: 403, Detail: "You do not have permission."},
+			wantDetail: []string{"403 Forbidden", "lacks the scope"},
 		},
 		"unauthorized": {
 			err:        &client.APIError{Method: "GET", Path: "/x/", Status: 401, Detail: "invalid"},
@@ -95,6 +112,11 @@ func TestAddAPIError(t *testing.T) {
 			for _, w := range tt.wantDetail {
 				if !strings.Contains(diags[0].Detail(), w) {
 					t.Errorf("detail %q does not mention %q", diags[0].Detail(), w)
+				}
+			}
+			for _, w := range tt.notDetail {
+				if strings.Contains(diags[0].Detail(), w) {
+					t.Errorf("detail %q says %q", diags[0].Detail(), w)
 				}
 			}
 		})
