@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/answertext"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/netfail"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
@@ -93,7 +94,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 				why = resp.Status
 			case st.lastErr != nil:
 				why = plainError(st.lastErr).Error()
-				if connRefused(st.lastErr) { // the one quick retry
+				if netfail.Refused(st.lastErr) { // the one quick retry
 					d = c.waitMin
 				}
 			}
@@ -124,7 +125,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		}
 		err = plainError(err)
 		return nil, &TransportError{Method: r.method, Path: r.path, Attempts: int(st.attempts.Load()),
-			MaybeSent: st.maybeSent.Load(), Hint: unreachable(err, c.hostPort), Err: err}
+			MaybeSent: st.maybeSent.Load(), Hint: netfail.Hint(err, c.hostPort), Err: err}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		apiErr := newAPIError(r.method, r.path, resp, body, int(st.attempts.Load()), c.apiKey)

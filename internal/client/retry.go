@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/netfail"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
@@ -73,7 +74,7 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 		}
 		st.lastErr = err
 		if err != nil {
-			if connRefused(err) {
+			if netfail.Refused(err) {
 				st.refusals++
 				return st.refusals <= 1 && st.failed(c.maxRetries), nil
 			}
@@ -97,13 +98,13 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 // notSent reports whether err proves that no byte of the request was written.
 func notSent(err error) bool {
 	var opErr *net.OpError
-	return isA[*net.DNSError](err) || rejectedBeforeSending(err) ||
+	return isA[*net.DNSError](err) || netfail.RejectedHere(err) ||
 		errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
 }
 
 // permanentTransportError reports errors that a retry cannot fix.
 func permanentTransportError(err error) bool {
-	return cannotMend(err) || errors.Is(err, errTooManyRedirects) || errors.Is(err, errInsecureRedirect) ||
+	return netfail.CannotMend(err) || errors.Is(err, errTooManyRedirects) || errors.Is(err, errInsecureRedirect) ||
 		isA[*AnswerTooLargeError](err) || isA[*throttle.ClosedError](err) || isA[*throttle.PaceError](err) ||
 		strings.Contains(err.Error(), "unsupported protocol scheme")
 }
