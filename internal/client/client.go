@@ -57,6 +57,7 @@ type Client struct {
 	throttle          *throttle.Throttle
 	colls             collections
 	current           currentProject
+	silent            silentHost
 }
 
 // New validates cfg and returns a client; its errors are *ConfigError and

@@ -25,6 +25,9 @@ type attemptTransport struct {
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	st, _ := ctx.Value(callStateKey{}).(*callState)
+	if err := t.client.silent.refuse(t.client.hostPort, t.timeout); err != nil {
+		return nil, err
+	}
 	thr := t.client.throttle
 	err := thr.Wait(ctx, st.deadline(ctx), func(d time.Duration) {
 		tflog.Debug(ctx, fmt.Sprintf("rate limit: waiting %s before %s %s", d.Round(time.Millisecond), st.method, st.path))
@@ -40,12 +43,13 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	cancel := context.CancelFunc(func() {})
 	if t.timeout > 0 {
 		var actx context.Context
-		actx, cancel = context.WithTimeout(ctx, t.timeout)
+		actx, cancel = context.WithTimeoutCause(ctx, t.timeout, &AttemptTimeoutError{Timeout: t.timeout})
 		req = req.WithContext(actx)
 	}
 	start := time.Now()
 	resp, err := t.next.RoundTrip(req)
 	elapsed := time.Since(start)
+	t.client.silent.ended(err)
 	if err != nil {
 		cancel()
 		if !notSent(err) {

@@ -91,7 +91,7 @@ func readPlugins(ctx context.Context, d *dataSource[pluginsModel], m *pluginsMod
 	if diags.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
+	ctx, cancel := framework.DataSourceContext(ctx)
 	defer cancel()
 	org := client.CurrentOrganization
 	if framework.IsSet(m.OrganizationID) {

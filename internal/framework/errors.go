@@ -51,18 +51,14 @@ func AddAPIError(diags *diag.Diagnostics, summary string, err error, attrPath At
 func DescribeError(err error) string {
 	var thrErr *client.ThrottledError
 	if errors.As(err, &thrErr) {
-		return err.Error() + "\n\n" + throttledHint(thrErr.Until, thrErr.Wait)
+		return err.Error() + "\n\n" + throttledHint(thrErr.Until, thrErr.Wait, thrErr.Limit)
 	}
 	if client.IsServiceGone(err) {
 		return err.Error() + ".\n\n" + serviceGoneHint
 	}
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return "The operation timed out: " + err.Error() +
-				"\n\nRaise the resource's timeouts, or check that the service is reachable."
-		}
-		return err.Error()
+		return err.Error() + waitHint(err)
 	}
 
 	var b strings.Builder
@@ -83,7 +79,7 @@ func DescribeError(err error) string {
 		b.WriteString("\n\n" + forbiddenHint(err))
 	case http.StatusTooManyRequests:
 		wait := time.Duration(apiErr.RetryAfter) * time.Second
-		b.WriteString("\n\n" + throttledHint(time.Now().Add(wait), wait))
+		b.WriteString("\n\n" + throttledHint(time.Now().Add(wait), wait, nil))
 	}
 	return b.String()
 }
@@ -116,12 +112,39 @@ func forbiddenHint(err error) string {
 		"access to the project."
 }
 
-// throttledHint says what to do when a throttle outlasts the operation's time limit.
-func throttledHint(until time.Time, wait time.Duration) string {
-	return "Run again after " + until.UTC().Format("2006-01-02 15:04:05 UTC") + ", or give the operation more than " +
-		throttle.RoundWait(wait).String() + " with the resource's timeouts block (the service's hourly limit asks for " +
-		"waits of up to an hour). If other jobs or people use the same API key, give this run a key of its own, or " +
-		"lower requests_per_minute in each of them so that together they stay under the service's limit."
+// throttledHint says what to do when a throttle outlasts the time limit of
+// an operation (limit, a *TimeLimitError, tells which; nil when unknown).
+func throttledHint(until time.Time, wait time.Duration, limit error) string {
+	more := "."
+	var l *TimeLimitError
+	if errors.As(limit, &l) {
+		more = " (" + l.more() + ")."
+		if l.Settable {
+			more = ", or give the operation more than " + throttle.RoundWait(wait).String() + " with the resource's " +
+				"timeouts block (the service's hourly limit asks for waits of up to an hour)."
+		}
+	}
+	return "Run again after " + until.UTC().Format("2006-01-02 15:04:05 UTC") + more + " If other jobs or people " +
+		"use the same API key, give this run a key of its own, or lower requests_per_minute in each of them so " +
+		"that together they stay under the service's limit."
+}
+
+// waitHint says what to do about a request that waited too long, as
+// the construct allows; "" for another failure.
+func waitHint(err error) string {
+	var limit *TimeLimitError
+	switch {
+	case errors.As(err, new(*client.AttemptTimeoutError)) || errors.As(err, new(*client.SilentHostError)):
+		return "\n\nThe service did not answer in time. Check that host names a PostHog instance that is up and " +
+			"reachable from here: a firewall that drops packets, or a proxy that accepts connections and never " +
+			"answers, looks like this. If the service is only slow, raise the provider's request_timeout."
+	case errors.As(err, &limit):
+		return "\n\nThe operation ran out of time: " + limit.more() + ". Check that the service answers, and " +
+			"run again."
+	case errors.Is(err, context.DeadlineExceeded):
+		return "\n\nThe operation ran out of time: check that the service answers, and run again."
+	}
+	return ""
 }
 
 // CustomAction names one of the service's custom actions on a collection,

@@ -69,14 +69,22 @@ func TestAddAPIError(t *testing.T) {
 		},
 		"throttled": {
 			err:        &client.APIError{Method: "GET", Path: "/x/", Status: 429, RetryAfter: 30},
-			wantDetail: []string{"429 Too Many Requests", "Run again after", "timeouts"},
+			wantDetail: []string{"429 Too Many Requests", "Run again after"},
+			notDetail:  []string{"timeouts"},
 		},
-		"throttled past the time limit": {
+		"throttled past a resource's time limit": {
 			err: fmt.Errorf("creating: %w", &client.ThrottledError{Method: "POST", Path: "/x/", Wait: 14 * time.Minute,
 				Until: time.Date(2026, 3, 1, 12, 34, 56, 0, time.UTC), Left: 9 * time.Minute,
-				Err: &client.APIError{Method: "POST", Path: "/x/", Status: 429}}),
+				Err:   &client.APIError{Method: "POST", Path: "/x/", Status: 429},
+				Limit: &TimeLimitError{Limit: 10 * time.Minute, Settable: true}}),
 			wantDetail: []string{"POST /x/", "again in 14m0s, at 2026-03-01 12:34:56 UTC", "9m0s left",
 				"Run again after 2026-03-01 12:34:56 UTC", "more than 14m0s with the resource's timeouts block", "a key of its own"},
+		},
+		"throttled past a data source's time limit": {
+			err: &client.ThrottledError{Method: "GET", Path: "/x/", Wait: 14 * time.Minute,
+				Until: time.Date(2026, 3, 1, 12, 34, 56, 0, time.UTC), Left: 3 * time.Minute, Limit: &TimeLimitError{Limit: 5 * time.Minute}},
+			wantDetail: []string{"Run again after 2026-03-01 12:34:56 UTC (a data source has no timeouts block: its read stops after 5m0s)."},
+			notDetail:  []string{"the resource's timeouts"},
 		},
 		"API gone": {
 			err: fmt.Errorf("reading: %w", &client.ServiceGoneError{Method: "GET", Path: "/api/projects/1/pipeline_transformation_configs/5/",
@@ -87,7 +95,22 @@ func TestAddAPIError(t *testing.T) {
 		},
 		"timeout": {
 			err:        fmt.Errorf("GET /x/: %w", context.DeadlineExceeded),
-			wantDetail: []string{"timed out", "timeouts"},
+			wantDetail: []string{"ran out of time", "check that the service answers"},
+			notDetail:  []string{"timeouts"},
+		},
+		"a resource's time limit": {
+			err:        &client.TransportError{Method: "GET", Path: "/x/", Err: &TimeLimitError{Limit: time.Minute, Settable: true}},
+			wantDetail: []string{"GET /x/: the operation's time limit of 1m0s ran out", "with the resource's timeouts block"},
+		},
+		"a data source's time limit": {
+			err:        &client.TransportError{Method: "GET", Path: "/x/", Err: &TimeLimitError{Limit: 5 * time.Minute}},
+			wantDetail: []string{"a data source has no timeouts block: its read stops after 5m0s"},
+			notDetail:  []string{"the resource's timeouts"},
+		},
+		"no answer within request_timeout": {
+			err:        &client.TransportError{Method: "GET", Path: "/x/", Attempts: 2, Err: &client.AttemptTimeoutError{Timeout: 2 * time.Second}},
+			wantDetail: []string{"no answer within 2s", "(gave up after 2 attempts)", "did not answer in time", "request_timeout"},
+			notDetail:  []string{"timeouts"},
 		},
 		"other": {
 			err:        errors.New("dial tcp 127.0.0.1:1: connection refused"),
