@@ -130,7 +130,6 @@ func dialedAddr(err error) string {
 	return ""
 }
 
-
 func isA[T error](err error) bool {
 	var t T
 	return errors.As(err, &t)
