@@ -112,7 +112,7 @@ func notSent(err error) bool {
 
 // permanentTransportError reports errors that a retry cannot fix.
 func permanentTransportError(err error) bool {
-	return netfail.CannotMend(err) || isA[*SilentHostError](err) || errors.Is(err, errTooManyRedirects) || errors.Is(err, errInsecureRedirect) ||
+	return netfail.CannotMend(err) || isA[*SilentHostError](err) || errors.Is(err, errTooManyRedirects) || isA[*RedirectError](err) ||
 		isA[*AnswerTooLargeError](err) || isA[*throttle.ClosedError](err) || isA[*throttle.PaceError](err) ||
 		strings.Contains(err.Error(), "unsupported protocol scheme")
 }
