@@ -8,6 +8,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,5 +95,44 @@ func TestStart_tricklingBodyIsCutOff(t *testing.T) {
 	}
 	if recs, err := r.StoredRecords(1); err != nil || len(recs) != 0 {
 		t.Errorf("the trickling request made configs %v (%v)", recs, err)
+	}
+}
+
+// The -db file and SQLite's -wal and -shm beside it hold plugin secrets in
+// plain text: only their owner may read them.
+func TestStart_databaseFilesAreTheOwners(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows has no such modes")
+	}
+	db := filepath.Join(t.TempDir(), "pipeline.db")
+	r, err := localapi.Start(localapi.Options{DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, r.URL+"/api/projects/1/"+localapi.TransformationConfigs+"/",
+		strings.NewReader(`{"plugin": 1, "order": 1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+localapi.KeyFull)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create answered %s", resp.Status)
+	}
+	for _, name := range []string{db, db + "-wal", db + "-shm"} {
+		info, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mode := info.Mode().Perm(); mode&0o077 != 0 {
+			t.Errorf("%s has mode %v, want it readable and writable by its owner only", filepath.Base(name), mode)
+		}
 	}
 }
