@@ -153,7 +153,7 @@ output "by_name" {
 	plan, code := tf.PlanExitCode()
 	plan = strings.Join(strings.Fields(plan), " ")
 	for _, want := range []string{"This API key is limited to particular projects",
-		"Reading the plugins from the transformation configs of project 2 instead failed too",
+		"Reading the plugins from the transformation configs of project 2 (the provider's project_id) instead failed too",
 		"The API key is limited to other projects"} {
 		if code != 1 || !strings.Contains(plan, want) {
 			t.Errorf("the plan (exit %d, want 1) does not say %q:\n%s", code, want, plan)
