@@ -44,12 +44,13 @@ report="$work/report.md"
   echo "- machine: $(uname -srm), $(nproc) CPUs, $(terraform version | head -n 1), $(go version | cut -d' ' -f3), provider $version"
   echo "- local API in memory on loopback, project 1, a fresh one per N"
 } >"$report"
+after="this tree ($(git -C "$pipeline_root" describe --always --dirty))"
 for n in ${BENCH_N:-10 100 1000}; do
   echo "==> N=$n" >&2
   pipeline_start_localapi "$work" -debug-routes
   POSTHOG_HOST="$LOCALAPI_URL" POSTHOG_PROJECT_ID=1 \
     "$work/bin/bench" -scenario order -n "$n" -url "$LOCALAPI_URL" -work "$work/n$n" -latency "${BENCH_LATENCY:-0s}" \
-    "${base[@]}" -cand-bin "$work/bin/provider-after" -cand-label "this tree ($(git -C "$pipeline_root" describe --always --dirty))" >>"$report"
+    "${base[@]}" -cand-bin "$work/bin/provider-after" -cand-label "$after" >>"$report"
   pipeline_stop_localapi
 done
 cat "$report"
