@@ -107,11 +107,13 @@ func TestAccOrder_onlyNamedConfigs(t *testing.T) {
 func TestAccOrder_halfDone(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
-		var failAfter atomic.Int64 // PATCHes let through before the rest fail; -1: none fail
-		failAfter.Store(-1)
+		// While failing, the PATCHes after the first passing ones fail.
+		var failing atomic.Bool
+		var passing atomic.Int64
+		failAfter := func(n int64) { passing.Store(n); failing.Store(true) }
 		host, _ := acctest.IsolatedAPI(t, func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method == http.MethodPatch && failAfter.Load() >= 0 && failAfter.Add(-1) < 0 {
+				if r.Method == http.MethodPatch && failing.Load() && passing.Add(-1) < 0 {
 					w.Header().Set("Content-Type", "application/json")
 					w.WriteHeader(http.StatusServiceUnavailable)
 					_, _ = w.Write([]byte(`{"type": "server_error", "code": "error", "detail": "Service unavailable.", "attr": null}`))
@@ -140,9 +142,9 @@ func TestAccOrder_halfDone(t *testing.T) {
 		// A create that stops after two of its four writes (the middle
 		// config keeps its order).
 		tf := acctest.NewTerraform(t, config(reversed), nil)
-		failAfter.Store(2)
+		failAfter(2)
 		out, err := tf.Run("apply", "-auto-approve", "-no-color")
-		failAfter.Store(-1)
+		failing.Store(false)
 		if err == nil || !strings.Contains(flat(out), "2 of the 4 orders this apply writes were set before the failure") {
 			t.Fatalf("the apply that failed part-way: %v, want an error saying 2 of 4 orders were set\n%s", err, out)
 		}
@@ -158,9 +160,9 @@ func TestAccOrder_halfDone(t *testing.T) {
 
 		// An update that stops after two of its four writes.
 		tf.WriteConfig(config(recs))
-		failAfter.Store(2)
+		failAfter(2)
 		out, err = tf.Run("apply", "-auto-approve", "-no-color")
-		failAfter.Store(-1)
+		failing.Store(false)
 		if err == nil || !strings.Contains(flat(out), "2 of the 4 orders this apply writes were set before the failure") {
 			t.Fatalf("the update that failed part-way: %v, want an error saying 2 of 4 orders were set\n%s", err, out)
 		}

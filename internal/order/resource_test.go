@@ -99,23 +99,20 @@ resource %[5]q "test" {
 `, acctest.ProviderBlock(host, run.key, "1"), tc.TypeName, tc.Plugins[0], tc.Plugins[1], orderType, strings.Join(refs, ", "))
 	}
 	// patches expects the step's PATCH requests, as paths below the
-	// collection: the configs in id order.
+	// collection, in any order: they go out side by side.
 	patches := func(configs ...*int64) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			var want, got []string
-			var sorted []int64
 			for _, id := range configs {
-				sorted = append(sorted, *id)
-			}
-			slices.Sort(sorted)
-			for _, id := range sorted {
-				want = append(want, strconv.FormatInt(id, 10)+"/")
+				want = append(want, strconv.FormatInt(*id, 10)+"/")
 			}
 			for _, r := range log.Take() {
 				if p, ok := strings.CutPrefix(r, "PATCH "+coll); ok {
 					got = append(got, p)
 				}
 			}
+			slices.Sort(want)
+			slices.Sort(got)
 			if !slices.Equal(got, want) {
 				return fmt.Errorf("PATCH requests %q, want %q", got, want)
 			}
