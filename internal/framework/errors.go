@@ -153,9 +153,8 @@ type CustomAction string
 
 // The service's custom actions that this provider calls.
 const (
-	ActionRearrange CustomAction = "rearrange"
-	ActionJob       CustomAction = "job"
-	ActionFrontend  CustomAction = "frontend"
+	ActionJob      CustomAction = "job"
+	ActionFrontend CustomAction = "frontend"
 )
 
 // AddCustomActionError reports a failed custom action: for a key the
@@ -193,12 +192,9 @@ func insteadOf(a CustomAction) string {
 	const legacy = " A self-hosted instance older than that still lets a legacy key without scopes call it, " +
 		"in this provider's configuration or an aliased one used only for it."
 	switch a {
-	case ActionJob:
-		return "Run the job from the config's page in PostHog's UI." + legacy
 	case ActionFrontend:
 		return "Open the plugin's page in PostHog's UI to see its frontend." + legacy
-	default:
-		return "Ordering does not need it: the order resource updates each config's order instead. If you see " +
-			"this, report it."
+	default: // ActionJob
+		return "Run the job from the config's page in PostHog's UI." + legacy
 	}
 }
