@@ -55,7 +55,7 @@ type route struct {
 	listing string // a key of pluginListings
 }
 
-func parseRoute(cat *catalog, path string, today bool) route {
+func parseRoute(cat *catalog, path string) route {
 	path = strings.TrimSuffix(path, "/")
 	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	if rt, ok := parseHogFunctionRoute(parts); ok {
@@ -67,7 +67,7 @@ func parseRoute(cat *catalog, path string, today bool) route {
 	if len(parts) < 4 || len(parts) > 6 || parts[0] != "api" || parts[1] != "projects" || parts[2] == "" {
 		return route{}
 	}
-	coll := cat.collectionsFor(today)[parts[3]]
+	coll := cat.collections[parts[3]]
 	if coll == nil {
 		return route{}
 	}

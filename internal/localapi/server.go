@@ -135,7 +135,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cat, svc := s.catalog.Load(), s.service()
-	rt := parseRoute(cat, r.URL.Path, svc.isToday())
+	rt := parseRoute(cat, r.URL.Path)
 	op, allowed := rt.operation(r.Method)
 	s.counters.request(op, rt.coll)
 	if s.injectFault(w, r) {

@@ -234,12 +234,14 @@ func TestTodayNotFound(t *testing.T) {
 	a.do(http.MethodGet, "/api/nothing/", full, nil).wantError(t, 404, "invalid_request", "not_found", "Not found.", "")
 }
 
-// TestTodayImportApps: today's import apps also hold the configs of
-// plugins whose methods (an empty list too) hold none of onEvent,
-// composeWebhook and processEvent; so does the pipeline_import_apps
-// listing. A plugin without methods, or with one of them, is not one;
-// 2025's generation 2 keeps the one rule.
-func TestTodayImportApps(t *testing.T) {
+// TestImportAppsRule: the import apps hold the configs of plugins with
+// scheduled tasks and of plugins whose methods (an empty list too) hold
+// none of onEvent, composeWebhook and processEvent, in every generation
+// that has the collection and on today's service alike (the notes'
+// Records: "this rule holds in every version that has the collection");
+// so does the pipeline_import_apps listing. A plugin without methods, or
+// with one of them, is not one.
+func TestImportAppsRule(t *testing.T) {
 	extra := []localapi.Plugin{
 		{ID: 12, Name: text("Empty methods"), Capabilities: localapi.Capabilities{Methods: []string{}}},
 		{ID: 13, Name: text("Setup only"), Capabilities: localapi.Capabilities{Methods: []string{"setupPlugin"}}},
@@ -247,6 +249,7 @@ func TestTodayImportApps(t *testing.T) {
 		{ID: 15, Name: text("Webhook"), Capabilities: localapi.Capabilities{Methods: []string{"composeWebhook", "setupPlugin"}}},
 		{ID: 16, Name: text("Site app")}, // no methods at all
 	}
+	want := []int64{12, 13}
 	recs := map[int64]int64{}
 	a := newTodayAPI(t, func(a *api) {
 		for _, p := range extra {
@@ -256,18 +259,22 @@ func TestTodayImportApps(t *testing.T) {
 			recs[p.ID] = id(a.create(1, ia, full, map[string]any{"plugin": p.ID, "order": 1, "enabled": true}))
 		}
 	})
-	for _, today := range []bool{true, false} {
-		a.srv.SetToday(today)
-		var want []int64
-		if today {
-			want = []int64{12, 13}
+	modes := []struct {
+		name  string
+		gen   int
+		today bool
+	}{{"generation 1", 1, false}, {"generation 2", 2, false}, {"today", 2, true}}
+	for _, m := range modes {
+		a.srv.SetToday(m.today)
+		if err := a.srv.SetGeneration(m.gen); err != nil {
+			t.Fatal(err)
 		}
 		var listed []int64
 		for _, r := range results(t, a.do(http.MethodGet, path(1, ia), star, nil).want(t, 200).object(t)) {
 			listed = append(listed, num(r, "plugin"))
 		}
 		if !slices.Equal(listed, want) {
-			t.Errorf("today %v: import apps of plugins %v, want %v", today, listed, want)
+			t.Errorf("%s: import apps of plugins %v, want %v", m.name, listed, want)
 		}
 		for _, p := range extra {
 			status := 404
@@ -283,11 +290,13 @@ func TestTodayImportApps(t *testing.T) {
 			ids = append(ids, id(p))
 		}
 		if wantIDs := append(slices.Clone(listings[2].ids), want...); !slices.Equal(ids, wantIDs) {
-			t.Errorf("today %v: pipeline_import_apps %v, want %v", today, ids, wantIDs)
+			t.Errorf("%s: pipeline_import_apps %v, want %v", m.name, ids, wantIDs)
 		}
 	}
-	if got := extra[0].CollectionsToday(); !slices.Equal(got, []string{ia}) || len(extra[0].Collections()) != 0 {
-		t.Errorf("CollectionsToday %v, Collections %v", got, extra[0].Collections())
+	for _, p := range extra {
+		if got, wantIn := p.Collections(), slices.Contains(want, p.ID); !slices.Equal(got, map[bool][]string{true: {ia}}[wantIn]) {
+			t.Errorf("plugin %d: Collections %v", p.ID, got)
+		}
 	}
 }
 

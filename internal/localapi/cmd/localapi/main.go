@@ -181,9 +181,6 @@ func printSeed(w io.Writer, opts localapi.Options) {
 	fmt.Fprintln(w, "plugins:")
 	for _, p := range plugins {
 		kinds := p.Collections()
-		if opts.Today {
-			kinds = p.CollectionsToday()
-		}
 		if len(kinds) == 0 {
 			kinds = []string{"(in no collection)"}
 		}
