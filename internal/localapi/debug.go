@@ -65,7 +65,7 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		hfs := s.HogFunctions()
 		for i := range hfs {
 			// No secret over HTTP: inputs as the API shows them.
-			hfs[i].Inputs = hfs[i].maskedInputs(s.catalog.Load())
+			hfs[i].Inputs = hfs[i].maskedInputs()
 		}
 		writeJSON(w, http.StatusOK, hfs)
 	case path == "hog-functions" && r.Method == http.MethodDelete:

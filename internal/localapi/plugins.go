@@ -35,11 +35,6 @@ type Plugin struct {
 	// Frontend is the JavaScript served by the frontend action; empty means
 	// the plugin has none and the action answers the live "no frontend" stub.
 	Frontend string `json:"frontend,omitempty"`
-	// HasMigrator says the service can turn the plugin's configs into hog
-	// functions (PostHog has a hog function template for it). From
-	// generation 2 on, only such plugins can be created (as a hog function)
-	// or migrated. It is not part of plugin_info.
-	HasMigrator bool `json:"has_migrator,omitempty"`
 }
 
 // Capabilities decides which collection shows a plugin's configs. A list
@@ -223,8 +218,9 @@ func (p *Plugin) serialize(listed bool) json.RawMessage {
 		v.PluginType = "custom"
 	}
 	if listed {
-		// The catalog's migrator is PostHog's template for the plugin.
-		v.MigrationAvailable = &p.HasMigrator
+		// PostHog: HOG_FUNCTION_MIGRATORS.get(plugin.url) is not None.
+		available := migratorFor(p) != nil
+		v.MigrationAvailable = &available
 	}
 	// Live shapes: {} rather than null for no jobs and for no payload.
 	v.PublicJobs = make(map[string]JobSpec, len(p.PublicJobs))

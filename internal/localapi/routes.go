@@ -61,6 +61,9 @@ func parseRoute(cat *catalog, path string) route {
 	if rt, ok := parseHogFunctionRoute(parts); ok {
 		return rt
 	}
+	if rt, ok := parseTemplateRoute(parts); ok {
+		return rt
+	}
 	if len(parts) > 1 && parts[0] == "api" && parts[1] == "organizations" {
 		return parseOrganizationRoute(parts)
 	}
@@ -100,6 +103,9 @@ func parseRoute(cat *catalog, path string) route {
 func (rt route) operation(method string) (op string, allowed bool) {
 	if rt.isHogFunction() {
 		return rt.hogOperation(method)
+	}
+	if rt.isTemplate() {
+		return rt.templateOperation(method)
 	}
 	get := method == http.MethodGet || method == http.MethodHead
 	switch {

@@ -210,6 +210,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 		return s.retrievePlugin(req)
 	case opHogList, opHogCreate, opHogRetrieve, opHogUpdate, opHogDelete:
 		return s.serveHogFunction(req, op)
+	case opTemplateList:
+		return s.listTemplates(req)
+	case opTemplateRetrieve:
+		return s.retrieveTemplate(req)
 	}
 	return errRecordNotFound()
 }

@@ -189,8 +189,8 @@ func printSeed(w io.Writer, opts localapi.Options) {
 		if len(jobs) > 0 {
 			fmt.Fprintf(w, "; jobs %q", jobs)
 		}
-		if p.HasMigrator {
-			fmt.Fprint(w, "; migrator")
+		if p.URL != "" {
+			fmt.Fprintf(w, "; %s", p.URL)
 		}
 		fmt.Fprintln(w)
 	}
