@@ -160,8 +160,9 @@ type BulkMigration struct {
 // functions made, at any generation.
 func (s *Server) BulkMigrate(project int64, opts BulkMigration) ([]HogFunction, error) {
 	cat := s.catalog.Load()
-	var made []HogFunction
+	made := []HogFunction{}
 	err := s.store.write(context.Background(), func(tx *storeTx) error {
+		made = made[:0]
 		recs, err := queryAll(tx.ctx, tx.st.every, scanRecord, project)
 		if err != nil {
 			return err
