@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
 
 const (
@@ -39,31 +40,11 @@ var collections = []struct {
 func text(s string) *string { return &s }
 
 // migrators are, by collection, the plugins of withMigrator's catalog
-// whose url has a migrator (SendGrid's): no real plugin with a migrator
-// shows in either collection, so these do, for tests of migrate.
-var migrators = map[string]int64{tr: 12, ia: 13}
+// whose url has a migrator (SendGrid's).
+var migrators = localapitest.MigratorPlugins
 
 // withMigrator is the seeded catalog and the plugins of migrators.
-func withMigrator() []localapi.Plugin {
-	plugins := localapi.DefaultPlugins()
-	for _, c := range []struct {
-		id   int64
-		caps localapi.Capabilities
-	}{
-		{migrators[tr], localapi.Capabilities{Methods: []string{"onEvent", "processEvent"}}},
-		{migrators[ia], localapi.Capabilities{Methods: []string{"onEvent"}, ScheduledTasks: []string{"runEveryHour"}}},
-	} {
-		plugins = append(plugins, localapi.Plugin{
-			ID: c.id, Name: text("Sendgrid"), Description: text("Send emails and user data to Sendgrid when you identify users using PostHog."),
-			URL: "https://github.com/PostHog/sendgrid-plugin", PluginType: "repository", Capabilities: c.caps,
-			ConfigSchema: localapi.ListSchema(
-				localapi.ConfigField{Key: "sendgridApiKey", Name: "Sendgrid API Key", Type: "string", Secret: true, Required: true},
-				localapi.ConfigField{Key: "customFields", Name: "Custom fields", Type: "string"},
-			),
-		})
-	}
-	return plugins
-}
+func withMigrator() []localapi.Plugin { return localapitest.WithMigrators() }
 
 // api is a Server behind a real HTTP listener (httptest).
 type api struct {

@@ -15,22 +15,32 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
 
-// Plugins of the local API's catalog, per kind: one the service can turn
-// into a hog function (has_migrator) and one it cannot.
+// Plugins of the local API's catalog with localapitest's migrators, per
+// kind: one the service can turn into a hog function (SendGrid's url has a
+// migrator) and one it cannot.
 var plugins = map[string]struct{ migrator, none int64 }{
-	"transformation": {migrator: 1, none: 2}, // GeoIP, Property Filter
-	"import_app":     {migrator: 3, none: 4}, // S3 Import, BigQuery Import
+	"transformation": {migrator: localapitest.MigratorPlugins[localapi.TransformationConfigs], none: 2}, // Property Filter
+	"import_app":     {migrator: localapitest.MigratorPlugins[localapi.ImportAppConfigs], none: 4},      // BigQuery Import
+}
+
+// isolatedAPI is a local API of the test's own whose catalog has the
+// migrator plugins.
+func isolatedAPI(t *testing.T) (host string, srv *localapi.Server) {
+	t.Helper()
+	return acctest.IsolatedAPIWith(t, localapi.Options{Plugins: localapitest.WithMigrators()}, nil)
 }
 
 // seed creates an enabled config of plugin at generation 1, as it exists on
-// a service that has since moved to generation 2.
+// a service that has since moved to generation 2, with the settings
+// migrate needs.
 func seed(t *testing.T, host string, coll client.Collection, plugin int64) int64 {
 	t.Helper()
 	return acctest.MustCreate(t, acctest.ClientFor(t, host, acctest.KeyFull), coll, client.RecordInput{
 		Plugin: client.Some(plugin), Order: client.Some(int64(1)), Enabled: client.Some(true),
-		Name: client.Some("seeded"),
+		Name: client.Some("seeded"), Config: client.Some(json.RawMessage(localapitest.MigratorSettings)),
 	}).ID
 }
 
@@ -39,7 +49,7 @@ func seed(t *testing.T, host string, coll client.Collection, plugin int64) int64
 // generation 1.
 func generation2(t *testing.T, tc acctest.KindCase) (host string, srv *localapi.Server, configID int64) {
 	t.Helper()
-	host, srv = acctest.IsolatedAPI(t, nil)
+	host, srv = isolatedAPI(t)
 	configID = seed(t, host, tc.Kind.Collection, plugins[tc.Kind.Name].migrator)
 	if err := srv.SetGeneration(localapi.Generation2); err != nil {
 		t.Fatal(err)
@@ -152,7 +162,7 @@ func checkConfig(host string, coll client.Collection, id int64, enabled bool) er
 func TestAccMigrationResource_refused(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		acctest.SkipUnlessAcc(t)
-		host, srv := acctest.IsolatedAPI(t, nil)
+		host, srv := isolatedAPI(t)
 		migratable := seed(t, host, tc.Kind.Collection, plugins[tc.Kind.Name].migrator)
 		other := seed(t, host, tc.Kind.Collection, plugins[tc.Kind.Name].none)
 		setGeneration := func(gen int) func() {
