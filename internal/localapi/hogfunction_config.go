@@ -87,7 +87,7 @@ func coerceInput(v any, typ string) any {
 // enabled transformations, and on today's service a hidden template
 // (GeoIP's) and a JSON body or a form without config (only a form's config
 // makes one there). A config the hog function's save fails on
-// (configInput.unstorable) is a 500.
+// (configInput.unstorable) is then a 500.
 //
 // The function's enabled is the form's, false when the form leaves it out
 // (DRF's reading of an omitted form boolean); a JSON body that leaves it
@@ -101,9 +101,6 @@ func (s *Server) createHogFunction(req *request, rec *record, in *configInput, f
 	if tpl == nil || req.svc.isToday() && in.config == nil {
 		return errInvalid(DetailCreationDisabled, "")
 	}
-	if in.unstorable {
-		return errServer()
-	}
 	enabled := rec.Enabled
 	if !form && in.enabled == nil {
 		enabled = true
@@ -115,6 +112,9 @@ func (s *Server) createHogFunction(req *request, rec *record, in *configInput, f
 	hf, sent, e := newHogFunction(&body{json: obj}, obj, req.project, hogWrite{defaults: true}, req.svc.isToday())
 	if e != nil {
 		return errInvalid(DetailCreationDisabled, "")
+	}
+	if in.unstorable {
+		return errServer() // the hog function's save fails (*choice*: whatever key holds the value)
 	}
 	hf.Plugin = p.ID
 	err = s.store.write(req.ctx, func(tx *storeTx) error { return addHogFunction(tx, hf, sent) })
