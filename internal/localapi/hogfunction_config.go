@@ -173,7 +173,6 @@ func (s *Server) BulkMigrate(project int64, opts BulkMigration) ([]HogFunction, 
 		if err != nil {
 			return err
 		}
-		covered := map[string]bool{}
 		for i := len(recs) - 1; i >= 0; i-- { // newest first, as the command orders them
 			rec := recs[i]
 			p := cat.get(rec.Plugin)
@@ -184,11 +183,10 @@ func (s *Server) BulkMigrate(project int64, opts BulkMigration) ([]HogFunction, 
 			if tpl == nil {
 				continue
 			}
-			hf, err := bulkFunction(tx, p, tpl, rec, opts, covered, enabledBefore)
+			hf, err := bulkFunction(tx, p, tpl, rec, opts, enabledBefore)
 			if err != nil {
 				return fmt.Errorf("config %d (plugin %d): %w", rec.ID, p.ID, err)
 			}
-			covered[tpl.ID] = true
 			if hf != nil {
 				made = append(made, *hf)
 			}
@@ -208,14 +206,11 @@ func (s *Server) BulkMigrate(project int64, opts BulkMigration) ([]HogFunction, 
 }
 
 // bulkFunction makes and stores the bulk migration's function of rec, or
-// none when its template is covered.
-func bulkFunction(tx *storeTx, p *catalogEntry, tpl *hogTemplate, rec *record, opts BulkMigration,
-	covered map[string]bool, enabledBefore int64,
-) (*HogFunction, error) {
+// none when its template is covered: the project has an enabled
+// transformation of it, made before or earlier in the run (the
+// transaction sees those; PostHog keeps them in a set of the run's).
+func bulkFunction(tx *storeTx, p *catalogEntry, tpl *hogTemplate, rec *record, opts BulkMigration, enabledBefore int64) (*HogFunction, error) {
 	const kind = "transformation"
-	if covered[tpl.ID] {
-		return nil, nil
-	}
 	if exists, err := tx.covered(rec.Team, tpl.ID, kind); err != nil || exists {
 		return nil, err
 	}
