@@ -10,21 +10,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
-// withOfficialPostHog adds to setup the stand-in of the official PostHog
-// provider (package standin/posthog, posthog_hog_function), installed from
-// its mirror under the official provider's address in both registries, and
-// required as posthog.
-func withOfficialPostHog(t *testing.T, setup acctest.TerraformSetup) acctest.TerraformSetup {
-	t.Helper()
-	setup.Providers = append(setup.Providers, acctest.BuildProvider(t, "./internal/acceptance/standin/posthog", "", "1.0.13",
-		"registry.terraform.io/posthog/posthog", "registry.opentofu.org/posthog/posthog"))
-	if setup.RequiredProviders == nil {
-		setup.RequiredProviders = map[string]string{}
-	}
-	setup.RequiredProviders["posthog"] = "posthog/posthog"
-	return setup
-}
-
 // postHogEnv is the environment both providers read: the local API at
 // host, KeyOrg (plugin and hog function scopes), project 1.
 func postHogEnv(host string) map[string]string {
