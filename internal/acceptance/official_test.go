@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // The official PostHog provider (registry posthog/posthog) is not on the
@@ -65,4 +66,10 @@ func withPostHog(setup acctest.TerraformSetup, p *acctest.MirroredProvider) acct
 	}
 	setup.RequiredProviders["posthog"] = "posthog/posthog"
 	return setup
+}
+
+// postHogEnv is the environment both providers read: the local API at
+// host, KeyOrg (plugin and hog function scopes), project 1.
+func postHogEnv(host string) map[string]string {
+	return map[string]string{"POSTHOG_HOST": host, "POSTHOG_API_KEY": localapi.KeyOrg, "POSTHOG_PROJECT_ID": "1"}
 }
