@@ -98,7 +98,7 @@ func templateScenario() scenario {
 				t.Errorf("step %q: requests %v, want one PATCH", o.Step, o.Requests)
 			}
 			if hf := liveHogFunction(t, local); !hf.Enabled || hf.ExecutionOrder == nil || *hf.ExecutionOrder != 3 {
-				t.Errorf("step %q: the service holds %+v, want it enabled at order 3", o.Step, hf)
+				t.Errorf("step %q: the service holds %s enabled=%v at order %v, want it enabled at order 3", o.Step, hf.ID, hf.Enabled, hf.ExecutionOrder)
 			}
 		}},
 		{name: "imported by an import block", config: `
@@ -143,8 +143,8 @@ import {
 						t.Errorf("step %q: %s is not deleted", o.Step, hf.ID)
 					}
 				}
-				if len(o.State) != 0 {
-					t.Errorf("step %q: the state still holds %v", o.Step, o.State)
+				for addr := range o.State {
+					t.Errorf("step %q: the state still holds %s", o.Step, addr)
 				}
 			}},
 	}}
@@ -276,7 +276,7 @@ func liveHogFunction(t *testing.T, local *localapi.Server) localapi.HogFunction 
 		}
 	}
 	if len(live) != 1 {
-		t.Fatalf("the service shows %d hog functions, want 1: %+v", len(live), live)
+		t.Fatalf("the service shows %d hog functions, want 1", len(live))
 	}
 	return live[0]
 }
