@@ -170,6 +170,7 @@ resource "posthog_hog_function" "webhook" {
   inputs_schema_json = jsonencode([
     { key = "url", type = "string", label = "URL", required = true, secret = false },
     { key = "token", type = "string", label = "Token", required = false, secret = true },
+    { key = "note", type = "string", label = "Note", required = false, secret = false },
   ])
   inputs_json           = jsonencode({ url = { value = "https://example.com/hook" } })
   sensitive_inputs_json = jsonencode({ token = { value = var.token } })
@@ -178,9 +179,11 @@ resource "posthog_hog_function" "webhook" {
 `
 }
 
-// ownCodeScenario: a function of its own code with a secret input: its
-// create, a new secret, its project given as the provider's, then another
-// project, then removed from the configuration.
+// ownCodeScenario: a function of its own code with a secret input (and
+// one input it leaves out): its create, a new secret, a description given
+// and removed, masking and mappings, an import by id, its project given as
+// the provider's, then another project, then removed from the
+// configuration.
 func ownCodeScenario() scenario {
 	secretOnService := func(t *testing.T, o observed, local *localapi.Server, want string) {
 		t.Helper()
@@ -197,6 +200,23 @@ func ownCodeScenario() scenario {
 			secretOnService(t, o, local, "t0k3n-1")
 		}},
 		{name: "a new secret", config: webhook("t0k3n-2", ""), check: func(t *testing.T, o observed, local *localapi.Server) {
+			secretOnService(t, o, local, "t0k3n-2")
+		}},
+		{name: "a description", config: webhook("t0k3n-2", `  description = "Sends each pageview on."
+`)},
+		{name: "the description removed", config: webhook("t0k3n-2", ""), check: func(t *testing.T, o observed, local *localapi.Server) {
+			if hf := liveHogFunction(t, local); hf.Description != "" {
+				t.Errorf("step %q: the service's description is %q, want it cleared", o.Step, hf.Description)
+			}
+		}},
+		{name: "masking and mappings", config: webhook("t0k3n-2", `  masking_json  = jsonencode({ ttl = 3600, threshold = 1, hash = "{person.id}" })
+  mappings_json = jsonencode([{ name = "Pageviews", inputs = { url = { value = "https://example.com/pageviews" } } }])
+`)},
+		{name: "imported by id", config: webhook("t0k3n-2", ""), commands: [][]string{
+			{"state", "rm", "-no-color", "posthog_hog_function.webhook"},
+			{"import", "-no-color", "posthog_hog_function.webhook", "<live>"},
+		}},
+		{name: "applied after the import", config: webhook("t0k3n-2", ""), check: func(t *testing.T, o observed, local *localapi.Server) {
 			secretOnService(t, o, local, "t0k3n-2")
 		}},
 		{name: "the provider's project named", config: webhook("t0k3n-2", `  project_id = "1"
