@@ -291,7 +291,7 @@ func (c plannedChange) String() string {
 	}
 	var changed []string
 	for k, after := range c.Change.After {
-		if before := c.Change.Before[k]; string(before) != string(after) && !(before == nil && string(after) == "null") {
+		if before := c.Change.Before[k]; string(before) != string(after) && (before != nil || string(after) != "null") {
 			changed = append(changed, k)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -35,7 +36,10 @@ func newClient(host, key string) *client {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
-		return err != nil || retried[resp.StatusCode], nil
+		if err != nil {
+			return true, nil //nolint:nilerr // a failed connection is retried, not returned
+		}
+		return retried[resp.StatusCode], nil
 	}
 	// The last answer, not an error of the library's, when retries run out.
 	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
@@ -64,8 +68,8 @@ func (e *apiError) Error() string {
 
 // notFound reports whether err is a 404 answer.
 func notFound(err error) bool {
-	ae, ok := err.(*apiError)
-	return ok && ae.status == http.StatusNotFound
+	var ae *apiError
+	return errors.As(err, &ae) && ae.status == http.StatusNotFound
 }
 
 // call sends method to path with body (nil for none) as JSON and decodes

@@ -73,9 +73,9 @@ func readBack(a *answer, m *model) diag.Diagnostics {
 		m.InputsJSON = emptyUnlessNull(m.InputsJSON, "{}")
 		m.SensitiveInputsJSON = emptyUnlessNull(m.SensitiveInputsJSON, "{}")
 	case !m.InputsJSON.IsNull():
-		m.InputsJSON = shaped(a.Inputs, m.InputsJSON.ValueString(), true)
+		m.InputsJSON = shaped(a.Inputs, m.InputsJSON.ValueString())
 	case m.SensitiveInputsJSON.IsNull():
-		m.InputsJSON = shaped(a.Inputs, "", true)
+		m.InputsJSON = shaped(a.Inputs, "")
 	}
 
 	// inputs_schema: the configured entries, matched by key, only when
@@ -142,7 +142,7 @@ func answered(theirs map[string]any, mine types.String, empty string) types.Stri
 	if len(theirs) == 0 {
 		return emptyUnlessNull(mine, empty)
 	}
-	return shaped(theirs, mine.ValueString(), true)
+	return shaped(theirs, mine.ValueString())
 }
 
 // serverFields are members the service adds to the JSON values it answers
@@ -171,12 +171,10 @@ func withoutServerFields(v any) any {
 }
 
 // shaped is the service's value theirs as state keeps it: its server fields
-// dropped when strip says so, cut to the shape of the configured JSON text
-// mine (all of it when mine is blank or not JSON), written by json.Marshal.
-func shaped(theirs any, mine string, strip bool) types.String {
-	if strip {
-		theirs = withoutServerFields(theirs)
-	}
+// dropped, cut to the shape of the configured JSON text mine (all of it
+// when mine is blank or not JSON), written by json.Marshal.
+func shaped(theirs any, mine string) types.String {
+	theirs = withoutServerFields(theirs)
 	var configured any
 	if strings.TrimSpace(mine) != "" && json.Unmarshal([]byte(strings.TrimSpace(mine)), &configured) == nil {
 		theirs = cutTo(configured, theirs)
@@ -243,7 +241,7 @@ func configuredSchema(theirs []map[string]any, mine string) (types.String, diag.
 			kept, configured = append(kept, served), append(configured, e)
 		}
 	}
-	return shaped(kept, marshalled(configured).ValueString(), true), diags
+	return shaped(kept, marshalled(configured).ValueString()), diags
 }
 
 // marshalled is v as json.Marshal writes it.
