@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -41,9 +40,19 @@ func newClient(host, key string) *client {
 		}
 		return retried[resp.StatusCode], nil
 	}
+	// Waits double from RetryWaitMin; a 429's Retry-After, up to
+	// RetryWaitMax, when it is longer.
+	rc.Backoff = func(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
+		wait := retryablehttp.DefaultBackoff(lo, hi, attempt, nil)
+		if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
+			wait = max(wait, retryablehttp.DefaultBackoff(lo, hi, attempt, resp))
+		}
+		return min(wait, hi)
+	}
 	// The last answer, not an error of the library's, when retries run out.
 	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
-	return &client{host: strings.TrimSuffix(host, "/"), key: key, http: rc}
+	// The host as configured: a trailing slash makes paths with two.
+	return &client{host: host, key: key, http: rc}
 }
 
 // hogFunctionPath is the collection of project's hog functions, or one of
@@ -63,7 +72,7 @@ type apiError struct {
 }
 
 func (e *apiError) Error() string {
-	return fmt.Sprintf("the service answered %d: %s", e.status, e.body)
+	return fmt.Sprintf("the service answered with status %d: %s", e.status, e.body)
 }
 
 // notFound reports whether err is a 404 answer.

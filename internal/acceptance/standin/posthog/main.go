@@ -22,23 +22,29 @@
 //     JSON; a create or update sends what the plan holds, empty JSON values
 //     left out, inputs being inputs_json with sensitive_inputs_json merged
 //     over it; an update whose description was removed sends ""; delete is
-//     PATCH {"deleted": true}; 429 and 5xx answers and failed connections
-//     are retried three times.
+//     PATCH {"deleted": true}, and a 404 to it is no error; 429, 500, 502,
+//     503 and 504 answers and failed connections are tried again three
+//     times, whatever the method.
 //   - What an answer leaves in state (readback.go) is what the official
-//     one leaves: every JSON value is written again by encoding/json, so
-//     state holds json.Marshal's bytes (keys sorted, no spaces, <, > and &
-//     escaped, numbers as float64) and Terraform compares those bytes with
-//     the configuration's; filters_json, masking_json and the inputs of a
-//     function configured without inputs are the service's answer even
-//     when the configuration has none; the configured ones keep only the
-//     members the configuration has; sensitive_inputs_json is never read
-//     back; template_id is kept from state.
+//     one leaves. JSON values are decoded and written again by
+//     encoding/json, so state holds json.Marshal's bytes (keys sorted, no
+//     spaces, <, > and & escaped, numbers as float64), which Terraform
+//     compares with the configuration's bytes. filters_json, masking_json,
+//     mappings_json (whole, server fields and all) and, for a function
+//     configured with neither inputs attribute, inputs_json are the
+//     service's even when not configured; configured JSON keeps only the
+//     members the configuration has, without bytecode and order;
+//     inputs_schema_json is read only when configured, its entries matched
+//     by key; sensitive_inputs_json is never read back; template_id is
+//     kept from state; name, description and icon_url are null when blank;
+//     hog keeps the configured text where the service's differs only by
+//     trailing white space.
 //   - Import ids "<id>" (in the provider's project) and "<project_id>/<id>";
 //     the import reads the function once, and its refresh once more.
 //
 // Where it differs: it has no other resource, no data source and no
 // resource identity; organization_id is accepted and not used; its error
-// texts are its own.
+// texts are its own, and its waits between tries have no jitter.
 package main
 
 import (
