@@ -32,7 +32,7 @@ func withTaxonomy() localapi.Options {
 // postHogScenarios are the scenarios the stand-in and the official
 // provider are compared on.
 func postHogScenarios() []scenario {
-	return []scenario{templateScenario(), ownCodeScenario(), existingScenario()}
+	return []scenario{templateScenario(), ownCodeScenario(), existingScenario(), hiddenTemplateScenario()}
 }
 
 // taxonomyFunction is a posthog_hog_function from the taxonomy template
@@ -259,6 +259,22 @@ import {
   inputs_json     = jsonencode({ defaultNamingConvention = { value = "PascalCase" } })
   filters_json    = jsonencode({ source = "events" })
 `)},
+	}}
+}
+
+// hiddenTemplateScenario: a function from GeoIP's template, which PostHog
+// keeps hidden, and whose newest versions refuse to create from it.
+func hiddenTemplateScenario() scenario {
+	return scenario{name: "hidden template", options: withTaxonomy(), steps: []scenarioStep{
+		{name: "created from GeoIP's template", config: `
+resource "posthog_hog_function" "geoip" {
+  name         = "GeoIP"
+  description  = "Enrich events with location data."
+  type         = "transformation"
+  template_id  = "plugin-posthog-plugin-geoip"
+  filters_json = jsonencode({ source = "events" })
+}
+`},
 	}}
 }
 
