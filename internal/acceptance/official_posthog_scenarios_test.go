@@ -9,24 +9,28 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
-// taxonomy is the plugin of PostHog's stable template
-// plugin-taxonomy-plugin (one required input with a default), added to the
-// local API's catalog.
-var taxonomy = localapi.Plugin{
-	ID: 60, Name: ptrTo("Taxonomy"), Description: ptrTo("Standardize your event names into a single pattern."),
-	URL: "https://github.com/PostHog/taxonomy-plugin", PluginType: "repository", HasMigrator: true,
-	Capabilities: localapi.Capabilities{Methods: []string{"processEvent"}},
-	ConfigSchema: localapi.ListSchema(localapi.ConfigField{Key: "defaultNamingConvention", Name: "Select your default naming pattern",
-		Type: "choice", Required: true, Default: json.RawMessage(`"camelCase"`),
-		Choices: []string{"camelCase", "PascalCase", "snake_case", "kebab-case", "spaces in between"}}),
-}
-
-func ptrTo[T any](v T) *T { return &v }
+// taxonomyPlugin is the plugin of PostHog's stable template
+// plugin-taxonomy-plugin (one required input with a default). Decoded
+// leniently from JSON: has_migrator gives it its template on a local API
+// that keys templates to its catalog's migrators, and a local API without
+// that field, which serves PostHog's legacy template catalog, has the
+// template anyway.
+const taxonomyPlugin = `{
+  "id": 60, "name": "Taxonomy", "description": "Standardize your event names into a single pattern.",
+  "url": "https://github.com/PostHog/taxonomy-plugin", "plugin_type": "repository", "has_migrator": true,
+  "capabilities": {"methods": ["processEvent"]},
+  "config_schema": [{"key": "defaultNamingConvention", "name": "Select your default naming pattern", "type": "choice",
+    "required": true, "default": "camelCase", "choices": ["camelCase", "PascalCase", "snake_case", "kebab-case", "spaces in between"]}]
+}`
 
 // withTaxonomy is the local API with the taxonomy plugin beside the seeded
 // ones.
 func withTaxonomy() localapi.Options {
-	return localapi.Options{Plugins: append(localapi.DefaultPlugins(), taxonomy)}
+	var p localapi.Plugin
+	if err := json.Unmarshal([]byte(taxonomyPlugin), &p); err != nil {
+		panic(err)
+	}
+	return localapi.Options{Plugins: append(localapi.DefaultPlugins(), p)}
 }
 
 // postHogScenarios are the scenarios the stand-in and the official
