@@ -131,11 +131,11 @@ func readOfficialRecording(t *testing.T) officialRecord {
 
 func writeOfficialRecording(t *testing.T, rec officialRecord) {
 	t.Helper()
-	raw, err := json.MarshalIndent(rec, "", "  ")
+	raw, err := readableJSON(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(officialRecording, append(raw, '\n'), 0o600); err != nil {
+	if err := os.WriteFile(officialRecording, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("recorded the official provider's observations in %s", officialRecording)
@@ -180,8 +180,8 @@ func differences(a, b observed) []difference {
 	pa, pb := parts(a), parts(b)
 	var out []difference
 	for _, what := range []string{"step", "command errors", "next plan", "state", "hog functions on the service", "hog function requests"} {
-		ja, _ := json.MarshalIndent(pa[what], "", "  ")
-		jb, _ := json.MarshalIndent(pb[what], "", "  ")
+		ja, _ := readableJSON(pa[what])
+		jb, _ := readableJSON(pb[what])
 		if string(ja) != string(jb) {
 			out = append(out, difference{what, string(ja), string(jb)})
 		}
@@ -201,4 +201,14 @@ func wantNoErrors(t *testing.T, o observed) {
 			t.Errorf("step %q: the next plan failed: %s", o.Step, c)
 		}
 	}
+}
+
+// readableJSON is v as indented JSON, with <, > and & as they are.
+func readableJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	err := enc.Encode(v)
+	return b.Bytes(), err
 }
