@@ -28,6 +28,10 @@ resource "posthog_hog_function" "migrated" {
   inputs_json     = each.value.inputs_json
   execution_order = each.value.execution_order
   enabled         = each.value.enabled
+  # The service answers filters for every transformation and the official
+  # provider keeps what it answers: without them its apply fails with
+  # "Provider produced inconsistent result after apply".
+  filters_json = jsonencode({ source = "events" })
 
   sensitive_inputs_json = jsonencode({
     for k in each.value.secret_inputs : k => { value = var.secret_inputs[each.key][k] }
