@@ -119,23 +119,42 @@ func projectIDArgument(what string) schema.StringAttribute {
 	}
 }
 
-// hogFunctionAttribute is the hog function a migration would make of the
-// config, in posthog_hog_function's terms.
+// hogFunctionAttribute is the config's way off: the hog function that can
+// succeed it, in posthog_hog_function's terms.
 func hogFunctionAttribute() schema.SingleNestedAttribute {
+	forArg := func(arg, what string) schema.StringAttribute {
+		return computedString(fmt.Sprintf("For `%s`: %s", arg, what))
+	}
 	return schema.SingleNestedAttribute{
 		Computed: true,
-		MarkdownDescription: "The arguments of the official PostHog provider's `posthog_hog_function` that would " +
-			"replace this config (see the guide \"Moving to hog functions\").",
+		MarkdownDescription: "The hog function that can succeed this config, as the official PostHog provider's " +
+			"`posthog_hog_function` takes it, looked up in PostHog's hog function templates (the API key needs " +
+			"`hog_function:read`; without it a warning says so and this object tells only what the config does). " +
+			"See the guide \"Moving to hog functions\".",
 		Attributes: map[string]schema.Attribute{
-			"available":       computedBool("Whether PostHog can build a hog function of the plugin; without a template there is nothing to build from."),
-			"template_id":     computedString("For `template_id`; null without a template."),
-			"type":            computedString("For `type`: `transformation`, `source_webhook` or `destination`."),
-			"name":            computedString("For `name`: the plugin's name."),
-			"description":     computedString("For `description`: the config's description, never empty."),
-			"inputs_json":     computedJSON("For `inputs_json`: the non-secret settings."),
-			"secret_inputs":   computedStrings("The secret settings the config holds, to supply again in `sensitive_inputs_json`."),
-			"execution_order": computedInt64("For `execution_order`: the config's `order`."),
-			"enabled":         computedBool("For `enabled`: the config's `enabled`."),
+			"available": computedBool("Whether a hog function can be written from the template that succeeds the " +
+				"config's plugin: a template exists and PostHog lets functions be created from it. Import apps never " +
+				"have one; `reason` says why not."),
+			"reason": computedString("Why no hog function can be written, and what to do instead; also what PostHog " +
+				"already made of the config. Null when there is nothing to say."),
+			"template_id":     forArg("template_id", "the template that succeeds the plugin (`plugin-<slug>` of its url); null when there is none."),
+			"template_status": computedString("The template's status: `stable`, `deprecated` (can be used, not listed), `hidden` (internal: PostHog refuses it), ...; null when unknown."),
+			"type":            forArg("type", "the template's type."),
+			"name":            forArg("name", "the plugin's name, as PostHog names a function it makes of the config."),
+			"description":     forArg("description", "the template's description; null when it has none."),
+			"inputs_json": forArg("inputs_json", "the non-secret settings the template keeps, as "+
+				"`{\"<key>\": {\"value\": ...}}`, written as the official provider reads them back."),
+			"secret_inputs": computedStrings("The secret settings the config holds that the template keeps: PostHog " +
+				"never shows them, so supply them again in `sensitive_inputs_json`."),
+			"dropped_settings": computedStrings("The settings the config holds that the template does not declare: " +
+				"PostHog drops them from the function's inputs."),
+			"filters_json": forArg("filters_json", "the filters PostHog answers for a function made from the "+
+				"template, as the official provider reads them back (it stores them even when not configured)."),
+			"execution_order": computedInt64("For `execution_order`: the config's `order`; null outside 0 to 32767."),
+			"enabled":         computedBool("For `enabled`: the config's `enabled`, or the flag of the hog function PostHog already made."),
+			"existing_id": computedString("The hog function PostHog already made of this config (by a create since " +
+				"July 2025, or its own migration): import it (`<project_id>/<id>`) instead of writing another. Null " +
+				"when there is none or it cannot be told."),
 		},
 	}
 }
