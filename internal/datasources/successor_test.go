@@ -14,6 +14,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
 
 // successor is hog_function as `terraform output -json` shows it.
@@ -34,19 +35,6 @@ type successor struct {
 	ExistingID      *string  `json:"existing_id"`
 }
 
-// anonymization is a plugin at the url of PostHog's anonymization plugin,
-// whose deprecated template keeps a secret (salt) and one plain setting.
-var anonymization = localapi.Plugin{
-	ID: 20, Name: ptr("Anonymization"), Description: ptr("Hashes personal fields."),
-	URL:          "https://github.com/PostHog/posthog-anonymization",
-	Capabilities: localapi.Capabilities{Methods: []string{"processEvent"}},
-	ConfigSchema: localapi.ListSchema(
-		localapi.ConfigField{Key: "salt", Type: "string", Secret: true},
-		localapi.ConfigField{Key: "privateFields", Type: "string"},
-		localapi.ConfigField{Key: "legacyOption", Type: "string"},
-	),
-}
-
 func ptr(s string) *string { return &s }
 
 // TestAccConfigDataSources_hogFunction reads the way off of each kind of
@@ -62,7 +50,7 @@ func ptr(s string) *string { return &s }
 func TestAccConfigDataSources_hogFunction(t *testing.T) {
 	acctest.SkipUnlessAcc(t)
 	host, local := acctest.IsolatedAPIWith(t, localapi.Options{Today: true, Generation: localapi.Generation1,
-		Plugins: append(localapi.DefaultPlugins(), anonymization)}, nil)
+		Plugins: localapitest.WithAnonymization()}, nil)
 	api := acctest.ClientFor(t, host, localapi.KeyFull)
 	mk := func(coll client.Collection, plugin, order int64, enabled bool, settings string) int64 {
 		t.Helper()
@@ -81,7 +69,7 @@ func TestAccConfigDataSources_hogFunction(t *testing.T) {
 	ids := map[string]int64{
 		"moved":         moved,
 		"taxonomy":      mk(client.Transformations, 5, 1, true, `{"defaultNamingConvention":"snake_case"}`),
-		"anonymization": mk(client.Transformations, 20, 2, false, `{"salt":"pepper","privateFields":"email","legacyOption":"x"}`),
+		"anonymization": mk(client.Transformations, localapitest.AnonymizationPlugin, 2, false, `{"salt":"pepper","privateFields":"email","legacyOption":"x"}`),
 		"currency":      mk(client.Transformations, 8, 4, true, `{"apiKey":"k3y","normalizedCurrency":"EUR"}`),
 		"geoip":         mk(client.Transformations, 1, 5, true, `{"locale":"en","api_key":"s3cret"}`),
 		"s3":            mk(client.ImportApps, 3, 6, true, `{"bucket":"events"}`),
