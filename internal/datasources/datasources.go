@@ -127,34 +127,23 @@ func hogFunctionAttribute() schema.SingleNestedAttribute {
 	}
 	return schema.SingleNestedAttribute{
 		Computed: true,
-		MarkdownDescription: "The hog function that can succeed this config, as the official PostHog provider's " +
-			"`posthog_hog_function` takes it, looked up in PostHog's hog function templates (the API key needs " +
-			"`hog_function:read`; without it a warning says so and this object tells only what the config does). " +
-			"See the guide \"Moving to hog functions\".",
+		MarkdownDescription: "The hog function that can succeed this config, in the terms of the official " +
+			"provider's `posthog_hog_function` (the key needs `hog_function:read`). See the guide \"Moving to hog functions\".",
 		Attributes: map[string]schema.Attribute{
-			"available": computedBool("Whether a hog function can be written from the template that succeeds the " +
-				"config's plugin: a template exists and PostHog lets functions be created from it. Import apps never " +
-				"have one; `reason` says why not."),
-			"reason": computedString("Why no hog function can be written, and what to do instead; also what PostHog " +
-				"already made of the config. Null when there is nothing to say."),
-			"template_id":     forArg("template_id", "the template that succeeds the plugin (`plugin-<slug>` of its url); null when there is none."),
-			"template_status": computedString("The template's status: `stable`, `deprecated` (can be used, not listed), `hidden` (internal: PostHog refuses it), ...; null when unknown."),
-			"type":            forArg("type", "the template's type."),
-			"name":            forArg("name", "the plugin's name, as PostHog names a function it makes of the config."),
-			"description":     forArg("description", "the template's description; null when it has none."),
-			"inputs_json": forArg("inputs_json", "the non-secret settings the template keeps, as "+
-				"`{\"<key>\": {\"value\": ...}}`, written as the official provider reads them back."),
-			"secret_inputs": computedStrings("The secret settings the config holds that the template keeps: PostHog " +
-				"never shows them, so supply them again in `sensitive_inputs_json`."),
-			"dropped_settings": computedStrings("The settings the config holds that the template does not declare: " +
-				"PostHog drops them from the function's inputs."),
-			"filters_json": forArg("filters_json", "the filters PostHog answers for a function made from the "+
-				"template, as the official provider reads them back (it stores them even when not configured)."),
-			"execution_order": computedInt64("For `execution_order`: the config's `order`; null outside 0 to 32767."),
-			"enabled":         computedBool("For `enabled`: the config's `enabled`, or the flag of the hog function PostHog already made."),
-			"existing_id": computedString("The hog function PostHog already made of this config (by a create since " +
-				"July 2025, or its own migration): import it (`<project_id>/<id>`) instead of writing another. Null " +
-				"when there is none or it cannot be told."),
+			"available":        computedBool("Whether a hog function can be written from the template that succeeds the plugin."),
+			"reason":           computedString("Why not, and what to do instead; also what PostHog already made of the config."),
+			"template_id":      forArg("template_id", "the template that succeeds the plugin (`plugin-<slug>` of its url); null when there is none."),
+			"template_status":  computedString("The template's status: `stable`, `deprecated` (usable) or `hidden` (refused)."),
+			"type":             forArg("type", "the template's type."),
+			"name":             forArg("name", "the plugin's name."),
+			"description":      forArg("description", "the template's."),
+			"inputs_json":      forArg("inputs_json", "the non-secret settings the template keeps."),
+			"secret_inputs":    computedStrings("The secrets the template keeps: give them again in `sensitive_inputs_json`."),
+			"dropped_settings": computedStrings("The settings the template drops."),
+			"filters_json":     forArg("filters_json", "the filters PostHog answers."),
+			"execution_order":  computedInt64("For `execution_order`: the config's `order`."),
+			"enabled":          computedBool("For `enabled`: the config's, or that of the function PostHog made."),
+			"existing_id":      computedString("The hog function PostHog already made of this config: import it."),
 		},
 	}
 }
