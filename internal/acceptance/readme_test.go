@@ -16,7 +16,7 @@ import (
 
 // TestAccReadme_firstExample applies the README's first example
 // (examples/demo/main.tf, which make demo applies too) against the service
-// as it is today: it sends no create, makes no hog function, and writes
+// as it is today, with a key limited to the project: it sends no create, makes no hog function, and writes
 // only the one update its plan shows; the next plan is empty.
 func TestAccReadme_firstExample(t *testing.T) {
 	t.Parallel()
@@ -38,13 +38,16 @@ func TestAccReadme_firstExample(t *testing.T) {
 	// The example carries its own required_providers; the working
 	// directory's is written by NewTerraform.
 	body := regexp.MustCompile(`(?s)terraform \{.*?\n\}\n`).ReplaceAllString(string(example), "")
+	// The key PostHog users are told to make: plugin:read and plugin:write,
+	// limited to their project, which the plugin listing refuses.
 	tf := acctest.NewTerraform(t, body, map[string]string{
-		"POSTHOG_HOST": host, "POSTHOG_API_KEY": localapi.KeyFull, "POSTHOG_PROJECT_ID": "1",
+		"POSTHOG_HOST": host, "POSTHOG_API_KEY": localapi.KeyWrite, "POSTHOG_PROJECT_ID": "1",
 	})
 	local.ResetCounters()
 	out, code := tf.PlanExitCode()
-	if code != 2 || !strings.Contains(out, "1 to import, 0 to add, 1 to change, 0 to destroy") {
-		t.Fatalf("the plan (exit %d) is not the import and the one change:\n%s", code, out)
+	if code != 2 || !strings.Contains(out, "1 to import, 0 to add, 1 to change, 0 to destroy") ||
+		!strings.Contains(out, "Plugins read from the transformation configs of project 1") {
+		t.Fatalf("the plan (exit %d) is not the import and the one change, with the plugins of the project's configs:\n%s", code, out)
 	}
 	mustApply(t, tf)
 	c := local.Counters()

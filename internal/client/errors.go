@@ -105,6 +105,7 @@ type ThrottledError struct {
 	Attempts   int
 	MaybeSent  bool // an earlier attempt may have reached the service
 	Err        *APIError
+	Limit      error // what set the deadline (WithTimeLimit), if it said
 }
 
 // Error names the request, the wait and when it ends, and the time left.
@@ -118,12 +119,16 @@ func (e *ThrottledError) Error() string {
 		e.Method, e.Path, throttle.RoundWait(e.Wait), e.Until.UTC().Format("2006-01-02 15:04:05 UTC"), throttle.RoundWait(max(0, e.Left)), what)
 }
 
-// Unwrap returns the 429 answer, if this request got one.
-func (e *ThrottledError) Unwrap() error {
-	if e.Err == nil {
-		return nil // not a typed nil, which errors.As would take for an *APIError
+// Unwrap returns the 429 answer, if this request got one, and the limit.
+func (e *ThrottledError) Unwrap() []error {
+	var errs []error
+	if e.Err != nil { // not a typed nil, which errors.As would take for an *APIError
+		errs = append(errs, e.Err)
 	}
-	return e.Err
+	if e.Limit != nil {
+		errs = append(errs, e.Limit)
+	}
+	return errs
 }
 
 // AnswerTooLargeError is an answer past the Limit bytes the client reads of one.

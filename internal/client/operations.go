@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -75,29 +74,6 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	}
 	_, err := c.call(ctx, target{project, coll, id, "job"}.request(http.MethodPost).withJSON(map[string]Job{"job": job}))
 	return err
-}
-
-// Rearrange sets the order of enabled configs by id and returns the records
-// the live service answers with; scoped keys get 403.
-func (c *Client) Rearrange(ctx context.Context, project string, coll Collection, orders map[int64]int64) ([]Record, error) {
-	t := target{project: project, coll: coll}
-	r := apiRequest{method: http.MethodPatch, path: t.collectionPath() + "rearrange/", target: t}.withJSON(map[string]any{"orders": orders})
-	resp, err := c.call(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	switch b := bytes.TrimSpace(resp.body); {
-	case len(b) == 0 || b[0] == '{' && json.Valid(b):
-		return nil, nil // the published schema's answer
-	case b[0] == '[':
-		var recs []Record
-		if err := json.Unmarshal(b, &recs); err != nil {
-			return nil, c.decodeError(r, resp, err)
-		}
-		c.noteRecords(project, coll, recs...)
-		return recs, nil
-	}
-	return nil, c.decodeError(r, resp, errors.New("neither an array nor an object"))
 }
 
 // recordCall sends r and decodes the record it answers with.

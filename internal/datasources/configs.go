@@ -68,8 +68,7 @@ func readConfigs(ctx context.Context, d *dataSource[configsDataSourceModel], m *
 	if diags.HasError() {
 		return
 	}
-	// No timeouts block: pages that never end must not hold the run forever.
-	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
+	ctx, cancel := framework.DataSourceContext(ctx)
 	defer cancel()
 	recs, err := record.List(ctx, meta.Client, project, d.kind, record.Filter{Enabled: m.Enabled, Plugin: m.Plugin})
 	if err == nil {
