@@ -69,9 +69,10 @@ func pluginsSchema(k kind.Kind) schema.Schema {
 					"setting_keys":        computedStrings("The keys of the plugin's settings, for `config` and `secret_config_wo`."),
 					"secret_keys":         computedStrings("The settings the plugin marks secret: they go in `secret_config_wo`."),
 					"public_jobs":         computedJSON("The jobs a `job` resource or action may run, with their payloads, as JSON."),
-					"migration_available": computedBool("Whether the service can turn the plugin's configs into hog functions (null when it does not say)."),
-					"hog_function_template_id": computedString("The hog function template that stands for the plugin, for " +
-						"`posthog_hog_function`'s `template_id`; null when it has none."),
+					"migration_available": computedBool("Whether the service's own `migrate` action can turn the plugin's configs into hog functions: only destination plugins with a migrator, which neither collection shows (null when the service does not say)."),
+					"hog_function_template_id": computedString("The hog function template PostHog names for the plugin " +
+						"(`plugin-<slug>` of its url), whether or not PostHog has it or lets it be used: the config data " +
+						"sources' `hog_function` looks it up. Null for a plugin outside PostHog's repositories."),
 				}},
 			},
 			"by_name": schema.MapAttribute{
@@ -153,7 +154,7 @@ func pluginOf(p *client.Plugin) pluginModel {
 	if !jsonvalue.IsNull(p.PublicJobs) {
 		out.PublicJobs = jsontypes.NewNormalizedValue(jsonvalue.Compact(p.PublicJobs))
 	}
-	if id, ok := record.HogTemplateID(p.URL); ok && (p.MigrationAvailable == nil || *p.MigrationAvailable) {
+	if id, ok := record.HogTemplateID(p.URL); ok {
 		out.HogTemplateID = types.StringValue(id)
 	}
 	return out
