@@ -39,7 +39,9 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		r.refuseCreateIfNotStored(ctx, resp)
 		// plugin is required: the configured value is the planned one.
 		if framework.IsSet(cfg.Plugin) && r.Meta() != nil && !resp.Diagnostics.HasError() {
-			r.checkAgainstPlugin(ctx, r.Meta(), cfg.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
+			if _, err := r.checkAgainstPlugin(ctx, r.Meta(), cfg.Plugin.ValueInt64(), &cfg, &resp.Diagnostics); err != nil {
+				noSchemaOnce(r.Meta(), cfg.Plugin.ValueInt64(), err, &resp.Diagnostics)
+			}
 		}
 		return
 	}
@@ -60,8 +62,10 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	// New settings, a new plugin, or no facts: the plugin's schema tells
 	// (when the key may read it), else the facts of the last answer.
 	secrets, ok := facts.secretKeys()
-	told := (!ok || !plan.Plugin.Equal(state.Plugin) || !sameJSON(cfg.Settings.StringValue, state.Settings)) &&
-		r.checkAgainstPlugin(ctx, r.Meta(), plan.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
+	told := false
+	if !ok || !plan.Plugin.Equal(state.Plugin) || !sameJSON(cfg.Settings.StringValue, state.Settings) {
+		told, _ = r.checkAgainstPlugin(ctx, r.Meta(), plan.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
+	}
 	if !told && ok && plan.Plugin.Equal(state.Plugin) {
 		resp.Diagnostics.Append(checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.Settings, cfg.secret, "")...)
 	}

@@ -76,7 +76,8 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	// (today's turns such a create into a hog function, or refuses it), and
 	// secrets only when the plugin's schema checked them; else they follow.
 	var found diag.Diagnostics
-	checked := r.checkAgainstPlugin(ctx, meta, plan.Plugin.ValueInt64(), &cfg, &found) && !found.HasError()
+	told, _ := r.checkAgainstPlugin(ctx, meta, plan.Plugin.ValueInt64(), &cfg, &found)
+	checked := told && !found.HasError()
 	if stores, known := meta.Client.StoresConfigs(); !known || !stores || framework.IsSet(cfg.secret) && !checked {
 		in.Config = client.Opt[json.RawMessage]{}
 	}
