@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
@@ -111,4 +112,52 @@ func (r *configResource) addDroppedFilters(diags *diag.Diagnostics, applied stri
 			"sent to it, so this value can never be applied.%s Remove filters from this resource's configuration. "+
 			"Hog functions have filters of their own: see %s.",
 		r.kind.Noun, framework.Generation2Since, applied, framework.MovingGuide))
+}
+
+// warnFinalDestroy warns in the plan of a destroy, on a service that makes
+// no configs any more (Client.LearnStoresConfigs: its records came without
+// filters, or a create stored nothing), that no apply can make the config
+// again. The plan's refresh has told already; under -refresh=false one
+// look at the collection tells.
+func (r *configResource) warnFinalDestroy(ctx context.Context, state tftypes.Value, diags *diag.Diagnostics) {
+	meta := r.Meta()
+	if meta == nil || state.IsNull() {
+		return
+	}
+	attrs := framework.RawAttributes(state)
+	project, id := framework.RawString(attrs["project_id"]), framework.RawInt64(attrs["id"]).ValueInt64()
+	if !framework.IsSet(project) {
+		return
+	}
+	if stores, known := meta.Client.LearnStoresConfigs(ctx, project.ValueString(), r.kind.Collection); !known || stores {
+		return
+	}
+	// One summary for every config, so that Terraform shows it once with a count.
+	diags.AddWarning(fmt.Sprintf("A destroyed %s cannot be made again", r.kind.Noun), fmt.Sprintf(
+		"This plan deletes %s %d of project %s. The service no longer makes plugin configs (%s), so no later "+
+			"apply can make it again: bringing the resource back would plan a create, which the service refuses. %s\n\n"+
+			"To stop the config and keep it, set enabled = false instead. To stop managing it with Terraform and leave "+
+			"it on the service, replace its resource block with a removed block whose lifecycle sets destroy = false, "+
+			"and run terraform apply (terraform destroy ignores removed blocks).",
+		r.kind.Noun, id, project.ValueString(), framework.Generation2Since, r.restoreNote(project.ValueString(), id)))
+}
+
+// warnDeletedForGood says, after a delete that the service's answer shows
+// it makes no configs any more, that Terraform cannot make the config again.
+func (r *configResource) warnDeletedForGood(meta *framework.ProviderData, project string, id int64, diags *diag.Diagnostics) {
+	if stores, known := meta.Client.StoresConfigs(); !known || stores {
+		return
+	}
+	diags.AddWarning(fmt.Sprintf("Deleted %s cannot be made again", r.kind.Noun), fmt.Sprintf(
+		"Terraform deleted %s %d of project %s. The service no longer makes plugin configs (%s), so Terraform "+
+			"cannot make it again. %s", r.kind.Noun, id, project, framework.Generation2Since,
+		r.restoreNote(project, id)))
+}
+
+// restoreNote says how a config deleted on a service that makes no configs
+// comes back: the service keeps it, and its deleted flag can be written.
+func (r *configResource) restoreNote(project string, id int64) string {
+	return fmt.Sprintf(`The service keeps a deleted config: a PATCH of {"deleted": false} to `+
+		`/api/projects/%s/%s/%d/, sent outside Terraform, brings it back, to be imported again.`,
+		project, r.kind.Collection, id)
 }

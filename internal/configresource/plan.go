@@ -27,7 +27,11 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "id"}, req, resp)
 	createonce.ConfirmInState(ctx, r.Meta(), req.State)
 	r.planDroppedFilters(ctx, req, resp)
-	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.Plan.Raw.IsNull() {
+		r.warnFinalDestroy(ctx, req.State.Raw, &resp.Diagnostics)
 		return
 	}
 	cfg := configuredOf(req.Config.Raw)

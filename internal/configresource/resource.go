@@ -241,7 +241,9 @@ func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 	if err != nil {
 		r.addError(&resp.Diagnostics, "delete", id, err)
+		return
 	}
+	r.warnDeletedForGood(meta, state.ProjectID.ValueString(), id, &resp.Diagnostics)
 }
 
 // read returns the record behind a state through the operation's read
