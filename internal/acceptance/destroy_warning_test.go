@@ -49,8 +49,12 @@ resource "pipeline_transformation_config" "geoip" {
 			!strings.Contains(flat, "set enabled = false instead") {
 			t.Errorf("the plan of the destroy (exit %d) does not warn that it cannot be undone:\n%s", code, out)
 		}
+		// Without a refresh, the config's last answer tells.
+		if out, code := tf.PlanExitCode("-destroy", "-refresh=false"); code != 2 || !strings.Contains(out, finalDestroyPlanned) {
+			t.Errorf("the plan of the destroy without a refresh (exit %d) does not warn that it cannot be undone:\n%s", code, out)
+		}
 		if c := local.Counters(); c["update"]+c["delete"] != 0 {
-			t.Errorf("the plan wrote: %v", c)
+			t.Errorf("the plans wrote: %v", c)
 		}
 
 		out, err := tf.Run("destroy", "-auto-approve", "-no-color")

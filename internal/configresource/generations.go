@@ -115,21 +115,19 @@ func (r *configResource) addDroppedFilters(diags *diag.Diagnostics, applied stri
 }
 
 // warnFinalDestroy warns in the plan of a destroy, on a service that makes
-// no configs any more (Client.LearnStoresConfigs: its records came without
-// filters, or a create stored nothing), that no apply can make the config
-// again. The plan's refresh has told already; under -refresh=false one
-// look at the collection tells.
-func (r *configResource) warnFinalDestroy(ctx context.Context, state tftypes.Value, diags *diag.Diagnostics) {
+// no configs any more (the config's last answer came without filters, or
+// Client.StoresConfigs tells), that no apply can make the config again.
+// Terraform plans a destroy with a provider that read nothing, so the
+// plugin facts tell, with no request: a destroy is one PATCH.
+func (r *configResource) warnFinalDestroy(ctx context.Context, state tftypes.Value, private privateReader, diags *diag.Diagnostics) {
 	meta := r.Meta()
 	if meta == nil || state.IsNull() {
 		return
 	}
 	attrs := framework.RawAttributes(state)
 	project, id := framework.RawString(attrs["project_id"]), framework.RawInt64(attrs["id"]).ValueInt64()
-	if !framework.IsSet(project) {
-		return
-	}
-	if stores, known := meta.Client.LearnStoresConfigs(ctx, project.ValueString(), r.kind.Collection); !known || stores {
+	facts, _ := readPrivate[pluginFacts](ctx, private, pluginFactsKey)
+	if stores, known := meta.Client.StoresConfigs(); !framework.IsSet(project) || !facts.NoCreates && (!known || stores) {
 		return
 	}
 	// One summary for every config, so that Terraform shows it once with a count.
@@ -139,7 +137,7 @@ func (r *configResource) warnFinalDestroy(ctx context.Context, state tftypes.Val
 			"To stop the config and keep it, set enabled = false instead. To stop managing it with Terraform and leave "+
 			"it on the service, replace its resource block with a removed block whose lifecycle sets destroy = false, "+
 			"and run terraform apply (terraform destroy ignores removed blocks).",
-		r.kind.Noun, id, project.ValueString(), framework.Generation2Since, r.restoreNote(project.ValueString(), id)))
+		r.kind.Noun, id, project.ValueString(), framework.Generation2Since, restoreNote(project.ValueString(), r.kind.Collection, id)))
 }
 
 // warnDeletedForGood says, after a delete that the service's answer shows
@@ -151,13 +149,13 @@ func (r *configResource) warnDeletedForGood(meta *framework.ProviderData, projec
 	diags.AddWarning(fmt.Sprintf("Deleted %s cannot be made again", r.kind.Noun), fmt.Sprintf(
 		"Terraform deleted %s %d of project %s. The service no longer makes plugin configs (%s), so Terraform "+
 			"cannot make it again. %s", r.kind.Noun, id, project, framework.Generation2Since,
-		r.restoreNote(project, id)))
+		restoreNote(project, r.kind.Collection, id)))
 }
 
-// restoreNote says how a config deleted on a service that makes no configs
-// comes back: the service keeps it, and its deleted flag can be written.
-func (r *configResource) restoreNote(project string, id int64) string {
+// restoreNote says how a deleted config of coll comes back: the service
+// keeps it, and its deleted flag can be written.
+func restoreNote(project string, coll client.Collection, id int64) string {
 	return fmt.Sprintf(`The service keeps a deleted config: a PATCH of {"deleted": false} to `+
 		`/api/projects/%s/%s/%d/, sent outside Terraform, brings it back, to be imported again.`,
-		project, r.kind.Collection, id)
+		project, coll, id)
 }

@@ -31,7 +31,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	if req.Plan.Raw.IsNull() {
-		r.warnFinalDestroy(ctx, req.State.Raw, &resp.Diagnostics)
+		r.warnFinalDestroy(ctx, req.State.Raw, req.Private, &resp.Diagnostics)
 		return
 	}
 	cfg := configuredOf(req.Config.Raw)
