@@ -159,3 +159,41 @@ func restoreNote(project string, coll client.Collection, id int64) string {
 		`/api/projects/%s/%s/%d/, sent outside Terraform, brings it back, to be imported again.`,
 		project, coll, id)
 }
+
+// refuseReplacement refuses at plan time a replacement on a service that
+// makes no configs (Client.LearnStoresConfigs): its delete could not be
+// undone and its create would be refused. Such a plan mostly means a
+// configuration that does not match the config, as after an import.
+func (r *configResource) refuseReplacement(ctx context.Context, plan, state *record.Config, resp *resource.ModifyPlanResponse) {
+	meta := r.Meta()
+	if meta == nil || len(resp.RequiresReplace) == 0 {
+		return
+	}
+	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
+	if stores, known := meta.Client.LearnStoresConfigs(ctx, project, r.kind.Collection); !known || stores {
+		return
+	}
+	why := fmt.Sprintf("Terraform would have to delete it and create another, and the service no longer makes "+
+		"plugin configs (%s): the delete could not be undone, and the create would be refused. Nothing was sent.",
+		framework.Generation2Since)
+	for _, p := range resp.RequiresReplace {
+		switch {
+		case p.Equal(pluginPath) && framework.IsSet(plan.Plugin):
+			want := plan.Plugin.ValueInt64()
+			resp.Diagnostics.AddAttributeError(pluginPath,
+				fmt.Sprintf("The plugin of config %d is %d, not %d", id, state.Plugin.ValueInt64(), want), fmt.Sprintf(
+					"Config %d of project %s belongs to plugin %d, and this configuration sets plugin = %d. A config "+
+						"cannot change plugin: %s\n\nSet plugin = %d to manage this config. To run plugin %d, build a hog "+
+						"function with the official PostHog provider (posthog_hog_function): see %s.",
+					id, project, state.Plugin.ValueInt64(), want, why, state.Plugin.ValueInt64(), want,
+					framework.MovingGuide))
+		case p.Equal(framework.ProjectIDPath) && framework.IsSet(plan.ProjectID):
+			resp.Diagnostics.AddAttributeError(framework.ProjectIDPath,
+				fmt.Sprintf("Config %d is in project %s, not %s", id, project, plan.ProjectID.ValueString()), fmt.Sprintf(
+					"Config %d belongs to project %s, and this configuration sets project_id = %q. A config cannot "+
+						"move to another project: %s\n\nSet project_id = %q to manage this config, or leave it out "+
+						"when the provider's project_id names that project.",
+					id, project, plan.ProjectID.ValueString(), why, project))
+		}
+	}
+}

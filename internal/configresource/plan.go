@@ -80,6 +80,9 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if !plan.Plugin.Equal(state.Plugin) {
 		resp.RequiresReplace = append(resp.RequiresReplace, pluginPath)
 	}
+	if r.refuseReplacement(ctx, &plan.Config, &state.Config, resp); resp.Diagnostics.HasError() {
+		return
+	}
 	resends := !cfg.secret.IsNull() && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
 	if sameArguments(&plan.Config, &state.Config) && !resends {
 		// Update sends nothing: the state's computed values stay known.

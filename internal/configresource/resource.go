@@ -148,6 +148,10 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	case moved && (client.IsNotFound(err) || err == nil && rec.Deleted):
 		r.refuseMissingMoved(origin, id, err == nil, &resp.Diagnostics)
 		return
+	case prior.Plugin.IsNull() && (client.IsNotFound(err) || err == nil && rec.Deleted):
+		// An import (project and id alone): nothing to plan a create for.
+		r.refuseMissingImport(ctx, meta.Client, prior.ProjectID.ValueString(), id, err, &resp.Diagnostics)
+		return
 	case client.IsNotFound(err):
 		tflog.Warn(ctx, r.kind.Noun+" not found; removing it from state so that it is planned for creation")
 		resp.State.RemoveResource(ctx)
