@@ -49,11 +49,11 @@ func TestAccImportErrors_sayWhatToDo(t *testing.T) {
 			args     string // more arguments of the resource
 		}{
 			{"a plugin that is not the config's", "1", own, tc.Plugins[1], []string{
-				fmt.Sprintf("The plugin of config %d is %d, not %d", own, tc.Plugins[0], tc.Plugins[1]),
+				fmt.Sprintf("Cannot replace config %d: its plugin is %d, not %d", own, tc.Plugins[0], tc.Plugins[1]),
 				fmt.Sprintf("Set plugin = %d to manage this config", tc.Plugins[0]),
 			}, true, ""},
 			{"a project that is not the config's", "1", own, tc.Plugins[0], []string{
-				fmt.Sprintf("Config %d is in project 1, not 2", own),
+				fmt.Sprintf("Cannot replace config %d: it is in project 1, not 2", own),
 				`Set project_id = "1" to manage this config`,
 			}, true, `project_id = "2"`},
 			{"an unknown id", "1", unknown, tc.Plugins[0], []string{

@@ -181,7 +181,7 @@ func (r *configResource) refuseReplacement(ctx context.Context, plan, state *rec
 		case p.Equal(pluginPath) && framework.IsSet(plan.Plugin):
 			want := plan.Plugin.ValueInt64()
 			resp.Diagnostics.AddAttributeError(pluginPath,
-				fmt.Sprintf("The plugin of config %d is %d, not %d", id, state.Plugin.ValueInt64(), want), fmt.Sprintf(
+				fmt.Sprintf("Cannot replace config %d: its plugin is %d, not %d", id, state.Plugin.ValueInt64(), want), fmt.Sprintf(
 					"Config %d of project %s belongs to plugin %d, and this configuration sets plugin = %d. A config "+
 						"cannot change plugin: %s\n\nSet plugin = %d to manage this config. To run plugin %d, build a hog "+
 						"function with the official PostHog provider (posthog_hog_function): see %s.",
@@ -189,7 +189,7 @@ func (r *configResource) refuseReplacement(ctx context.Context, plan, state *rec
 					framework.MovingGuide))
 		case p.Equal(framework.ProjectIDPath) && framework.IsSet(plan.ProjectID):
 			resp.Diagnostics.AddAttributeError(framework.ProjectIDPath,
-				fmt.Sprintf("Config %d is in project %s, not %s", id, project, plan.ProjectID.ValueString()), fmt.Sprintf(
+				fmt.Sprintf("Cannot replace config %d: it is in project %s, not %s", id, project, plan.ProjectID.ValueString()), fmt.Sprintf(
 					"Config %d belongs to project %s, and this configuration sets project_id = %q. A config cannot "+
 						"move to another project: %s\n\nSet project_id = %q to manage this config, or leave it out "+
 						"when the provider's project_id names that project.",
