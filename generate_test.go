@@ -31,8 +31,12 @@ func TestGenerateResourceConfig_configLeavesOrderOut(t *testing.T) {
 	}
 	for _, k := range kind.Kinds() {
 		typ := schemas.ResourceSchemas[k.ConfigTypeName()].ValueType()
+		obj, ok := typ.(tftypes.Object)
+		if !ok {
+			t.Fatalf("%s: the schema's type is %v, want an object", k.ConfigTypeName(), typ)
+		}
 		attrs := map[string]tftypes.Value{}
-		for name, at := range typ.(tftypes.Object).AttributeTypes {
+		for name, at := range obj.AttributeTypes {
 			attrs[name] = tftypes.NewValue(at, nil)
 		}
 		attrs["id"] = tftypes.NewValue(tftypes.Number, 42)
