@@ -58,8 +58,11 @@ func TestAccReadme_firstExample(t *testing.T) {
 		t.Errorf("hog functions %+v, want none", made)
 	}
 	rec, err := acctest.ClientFor(t, host, localapi.KeyFull).Get(context.Background(), "1", client.Transformations, 1)
-	if err != nil || !rec.Enabled || !strings.Contains(string(rec.Config), `"locale":"en"`) {
-		t.Errorf("config 1 (%v) is enabled %v with settings %s, want it enabled with locale en", err, rec.Enabled, rec.Config)
+	if err != nil {
+		t.Fatalf("reading config 1 after the apply: %v", err)
+	}
+	if !rec.Enabled || !strings.Contains(string(rec.Config), `"locale":"en"`) {
+		t.Errorf("config 1 is enabled %v with settings %s, want it enabled with locale en", rec.Enabled, rec.Config)
 	}
 	tf.EmptyPlan("after the first example")
 }

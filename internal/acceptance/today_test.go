@@ -172,15 +172,16 @@ resource "pipeline_transformation_config" "geoip" {
 	}
 	tf := acctest.NewTerraform(t, resource(`  config = jsonencode({ lcoale = "en" })`), nil)
 	local.ResetCounters()
-	out, _ := tf.PlanExitCode()
-	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, `Unknown setting "lcoale"`) ||
-		!strings.Contains(flat, `did you mean "locale"?`) {
-		t.Errorf("the plan does not warn of the typo:\n%s", out)
+	// A warning: the plan (the import, and the settings' change) goes on.
+	out, code := tf.PlanExitCode()
+	if flat := strings.Join(strings.Fields(out), " "); code != 2 || !strings.Contains(flat, `Unknown setting "lcoale"`) ||
+		!strings.Contains(flat, `did you mean "locale"?`) || !strings.Contains(flat, "1 to import, 0 to add, 1 to change") {
+		t.Errorf("the plan (exit %d) does not warn of the typo and go on:\n%s", code, out)
 	}
 	tf.WriteConfig(resource(`  config                   = jsonencode({})
   secret_config_wo         = jsonencode({ locale = "en" })
   secret_config_wo_version = 1`))
-	out, code := tf.PlanExitCode()
+	out, code = tf.PlanExitCode()
 	if code != 1 || !strings.Contains(out, "Non-secret setting in secret_config_wo") {
 		t.Errorf("the plan (exit %d) does not refuse the plain key in secret_config_wo:\n%s", code, out)
 	}
@@ -202,11 +203,19 @@ data "pipeline_transformation_config" "geoip" {
   id = %d
 }
 
-output "rate" {
-  value = data.pipeline_transformation_config.geoip.delivery_rate_24h
+# In an object: Terraform keeps no output whose value is null.
+output "record" {
+  value = {
+    name = data.pipeline_transformation_config.geoip.name
+    rate = data.pipeline_transformation_config.geoip.delivery_rate_24h
+  }
 }
 `, id), nil)
 	mustApply(t, tf)
+	out, err := tf.Run("output", "-json", "record")
+	if want := `{"name":"GeoIP","rate":null}`; err != nil || strings.TrimSpace(out) != want {
+		t.Errorf("output record is %s (%v), want %s: the record as the service shows it, without a delivery rate", out, err, want)
+	}
 	tf.WriteConfig(todayProvider(host, localapi.KeyOrg) + fmt.Sprintf(`
 resource "pipeline_transformation_job" "reprocess" {
   config_id = %d
@@ -215,7 +224,7 @@ resource "pipeline_transformation_job" "reprocess" {
 }
 `, id))
 	local.ResetCounters()
-	out, err := tf.Run("apply", "-auto-approve", "-no-color")
+	out, err = tf.Run("apply", "-auto-approve", "-no-color")
 	flat := strings.Join(strings.Fields(out), " ")
 	if err == nil || !strings.Contains(flat, "The service no longer runs plugin jobs") {
 		t.Errorf("the job (%v) is not refused saying why:\n%s", err, out)

@@ -231,6 +231,12 @@ func IsProjectScopedKey(err error) bool {
 	return answered(err, http.StatusForbidden, "scoped projects")
 }
 
+// IsProjectNotFound reports whether err is the service's 404 for a project
+// it does not know.
+func IsProjectNotFound(err error) bool {
+	return answered(err, http.StatusNotFound, "project not found")
+}
+
 // IsOrganizationNotFound reports whether err is the service's 404 for an
 // organization it does not know.
 func IsOrganizationNotFound(err error) bool {
@@ -282,8 +288,7 @@ func MayHaveApplied(err error) bool {
 // record: not the service's unknown project.
 func notFound404(err error) *APIError {
 	var apiErr *APIError
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound ||
-		strings.Contains(strings.ToLower(apiErr.Detail), "project not found") {
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound || IsProjectNotFound(err) {
 		return nil
 	}
 	return apiErr
