@@ -85,16 +85,24 @@ func describePlugin(id int64, rec *client.Record) string {
 }
 
 // planDroppedFilters refuses at plan time configured filters the service
-// is known to drop (its records came without them in this operation).
+// drops: its records came without them in this operation, or do at a look
+// at the project's first record (Client.Learn), when nothing read yet.
 func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	meta := r.Meta()
-	if meta == nil || req.Plan.Raw.IsNull() || !meta.Client.DropsFilters(r.kind.Collection) ||
-		resp.Plan.Raw.Equal(req.State.Raw) {
+	if meta == nil || req.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) {
 		return
 	}
 	var filters record.FiltersValue
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, filtersPath, &filters)...)
-	if framework.IsSet(filters) && !filters.FiltersNothing() {
+	if !framework.IsSet(filters) || filters.FiltersNothing() {
+		return
+	}
+	var project types.String
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, framework.ProjectIDPath, &project)...)
+	if framework.IsSet(project) {
+		meta.Client.Learn(ctx, project.ValueString(), r.kind.Collection)
+	}
+	if meta.Client.DropsFilters() {
 		r.addDroppedFilters(&resp.Diagnostics, "")
 	}
 }
@@ -108,14 +116,14 @@ func (r *configResource) checkDroppedFilters(planned record.FiltersValue, rec *c
 
 func (r *configResource) addDroppedFilters(diags *diag.Diagnostics, applied string) {
 	diags.AddAttributeError(filtersPath, "The service ignores filters", fmt.Sprintf(
-		"The service answers %ss without a filters field: it no longer has filters (%s) and ignores filters "+
-			"sent to it, so this value can never be applied.%s Remove filters from this resource's configuration. "+
-			"Hog functions have filters of their own: see %s.",
-		r.kind.Noun, framework.Generation2Since, applied, framework.MovingGuide))
+		"The service answers %ss without a filters field: it no longer has filters (%s; only its version of "+
+			"June to mid-August 2024 had them) and ignores filters sent to it, so this value can never be applied.%s "+
+			"Remove filters from this resource's configuration. Hog functions have filters of their own: see %s.",
+		r.kind.Noun, framework.FiltersGoneSince, applied, framework.MovingGuide))
 }
 
 // warnFinalDestroy warns in the plan of a destroy, on a service that makes
-// no configs any more (the config's last answer came without filters, or
+// no configs any more (the plugin facts of the config's last answer, or
 // Client.StoresConfigs tells), that no apply can make the config again.
 // Terraform plans a destroy with a provider that read nothing, so the
 // plugin facts tell, with no request: a destroy is one PATCH.
