@@ -1,4 +1,4 @@
-# PostHog makes no new configs: take over the ones to order, by id.
+# PostHog makes no new configs: take the ones to order over by id.
 import {
   to = pipeline_import_app_config.s3
   id = "57"
@@ -14,8 +14,7 @@ import {
   id = "59"
 }
 
-# The configs leave order unset: the order resource owns it, and neither
-# fights the other.
+# They leave `order` unset: the order resource owns it.
 resource "pipeline_import_app_config" "s3" {
   plugin  = 3
   name    = "S3 raw events"
@@ -35,9 +34,9 @@ resource "pipeline_import_app_config" "paused" {
   enabled = false
 }
 
-# The configs Terraform manages, first runs first. Configs added in the UI
-# run after them (unlisted_configs = "last", the default); "keep" leaves
-# them where they are.
+# First runs first. Configs not listed, such as ones added in the UI, run
+# after these (unlisted_configs = "last", the default); "keep" leaves them
+# where they are.
 resource "pipeline_import_app_order" "this" {
   config_ids = [
     pipeline_import_app_config.s3.id,

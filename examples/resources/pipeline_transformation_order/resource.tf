@@ -1,4 +1,4 @@
-# PostHog makes no new configs: take over the ones to order, by id.
+# PostHog makes no new configs: take the ones to order over by id.
 import {
   to = pipeline_transformation_config.geoip
   id = "42"
@@ -14,8 +14,7 @@ import {
   id = "44"
 }
 
-# The configs leave order unset: the order resource owns it, and neither
-# fights the other.
+# They leave `order` unset: the order resource owns it.
 resource "pipeline_transformation_config" "geoip" {
   plugin  = 1
   name    = "GeoIP enrichment"
@@ -35,9 +34,9 @@ resource "pipeline_transformation_config" "paused" {
   enabled = false
 }
 
-# The configs Terraform manages, first runs first. Configs added in the UI
-# run after them (unlisted_configs = "last", the default); "keep" leaves
-# them where they are.
+# First runs first. Configs not listed, such as ones added in the UI, run
+# after these (unlisted_configs = "last", the default); "keep" leaves them
+# where they are.
 resource "pipeline_transformation_order" "this" {
   config_ids = [
     pipeline_transformation_config.geoip.id,
