@@ -227,10 +227,11 @@ func writes(c map[string]int64) int64 {
 	return c["create"] + c["update"] + c["delete"] + c["rearrange"] + c["migrate"]
 }
 
-// peerSwitch is a switch from a peer: a local API of its own holding a
-// transformation config (with a plain and a secret setting, which the
-// body the user wrote for the peer held too) and an import-app config, and
-// the state the peer's resources geo and bq wrote for them.
+// peerSwitch is a switch from a peer: a local API of its own, as the
+// service is today, holding a transformation config (with a plain and a
+// secret setting, which the body the user wrote for the peer held too) and
+// an import-app config made before July 2025, and the state the peer's
+// resources geo and bq wrote for them.
 type peerSwitch struct {
 	p       peerFixture
 	host    string
@@ -242,16 +243,19 @@ type peerSwitch struct {
 
 func newPeerSwitch(t *testing.T, p peerFixture) *peerSwitch {
 	t.Helper()
-	host, local := acctest.IsolatedAPI(t, nil)
-	sw := &peerSwitch{p: p, host: host, local: local, api: acctest.ClientFor(t, host, localapi.KeyFull)}
-	sw.geo = acctest.MustCreate(t, sw.api, client.Transformations, client.RecordInput{
-		Plugin: client.Some[int64](1), Order: client.Some[int64](1), Enabled: client.Some(true),
-		Name: client.Some("GeoIP, moved"), Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`)),
-		Config: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cr3t-key"}`)),
+	sw := &peerSwitch{p: p}
+	sw.host, sw.local = acctest.IsolatedTodayAPI(t, nil, func(c *client.Client) {
+		sw.geo = acctest.MustCreate(t, c, client.Transformations, client.RecordInput{
+			Plugin: client.Some[int64](1), Order: client.Some[int64](1), Enabled: client.Some(true),
+			Name: client.Some("GeoIP, moved"), Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`)),
+			Config: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cr3t-key"}`)),
+		})
+		sw.bq = acctest.MustCreate(t, c, client.ImportApps, client.RecordInput{
+			Plugin: client.Some[int64](4), Order: client.Some[int64](1), Enabled: client.Some(true),
+		})
 	})
-	sw.bq = acctest.MustCreate(t, sw.api, client.ImportApps, client.RecordInput{
-		Plugin: client.Some[int64](4), Order: client.Some[int64](1), Enabled: client.Some(true),
-	})
+	host := sw.host
+	sw.api = acctest.ClientFor(t, host, localapi.KeyFull)
 	sw.state = p.peerState(t, []movedConfig{
 		{
 			name: "geo", coll: client.Transformations, path: "/api/projects/1/" + string(client.Transformations),

@@ -48,11 +48,11 @@ func pluginsSchema(k kind.Kind) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists the %s plugins the organization can use (its own, global ones, "+
 			"and any with a config in it), so that `plugin` can name one by name or url: "+
-			"`plugin = data.%s.all.by_name[\"GeoIP\"]`. Needs the `plugin:read` scope. PostHog does not let an "+
+			"`plugin = data.%s.all.by_name[%q]`. Needs the `plugin:read` scope. PostHog does not let an "+
 			"API key limited to particular projects read the organization's listing: with such a key the data "+
 			"source lists the plugins the configs of the provider's project use, as those configs show them, "+
 			"and warns that plugins without a config there are left out.", k.PluginNoun,
-			framework.ProviderTypeName+k.TypeSuffix("plugins")),
+			framework.ProviderTypeName+k.TypeSuffix("plugins"), k.ExamplePlugin),
 		Attributes: map[string]schema.Attribute{
 			"organization_id": schema.StringAttribute{
 				Optional:            true,

@@ -20,15 +20,19 @@ type Kind struct {
 	Noun string
 	// PluginNoun names its plugins, as in "a transformation plugin".
 	PluginNoun string
-	shows      func(pluginCapabilities) bool
+	// ExamplePlugin is the name of a well-known plugin of the kind, for the
+	// docs' examples.
+	ExamplePlugin string
+	shows         func(pluginCapabilities) bool
 }
 
 // Transformation is the kind of configs of plugins with processEvent.
 var Transformation = Kind{
-	Name:       "transformation",
-	Collection: client.Transformations,
-	Noun:       "transformation config",
-	PluginNoun: "transformation",
+	Name:          "transformation",
+	Collection:    client.Transformations,
+	Noun:          "transformation config",
+	PluginNoun:    "transformation",
+	ExamplePlugin: "GeoIP",
 	shows: func(c pluginCapabilities) bool {
 		return slices.Contains(c.Methods, "processEvent")
 	},
@@ -36,10 +40,11 @@ var Transformation = Kind{
 
 // ImportApp is the kind of configs of plugins with scheduled tasks.
 var ImportApp = Kind{
-	Name:       "import_app",
-	Collection: client.ImportApps,
-	Noun:       "import app config",
-	PluginNoun: "import app",
+	Name:          "import_app",
+	Collection:    client.ImportApps,
+	Noun:          "import app config",
+	PluginNoun:    "import app",
+	ExamplePlugin: "S3 Import",
 	shows: func(c pluginCapabilities) bool {
 		return len(c.ScheduledTasks) > 0
 	},

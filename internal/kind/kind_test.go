@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 func TestKindShows(t *testing.T) {
@@ -60,6 +61,37 @@ func TestOwnFirst(t *testing.T) {
 				t.Fatalf("%s: %s twice in %v", k.Name, o.Name, got)
 			}
 			seen[o.Name] = true
+		}
+	}
+}
+
+// TestExamplePlugin: each kind's example plugin, as the local API's catalog
+// (real plugins' names and capabilities) has it, is a plugin of that kind
+// and of no other, so that the docs never look one up in the wrong kind's
+// listing.
+func TestExamplePlugin(t *testing.T) {
+	t.Parallel()
+	byName := map[string]localapi.Plugin{}
+	for _, p := range localapi.DefaultPlugins() {
+		if p.Name != nil {
+			byName[*p.Name] = p
+		}
+	}
+	for _, k := range Kinds() {
+		p, ok := byName[k.ExamplePlugin]
+		if !ok {
+			t.Errorf("%s: no plugin named %q in the catalog", k.Name, k.ExamplePlugin)
+			continue
+		}
+		info, err := json.Marshal(map[string]any{"capabilities": p.Capabilities})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &client.Record{PluginInfo: info}
+		for _, o := range Kinds() {
+			if shows, _ := o.Shows(rec); shows != (o.Name == k.Name) {
+				t.Errorf("%s's example plugin %q: shown by %s %v", k.Name, k.ExamplePlugin, o.Name, shows)
+			}
 		}
 	}
 }

@@ -1,6 +1,6 @@
 # One config by id, with what the resource does not keep.
 data "pipeline_import_app_config" "this" {
-  id = 42
+  id = 57
 }
 
 # The plugin's settings, and which of them are secret.

@@ -1,14 +1,15 @@
-# Only a self-hosted PostHog older than March 2026 serves a frontend to an
-# API key, and only to a personal API key without scopes: give such a key
-# to an aliased provider.
+# A self-hosted PostHog older than March 2026, with a personal API key
+# without scopes: the only ones that serve a frontend to an API key. Today's
+# PostHog serves it to browser sessions only.
 provider "pipeline" {
   alias = "unscoped"
+  host  = "https://posthog.example.com"
   # api_key of a personal API key without scopes, e.g. from a variable.
 }
 
 data "pipeline_import_app_config_frontend" "this" {
   provider  = pipeline.unscoped
-  config_id = 42
+  config_id = 57
 }
 
 output "frontend_content_type" {

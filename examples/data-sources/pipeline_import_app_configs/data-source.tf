@@ -3,10 +3,9 @@ data "pipeline_import_app_configs" "enabled" {
   enabled = true
 }
 
-# Only the configs of one plugin, in another project.
+# Only the configs of one plugin (project_id would read another project).
 data "pipeline_import_app_configs" "of_plugin" {
-  project_id = "2"
-  plugin     = 4
+  plugin = 4
 }
 
 output "enabled_config_ids" {

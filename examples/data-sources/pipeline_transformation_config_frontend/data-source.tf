@@ -1,8 +1,9 @@
-# Only a self-hosted PostHog older than March 2026 serves a frontend to an
-# API key, and only to a personal API key without scopes: give such a key
-# to an aliased provider.
+# A self-hosted PostHog older than March 2026, with a personal API key
+# without scopes: the only ones that serve a frontend to an API key. Today's
+# PostHog serves it to browser sessions only.
 provider "pipeline" {
   alias = "unscoped"
+  host  = "https://posthog.example.com"
   # api_key of a personal API key without scopes, e.g. from a variable.
 }
 

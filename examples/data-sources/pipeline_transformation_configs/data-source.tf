@@ -3,10 +3,9 @@ data "pipeline_transformation_configs" "enabled" {
   enabled = true
 }
 
-# Only the configs of one plugin, in another project.
+# Only the configs of one plugin (project_id would read another project).
 data "pipeline_transformation_configs" "of_plugin" {
-  project_id = "2"
-  plugin     = 2
+  plugin = 2
 }
 
 output "enabled_config_ids" {

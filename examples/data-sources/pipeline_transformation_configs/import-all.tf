@@ -19,6 +19,5 @@ resource "pipeline_transformation_config" "existing" {
   enabled     = each.value.enabled
   name        = each.value.name
   description = each.value.description
-  filters     = each.value.filters
   config      = each.value.config
 }

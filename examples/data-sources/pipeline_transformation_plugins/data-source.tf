@@ -1,10 +1,10 @@
-# Every transformation plugin the organization can use.
+# The transformation plugins the project can use.
 data "pipeline_transformation_plugins" "all" {}
 
-# A config of the GeoIP plugin, found by name rather than by id.
-resource "pipeline_transformation_config" "geoip" {
-  plugin = data.pipeline_transformation_plugins.all.by_name["GeoIP"]
-  config = jsonencode({ locale = "en" })
+# A plugin's id by name, for a config's `plugin`:
+#   plugin = data.pipeline_transformation_plugins.all.by_name["GeoIP"]
+output "geoip_plugin_id" {
+  value = data.pipeline_transformation_plugins.all.by_name["GeoIP"]
 }
 
 # The settings a plugin takes, and which of them are secret.

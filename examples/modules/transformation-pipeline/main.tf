@@ -1,10 +1,8 @@
-# One config per entry, ordered by its position in the list (first = 1).
-# Entries are keyed by `key`, so inserting or moving an entry re-orders the
-# configs in place instead of re-creating them.
+# One config per entry, keyed by `key`: the root module's import blocks take
+# each over by its id, since PostHog makes no new configs. The configs leave
+# `order` unset: the order resource below owns it.
 locals {
-  transformations = {
-    for i, t in var.transformations : t.key => merge(t, { order = i + 1 })
-  }
+  transformations = { for t in var.transformations : t.key => t }
 }
 
 resource "pipeline_transformation_config" "this" {
@@ -13,8 +11,13 @@ resource "pipeline_transformation_config" "this" {
   project_id  = var.project_id
   plugin      = each.value.plugin
   enabled     = each.value.enabled
-  order       = each.value.order
   name        = each.value.name
   description = each.value.description
-  filters     = each.value.filters
+  config      = each.value.config
+}
+
+# The configs run in the list's order; others of the project run after them.
+resource "pipeline_transformation_order" "this" {
+  project_id = var.project_id
+  config_ids = [for t in var.transformations : pipeline_transformation_config.this[t.key].id]
 }

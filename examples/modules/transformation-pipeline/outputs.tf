@@ -5,7 +5,7 @@ output "ids" {
 
 output "ordered_ids" {
   description = "Config ids in pipeline order."
-  value       = [for t in var.transformations : pipeline_transformation_config.this[t.key].id]
+  value       = pipeline_transformation_order.this.config_ids
 }
 
 output "names" {

@@ -6,17 +6,20 @@ variable "project_id" {
 
 variable "transformations" {
   description = <<-EOT
-    The project's transformations, in the order events pass through them.
-    `key` names an entry for Terraform (keep it stable: changing it replaces
-    the config); `filters` is a JSON object string (use `jsonencode`).
+    The project's transformation configs, in the order events pass through
+    them. `key` names an entry for Terraform (keep it stable); `id` is the
+    config's id in PostHog, which the root module imports; `config` holds
+    the non-secret settings as a JSON object string (use `jsonencode`), and
+    left out they are not managed.
   EOT
   type = list(object({
     key         = string
+    id          = number
     plugin      = number
     name        = optional(string)
     description = optional(string)
     enabled     = optional(bool, true)
-    filters     = optional(string)
+    config      = optional(string)
   }))
 
   validation {
@@ -25,7 +28,12 @@ variable "transformations" {
   }
 
   validation {
-    condition     = alltrue([for t in var.transformations : t.plugin > 0])
-    error_message = "Each transformation's plugin must be a positive plugin id."
+    condition     = length(distinct([for t in var.transformations : t.id])) == length(var.transformations)
+    error_message = "Each transformation needs a config id of its own."
+  }
+
+  validation {
+    condition     = alltrue([for t in var.transformations : t.plugin > 0 && t.id > 0])
+    error_message = "Each transformation's plugin and id must be positive ids."
   }
 }

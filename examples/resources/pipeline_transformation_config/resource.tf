@@ -6,11 +6,11 @@ import {
   id = "42"
 }
 
-# Enrich events with GeoIP data, first in the pipeline.
+# Enrich events with GeoIP data. `order` is left out: it stays where it is,
+# or a pipeline_transformation_order sets it.
 resource "pipeline_transformation_config" "geoip" {
   plugin      = data.pipeline_transformation_plugins.all.by_name["GeoIP"]
   enabled     = true
-  order       = 1
   name        = "GeoIP enrichment"
   description = "Adds country and city to every event."
 

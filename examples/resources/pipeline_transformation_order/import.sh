@@ -1,3 +1,2 @@
-# The order of a project's transformation configs is imported by the project id (or
-# "@current", the key owner's current project).
+# By the project id, or "@current".
 terraform import pipeline_transformation_order.this 1
