@@ -27,7 +27,7 @@ type collections struct {
 	noFilters                    bool                  // records came without filters (C or later)
 	withFilters                  bool                  // records came with filters (B)
 	noCreates                    bool                  // a create stored nothing, or records came as today's
-	looks                        map[string]*sync.Once // Learn's one look per project
+	look                         sync.Once             // Learn's one look
 	actionsProbe                 sync.Once             // KeyMayCallActions' one look
 	actionsAllowed, actionsKnown bool
 	jobProbe                     sync.Once // HasJobAction's one look
@@ -38,7 +38,6 @@ type collections struct {
 func (s *collections) init() {
 	s.gone = map[target]bool{}
 	s.missingActions = map[target]int64{}
-	s.looks = map[string]*sync.Once{}
 }
 
 // call sends r like do, and resolves a 404 of it against r.target.
@@ -163,22 +162,19 @@ func (c *Client) StoresConfigs() (stores, known bool) {
 	return false, false
 }
 
-// Learn looks at records of project, once, when none came yet: the first
-// record of coll, else of the other collection, so that StoresConfigs and
-// DropsFilters tell what they can before anything is written.
+// Learn looks at records of project, once in the client's life (the
+// service is one version whatever the project), when none came yet: the
+// first record of coll, else of the other collection, so that
+// StoresConfigs and DropsFilters tell what they can before anything is
+// written.
 func (c *Client) Learn(ctx context.Context, project string, coll Collection) {
 	c.colls.mu.Lock()
 	seen := c.colls.noFilters || c.colls.withFilters
-	once := c.colls.looks[project]
-	if once == nil {
-		once = new(sync.Once)
-		c.colls.looks[project] = once
-	}
 	c.colls.mu.Unlock()
 	if seen {
 		return
 	}
-	once.Do(func() {
+	c.colls.look.Do(func() {
 		for _, in := range []Collection{coll, coll.other()} {
 			if page, err := c.List(ctx, project, in, 1, 0); err != nil || len(page.Results) > 0 {
 				return

@@ -86,20 +86,24 @@ func describePlugin(id int64, rec *client.Record) string {
 
 // planDroppedFilters refuses at plan time configured filters the service
 // drops: its records came without them in this operation, or do at a look
-// at the project's first record (Client.Learn), when nothing read yet.
+// at the project's first record (Client.Learn) when nothing was read yet
+// and the apply would send them (a create, or filters the state has not).
 func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	meta := r.Meta()
 	if meta == nil || req.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) {
 		return
 	}
-	var filters record.FiltersValue
+	var filters, prior record.FiltersValue
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, filtersPath, &filters)...)
 	if !framework.IsSet(filters) || filters.FiltersNothing() {
 		return
 	}
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, filtersPath, &prior)...)
+	}
 	var project types.String
 	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, framework.ProjectIDPath, &project)...)
-	if framework.IsSet(project) {
+	if sent := !framework.IsSet(prior) || !record.FiltersEqual(filters.ValueString(), prior.ValueString()); sent && framework.IsSet(project) {
 		meta.Client.Learn(ctx, project.ValueString(), r.kind.Collection)
 	}
 	if meta.Client.DropsFilters() {
