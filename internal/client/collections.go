@@ -22,13 +22,13 @@ import (
 // exists (B and C) only a look at its route tells (HasJobAction).
 type collections struct {
 	mu                           sync.Mutex
-	gone                         map[target]bool       // whether its API is gone, once a look told
-	probes                       singleflight.Group    // concurrent 404s share one look
-	noFilters                    bool                  // records came without filters (C or later)
-	withFilters                  bool                  // records came with filters (B)
-	noCreates                    bool                  // a create stored nothing, or records came as today's
-	look                         sync.Once             // Learn's one look
-	actionsProbe                 sync.Once             // KeyMayCallActions' one look
+	gone                         map[target]bool    // whether its API is gone, once a look told
+	probes                       singleflight.Group // concurrent 404s share one look
+	noFilters                    bool               // records came without filters (C or later)
+	withFilters                  bool               // records came with filters (B)
+	noCreates                    bool               // a create stored nothing, or records came as today's
+	look                         sync.Once          // Learn's one look
+	actionsProbe                 sync.Once          // KeyMayCallActions' one look
 	actionsAllowed, actionsKnown bool
 	jobProbe                     sync.Once // HasJobAction's one look
 	jobRoute, jobKnown           bool
