@@ -24,13 +24,17 @@ type Machine struct {
 	// an answer and that a later apply named in a warning: the one kind of
 	// config the service may list that no resource holds.
 	leftovers map[int64]bool
-	log       []string
+	// orders are the order resources, by kind, each in a workspace of its
+	// own (Order).
+	orders  map[string]*orderSlot
+	journal func() string
+	log     []string
 }
 
 // Stats counts what the scenarios did, so that a run can tell how much of
 // it converged rather than stopped at a refusal.
 type Stats struct {
-	Applies, Refused, Imports, Upgrades, Changes, Kills, Adopted, Leftovers, Generations atomic.Int64
+	Applies, Refused, Imports, Upgrades, Changes, Kills, Adopted, Leftovers, Versions, Orders atomic.Int64
 }
 
 // stats are the counts of the scenarios of this process.
@@ -39,7 +43,8 @@ var stats Stats
 // NewMachine returns a scenario of one to three workspaces of one or two
 // resources each. journal returns a new create journal directory.
 func NewMachine(t *rapid.T, env *Env, journal func() string) *Machine {
-	return &Machine{env: env, workspaces: newWorkspaces(t, journal), leftovers: map[int64]bool{}}
+	return &Machine{env: env, workspaces: newWorkspaces(t, journal), leftovers: map[int64]bool{}, orders: map[string]*orderSlot{},
+		journal: journal}
 }
 
 // Actions are the scenario's steps for rapid's Repeat; "" is the check
@@ -56,7 +61,8 @@ func (m *Machine) Actions() map[string]func(*rapid.T) {
 	if m.env.Local != nil {
 		actions["upgrade"] = m.Upgrade
 		actions["kill"] = m.KilledApply
-		actions["generation"] = m.SwitchGeneration
+		actions["version"] = m.SwitchVersion
+		actions["order"] = m.Order
 	}
 	return actions
 }
@@ -85,6 +91,14 @@ func (m *Machine) Describe() string {
 				b.WriteString(s.config.HCL(s.name))
 			}
 		}
+	}
+	for _, kind := range Kinds {
+		if o := m.orders[kind]; o != nil {
+			fmt.Fprintf(&b, "\n# The %s order's workspace:\n%s", kind, o.hcl)
+		}
+	}
+	if m.env.Local != nil {
+		fmt.Fprintf(&b, "\n# The service: version %v\n", m.env.Local.Version())
 	}
 	b.WriteString("\n# The plugin catalog (-plugins file):\n")
 	b.WriteString(m.env.Catalog.JSON())

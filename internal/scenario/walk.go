@@ -77,7 +77,7 @@ func (m *Machine) plan(t *rapid.T, ws *Workspace, flags Flags) planned {
 			w.refused = true
 		}
 	}
-	m.checkPlanBudget(t, refreshed, planned, m.plansCreate(ws, w))
+	m.checkPlanBudget(t, refreshed, planned, m.plansCreate(ws, w) || ws.configuresFilters())
 	return w
 }
 
@@ -100,6 +100,8 @@ type applied struct {
 	// writes its apply made.
 	diags  [][]*tfprotov6.Diagnostic
 	writes []int64
+	// planRefused: the plan was refused, so nothing was applied.
+	planRefused bool
 }
 
 // run is apply, killed as kill says (nil: not at all).
@@ -117,7 +119,7 @@ func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, kill *Kill) *appli
 		}
 		m.step("plan of %s refused", ws.Name)
 		stats.Refused.Add(1)
-		return &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots))}
+		return &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots)), planRefused: true}
 	}
 	if m.env.MaxCreates > 0 && m.env.Creates >= m.env.MaxCreates && createsAny(w) {
 		m.step("not applied: the scenario made its creates")
