@@ -182,7 +182,16 @@ func (r *configResource) refuseReplacement(ctx context.Context, plan, state *rec
 		return
 	}
 	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
-	if stores, known := meta.Client.LearnStoresConfigs(ctx, project, r.kind.Collection); !known || stores {
+	stores, known := meta.Client.LearnStoresConfigs(ctx, project, r.kind.Collection)
+	if !known && meta.Client.DropsFilters() {
+		// Versions C to E answer alike; E stores no config.
+		resp.Diagnostics.AddWarning(fmt.Sprintf("Replacing config %d cannot be undone on every service", id), fmt.Sprintf(
+			"Terraform will delete config %d of project %s and create another. The service answers as PostHog's have "+
+				"since August 2024, and nothing tells before a create whether it is one of July 2025 or later, which stores "+
+				"no new config (%s): there the create fails after the delete. %s", id, project, framework.Generation2Since,
+			restoreNote(project, r.kind.Collection, id)))
+	}
+	if !known || stores {
 		return
 	}
 	why := fmt.Sprintf("Terraform would have to delete it and create another, and the service no longer makes "+
