@@ -46,6 +46,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		version     = fs.String("version", "", "service `VERSION` to behave as: B (the seed's, default), C, D, E (creates make hog functions), E2026 (as today) or F (no collections)")
 		generation  = fs.Int("generation", localapi.Generation1, "service generation `N` to behave as: 1 (version B), 2 (E) or 3 (F)")
 		today       = fs.Bool("today", false, "serve generation 2 as the service is today, version E2026: every key scoped, JSON creates refused, \"Endpoint not found.\" (implies -generation 2)")
+		firstID     = fs.Int64("first-config-id", 1, "id `N` of the first config made: config ids overlap plugin ids, or not")
 		noAccess    = fs.Bool("no-plugin-access", false, "the organization's plugin access is below \"config\": creates 400, no configs shown, plugin listings 403")
 		rateLimit   = fs.Int("rate-limit", 0, "per-key requests per minute before 429 (0: off)")
 		rateHour    = fs.Int("rate-limit-hour", 0, "per-key requests per hour before 429 (0: off)")
@@ -91,6 +92,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Version:            v,
 		Generation:         gen,
 		Today:              *today,
+		FirstConfigID:      *firstID,
 		NoPluginAccess:     *noAccess,
 		RateLimitPerMinute: *rateLimit,
 		RateLimitPerHour:   *rateHour,

@@ -158,9 +158,9 @@ func TestCommandToday(t *testing.T) {
 }
 
 // TestCommandVersion: -version serves a version by name, here C, the
-// seed's without filters and with jobs, on a -db file seeded at B; the
-// debug route moves it to D, which has no job; -version leaves no room
-// for -generation or -today.
+// seed's without filters and with jobs, on a -db file seeded at B, its
+// next config id from -first-config-id; the debug route moves it to D,
+// which has no job; -version leaves no room for -generation or -today.
 func TestCommandVersion(t *testing.T) {
 	bin, db := buildCommand(t)
 	coll := "/api/projects/1/pipeline_transformation_configs/"
@@ -170,7 +170,7 @@ func TestCommandVersion(t *testing.T) {
 	}
 	url.stop(t)
 
-	url = startCommand(t, bin, "-db", db, "-version", "c", "-debug-routes")
+	url = startCommand(t, bin, "-db", db, "-version", "c", "-debug-routes", "-first-config-id", "40")
 	if status, body := request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"version":"C","generation":1,"today":false}` {
 		t.Errorf("generation route: %d %s", status, body)
 	}
@@ -179,6 +179,9 @@ func TestCommandVersion(t *testing.T) {
 	}
 	if status, body := request(t, "POST", url.base+coll+"1/job/", `{"job": {}}`); status != 400 || !strings.Contains(body, "The job type must be specified!") {
 		t.Errorf("job at C: %d %s", status, body)
+	}
+	if status, body := request(t, "POST", url.base+coll, `{"plugin": 2, "order": 2}`); status != 201 || !strings.Contains(body, `"id":40,`) {
+		t.Errorf("create at C with -first-config-id 40: %d %s", status, body)
 	}
 	if status, body := request(t, "PUT", url.base+"/_localapi/generation", `{"version": "D"}`); status != 204 {
 		t.Errorf("PUT version D: %d %s", status, body)
@@ -293,7 +296,8 @@ func TestRunRejectsBadFlags(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	for _, args := range [][]string{{"-nope"}, {"extra"}, {"-plugins", "/does/not/exist.json"}, {"-addr", "256.0.0.1:x"},
 		{"-generation", "0"}, {"-generation", "4"}, {"-generation", "-1"}, {"-generation", "two"},
-		{"-version", "A"}, {"-version", "E2025"}, {"-version", "C", "-generation", "1"}, {"-version", "D", "-today"}} {
+		{"-version", "A"}, {"-version", "E2025"}, {"-version", "C", "-generation", "1"}, {"-version", "D", "-today"},
+		{"-first-config-id", "-1"}} {
 		if err := run(args, &stdout, &stderr); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
