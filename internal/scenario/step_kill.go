@@ -21,7 +21,8 @@ import (
 // and every one Terraform got but did not save; nothing is made twice
 // otherwise. Now and then the user first lets go of a config the state
 // holds (ReleaseFromState), whose entry the kill left open: the next
-// apply's create of the same settings never takes it.
+// apply's create of the same settings never takes it; or reaches the
+// working directory another way (AnotherPath).
 func (m *Machine) KilledApply(t *rapid.T) {
 	ws := m.pick(t)
 	m.configure(t, ws, pickSlot(t, ws, "resource"))
@@ -43,6 +44,9 @@ func (m *Machine) KilledApply(t *rapid.T) {
 	stats.Kills.Add(1)
 	if rapid.IntRange(0, 2).Draw(t, "let go of a config before applying again") == 0 {
 		m.release(t, ws) // the killed run's entries of what Terraform saved are still open
+	}
+	if rapid.IntRange(0, 2).Draw(t, "reach the directory another way before applying again") == 0 {
+		m.AnotherPath(t)
 	}
 	m.apply(t, ws, flags)
 	for _, id := range slices.Sorted(maps.Keys(ws.orphans)) {
