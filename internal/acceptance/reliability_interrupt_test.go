@@ -163,8 +163,8 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 			if tc.sig == syscall.SIGINT && (len(adopted) != 0 || leftovers != 0) {
 				t.Errorf("after a clean stop the second apply adopted %v and left %d configs:\n%s", adopted, leftovers, second)
 			}
-			t.Logf("stopped with %d configs in the state, %d answered after Terraform was gone; the second apply adopted "+
-				"%d, made again and warned of %d", len(state), len(late), len(adopted), leftovers)
+			t.Logf("%s: stopped with %d configs in the state, %d answered after Terraform was gone; the second apply "+
+				"adopted %d, made again and warned of %d", tc.name, len(state), len(late), len(adopted), leftovers)
 			tf.EmptyPlan("after the second apply")
 		})
 	}
