@@ -71,15 +71,15 @@ func (m *Machine) journal(ws *Workspace) string {
 // after each.
 func (m *Machine) Actions() map[string]func(*rapid.T) {
 	actions := map[string]func(*rapid.T){
-		"apply":   m.Apply,
-		"destroy": m.Destroy,
-		"change":  m.ChangeOutOfBand,
-		"import":  m.Import,
-		"plan":    m.Plan,
-		"state rm": m.ReleaseFromState,
+		"apply":            m.Apply,
+		"destroy":          m.Destroy,
+		"change":           m.ChangeOutOfBand,
+		"import":           m.Import,
+		"plan":             m.Plan,
+		"state rm":         m.ReleaseFromState,
 		"import elsewhere": m.ImportElsewhere,
-		"path":    m.AnotherPath,
-		"":        m.Check,
+		"path":             m.AnotherPath,
+		"":                 m.Check,
 	}
 	if m.env.Local != nil {
 		actions["upgrade"] = m.Upgrade
