@@ -32,7 +32,7 @@ import (
 // providers have ended too. Writes are answered 400 ms after the service
 // acts on them (slowAnswers), so that a create taken at the kill is
 // answered to a provider whose Terraform is gone.
-func killAtCreate(t *testing.T, tf *acctest.Terraform, local *localapi.Server, creates int64, env ...string) string {
+func killAtCreate(t *testing.T, tf *acctest.Terraform, local *localapi.Server, creates int64, env ...string) {
 	t.Helper()
 	var out bytes.Buffer
 	cmd := tf.Command(context.Background(), env, "apply", "-auto-approve", "-no-color")
@@ -56,7 +56,6 @@ func killAtCreate(t *testing.T, tf *acctest.Terraform, local *localapi.Server, c
 	}
 	run.waitTerraform(t, &out)
 	run.waitProviders(t)
-	return out.String()
 }
 
 // applyOut runs terraform apply in tf (env added) and returns its output.
@@ -144,7 +143,7 @@ func TestAccRecovery_handedConfigNeverAdopted(t *testing.T) {
 	for _, how := range []string{"state rm", "removed block"} {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
-			host, local := acctest.IsolatedAPI(t, slowAnswers(400*time.Millisecond))
+			host, local := acctest.IsolatedAPI(t, slowAnswers())
 			tf := acctest.NewTerraform(t, handedConfigs(host, handedA), nil)
 			killAtCreate(t, tf, local, 2)
 			x := tf.StateIDs()["pipeline_transformation_config.a"]
@@ -193,7 +192,7 @@ resource "pipeline_import_app_config" "b" {
 // apply.
 func TestAccRecovery_targetedAfterKill(t *testing.T) {
 	t.Parallel()
-	host, local := acctest.IsolatedAPI(t, slowAnswers(400*time.Millisecond))
+	host, local := acctest.IsolatedAPI(t, slowAnswers())
 	tf := acctest.NewTerraform(t, handedConfigs(host, handedA), nil)
 	killAtCreate(t, tf, local, 2)
 	if tf.StateIDs()["pipeline_transformation_config.a"] == 0 {
@@ -231,7 +230,7 @@ func TestAccRecovery_otherPathToDirectory(t *testing.T) {
 	for _, how := range []string{"symlink, then real path", "copy with .terraform"} {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
-			host, local := acctest.IsolatedAPI(t, slowAnswers(400*time.Millisecond))
+			host, local := acctest.IsolatedAPI(t, slowAnswers())
 			tf := acctest.NewTerraform(t, recoveryProvider(host)+sameConfigs, nil)
 			next := tf
 			if how == "symlink, then real path" {
@@ -245,7 +244,8 @@ func TestAccRecovery_otherPathToDirectory(t *testing.T) {
 			} else {
 				killAtCreate(t, tf, local, 6)
 				cp := filepath.Join(t.TempDir(), "copy")
-				if out, err := exec.Command("cp", "-a", tf.Dir, cp).CombinedOutput(); err != nil {
+				// cp keeps the symlinks that terraform init made to the mirror.
+				if out, err := exec.CommandContext(context.Background(), "cp", "-a", tf.Dir, cp).CombinedOutput(); err != nil { //nolint:gosec // G204: the test's own paths
 					t.Fatalf("cp: %v\n%s", err, out)
 				}
 				inCopy := *tf
@@ -283,7 +283,7 @@ func TestAccRecovery_killedRunPerWorkspace(t *testing.T) {
 	for _, how := range []string{"workspaces", "working directories sharing a data directory"} {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
-			host, local := acctest.IsolatedAPI(t, slowAnswers(400*time.Millisecond))
+			host, local := acctest.IsolatedAPI(t, slowAnswers())
 			var killed, other *acctest.Terraform
 			if how == "workspaces" {
 				killed = acctest.NewTerraform(t, recoveryProvider(host)+perWorkspaceConfig, nil)

@@ -84,7 +84,7 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 			// several are under way whenever the stop comes.
 			answers := &answerLog{}
 			host, local := acctest.IsolatedAPI(t, func(h http.Handler) http.Handler {
-				return answers.record(slowAnswers(400 * time.Millisecond)(h))
+				return answers.record(slowAnswers()(h))
 			})
 			provider := fmt.Sprintf("provider \"pipeline\" {\n  host = %q\n  api_key = %q\n  project_id = \"1\"\n  requests_per_minute = 0\n}\n",
 				host, acctest.KeyWrite)

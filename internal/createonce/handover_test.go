@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -103,8 +102,8 @@ func TestJournal_copiesAdoptOnce(t *testing.T) {
 	first, _ := create(t, a.run(dir), req)
 	Release(dir, false)
 	cp := filepath.Join(t.TempDir(), "copy")
-	if out, err := exec.Command("cp", "-a", dir, cp).CombinedOutput(); err != nil { //nolint:gosec // a test's own paths
-		t.Fatalf("cp: %v\n%s", err, out)
+	if err := os.CopyFS(cp, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
 	}
 	viaCopy, diags := create(t, a.run(cp), req)
 	if viaCopy.ID != first.ID || !adopted(diags) {
@@ -213,19 +212,19 @@ func TestJournalDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := func(dir string) string { return filepath.Base(dir) }
-	real := JournalDir(work, ".terraform", "default")
-	if real == "" {
+	viaReal := JournalDir(work, ".terraform", "default")
+	if viaReal == "" {
 		t.Fatal("no journal directory")
 	}
 	for name, got := range map[string]string{
 		"symlink": JournalDir(link, ".terraform", "default"),
 		"copy":    JournalDir(cp, ".terraform", "default"),
 	} {
-		if key(got) != key(real) {
-			t.Errorf("through the %s the journal is %s, want %s", name, got, real)
+		if key(got) != key(viaReal) {
+			t.Errorf("through the %s the journal is %s, want %s", name, got, viaReal)
 		}
 	}
-	if key(JournalDir(work, ".terraform", "blue")) == key(real) {
+	if key(JournalDir(work, ".terraform", "blue")) == key(viaReal) {
 		t.Error("two workspaces share a journal")
 	}
 	a, b := JournalDir(work, shared, "default"), JournalDir(filepath.Join(root, "other"), shared, "default")

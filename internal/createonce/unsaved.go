@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -50,11 +52,11 @@ func (j *journal) refuseResend(host string) error {
 	}
 	name := j.unsavedFile(host)
 	b, err := os.ReadFile(name) //nolint:gosec // G304: a file of the journal directory
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	e := &UnsavedBeforeError{File: name}
-	_ = json.Unmarshal(b, &e.unsavedCreate) // a file cut short still refuses
+	_ = json.Unmarshal(b, &e.unsavedCreate) // a file cut short, or unreadable, still refuses
 	if abs, err := filepath.Abs(name); err == nil {
 		e.File = abs
 	}

@@ -52,14 +52,14 @@ func TestHoldingProblems(t *testing.T) {
 	}
 }
 
-// stored is a stored config of plugin, named name.
-func stored(id, plugin int64, name string) localapi.StoredRecord {
-	return localapi.StoredRecord{ID: id, Plugin: plugin, Name: &name, Config: []byte(`{}`)}
+// stored is a stored config of plugin 1, named name.
+func stored(id int64, name string) localapi.StoredRecord {
+	return localapi.StoredRecord{ID: id, Plugin: 1, Name: &name, Config: []byte(`{}`)}
 }
 
-// created is a plan that creates a config of plugin.
-func created(name string, plugin int64) Shown {
-	return Shown{Name: name, Action: "create", After: map[string]any{"plugin": new(big.Float).SetInt64(plugin)}}
+// created is default.r0's plan that creates a config of plugin 1.
+func created() Shown {
+	return Shown{Name: "default.r0", Action: "create", After: map[string]any{"plugin": new(big.Float).SetInt64(1)}}
 }
 
 // TestChangesAsPlanned: a config no plan names that changed, a new config
@@ -69,24 +69,24 @@ func created(name string, plugin int64) Shown {
 func TestChangesAsPlanned(t *testing.T) {
 	t.Parallel()
 	cat := &Catalog{}
-	before := Snapshot{1: stored(1, 1, "kept")}
+	before := Snapshot{1: stored(1, "kept")}
 	for _, tc := range []struct {
 		name    string
 		applied Applied
 		after   Snapshot
 		want    string // "": no problem
 	}{
-		{"a config no plan names changed", Applied{}, Snapshot{1: stored(1, 1, "renamed")},
+		{"a config no plan names changed", Applied{}, Snapshot{1: stored(1, "renamed")},
 			`config 1: name changed from "kept" to "renamed", but no plan changes it`},
-		{"a new config no plan creates", Applied{}, Snapshot{1: stored(1, 1, "kept"), 2: stored(2, 1, "new")},
+		{"a new config no plan creates", Applied{}, Snapshot{1: stored(1, "kept"), 2: stored(2, "new")},
 			"config 2 of plugin 1 is new, but the plan creates no config of that plugin"},
-		{"a create that took a config silently", Applied{Shown: []Shown{created("default.r0", 1)}, Done: map[string]bool{"default.r0": true}},
-			Snapshot{1: stored(1, 1, "kept")}, "a create took a config that existed without saying so"},
-		{"a create that made a config", Applied{Shown: []Shown{created("default.r0", 1)}, Done: map[string]bool{"default.r0": true}},
-			Snapshot{1: stored(1, 1, "kept"), 2: stored(2, 1, "new")}, ""},
-		{"a create that adopted a config with a warning", Applied{Shown: []Shown{created("default.r0", 1)},
-			Done: map[string]bool{"default.r0": true}, Adopted: map[int64]bool{1: true}}, Snapshot{1: stored(1, 1, "kept")}, ""},
-		{"a create that failed", Applied{Shown: []Shown{created("default.r0", 1)}}, Snapshot{1: stored(1, 1, "kept")}, ""},
+		{"a create that took a config silently", Applied{Shown: []Shown{created()}, Done: map[string]bool{"default.r0": true}},
+			Snapshot{1: stored(1, "kept")}, "a create took a config that existed without saying so"},
+		{"a create that made a config", Applied{Shown: []Shown{created()}, Done: map[string]bool{"default.r0": true}},
+			Snapshot{1: stored(1, "kept"), 2: stored(2, "new")}, ""},
+		{"a create that adopted a config with a warning", Applied{Shown: []Shown{created()},
+			Done: map[string]bool{"default.r0": true}, Adopted: map[int64]bool{1: true}}, Snapshot{1: stored(1, "kept")}, ""},
+		{"a create that failed", Applied{Shown: []Shown{created()}}, Snapshot{1: stored(1, "kept")}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -57,7 +57,7 @@ func (m *Machine) KilledApply(t *rapid.T) {
 			"no warning of the next apply of %s named it", id, ws.Name)
 	}
 	for _, id := range slices.Sorted(maps.Keys(ws.unadoptable)) {
-		if _, held := m.holder(id); !held {
+		if !m.isHeld(id) {
 			m.fail(t, "config %d, which the killed apply of %s gave Terraform (the state did not keep it) or wrote to "+
 				"without an answer, is held by no resource and no warning of the next apply named it", id, ws.Name)
 		}
@@ -66,14 +66,14 @@ func (m *Machine) KilledApply(t *rapid.T) {
 	ws.openEntries = 0
 }
 
-// holder returns the resource that holds config id.
-func (m *Machine) holder(id int64) (held, bool) {
+// isHeld reports whether a resource holds config id.
+func (m *Machine) isHeld(id int64) bool {
 	for _, h := range m.slots() {
 		if got, _, ok := idOf(h.s.inst); ok && got == id {
-			return h, true
+			return true
 		}
 	}
-	return held{}, false
+	return false
 }
 
 // noteOrphans records what a killed apply of ws left: configs it created
@@ -92,7 +92,7 @@ func (m *Machine) noteOrphans(ws *Workspace, before, after Snapshot, out *applie
 		if _, existed := before[id]; existed || rec.Deleted {
 			continue
 		}
-		if _, ok := m.holder(id); ok {
+		if m.isHeld(id) {
 			continue
 		}
 		switch {
