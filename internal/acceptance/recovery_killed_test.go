@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -87,8 +88,8 @@ func warnedIDs(out string, re *regexp.Regexp) map[int64]bool {
 }
 
 // onlyState fails unless the service lists exactly the configs of states,
-// each held once.
-func onlyState(t *testing.T, host string, states ...map[string]int64) {
+// each held once, and leftovers (named in warnings).
+func onlyState(t *testing.T, host string, leftovers map[int64]bool, states ...map[string]int64) {
 	t.Helper()
 	held := map[int64]string{}
 	for i, state := range states {
@@ -102,7 +103,7 @@ func onlyState(t *testing.T, host string, states ...map[string]int64) {
 	}
 	active := activeIDs(t, host)
 	for id := range active {
-		if _, ok := held[id]; !ok {
+		if _, ok := held[id]; !ok && !leftovers[id] {
 			t.Errorf("config %d is active, but no state holds it (the service has %v, the states %v)", id, active, held)
 		}
 	}
@@ -113,8 +114,10 @@ func onlyState(t *testing.T, host string, states ...map[string]int64) {
 	}
 }
 
-// handedConfigs are a config that Terraform saves before the kill, and one
-// whose create the kill interrupts (the second waits for the first).
+// handedConfigs are a config that the provider gives Terraform before the
+// kill (Terraform saves it then, OpenTofu only at the end of the apply),
+// and one whose create the kill interrupts (the second waits for the
+// first).
 func handedConfigs(host string, a string) string {
 	return recoveryProvider(host) + a + `
 resource "pipeline_import_app_config" "b" {
@@ -137,7 +140,8 @@ resource "pipeline_transformation_config" "a" {
 // another working directory's, is never adopted by an identical create in
 // the first directory: that creates a config of its own, and a warning
 // names the other only as possibly left over. The kill's own orphan is
-// adopted.
+// adopted. (OpenTofu saves no state before the kill: the config is in no
+// state already, and the rest is the same.)
 func TestAccRecovery_handedConfigNeverAdopted(t *testing.T) {
 	t.Parallel()
 	for _, how := range []string{"state rm", "removed block"} {
@@ -146,13 +150,15 @@ func TestAccRecovery_handedConfigNeverAdopted(t *testing.T) {
 			host, local := acctest.IsolatedAPI(t, slowAnswers())
 			tf := acctest.NewTerraform(t, handedConfigs(host, handedA), nil)
 			killAtCreate(t, tf, local, 2)
-			x := tf.StateIDs()["pipeline_transformation_config.a"]
-			if x == 0 {
-				t.Fatalf("the kill came before Terraform saved a: the test proves nothing (state %v)", tf.StateIDs())
-			}
-			if how == "state rm" {
+			x := onlyActive(t, host, client.Transformations)
+			switch saved := tf.StateIDs()["pipeline_transformation_config.a"]; {
+			case saved == 0:
+				t.Logf("%s saved no state before the kill: config %d is in no state already", acctest.TerraformBinary(), x)
+			case saved != x:
+				t.Fatalf("the state holds config %d for a, the service %d", saved, x)
+			case how == "state rm":
 				mustRun(t, tf, "state", "rm", "-no-color", "pipeline_transformation_config.a")
-			} else {
+			default:
 				tf.WriteConfig(recoveryProvider(host) + `
 removed {
   from = pipeline_transformation_config.a
@@ -180,35 +186,47 @@ resource "pipeline_import_app_config" "b" {
 			if !warnedIDs(out, leftoverSummary)[x] {
 				t.Errorf("no warning names config %d as possibly left over:\n%s", x, out)
 			}
-			onlyState(t, host, tf.StateIDs(), other.StateIDs())
+			onlyState(t, host, nil, tf.StateIDs(), other.StateIDs())
 		})
 	}
+}
+
+// onlyActive returns the one active config of coll in project 1.
+func onlyActive(t *testing.T, host string, coll client.Collection) int64 {
+	t.Helper()
+	recs, err := acctest.ClientFor(t, host, localapi.KeyFull).ListAll(context.Background(), "1", coll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 {
+		t.Fatalf("%s holds %d configs, want the one the killed run made", coll, len(recs))
+	}
+	return recs[0].ID
 }
 
 // TestAccRecovery_targetedAfterKill: a -target apply right after a kill,
 // of a new resource identical to one Terraform saved before the kill,
 // never adopts the saved one (the plan reads only the target); it creates
 // a config of its own, and the kill's orphan is adopted by the next
-// apply.
+// apply. (OpenTofu saves no state before the kill: the config is named as
+// possibly left over.)
 func TestAccRecovery_targetedAfterKill(t *testing.T) {
 	t.Parallel()
 	host, local := acctest.IsolatedAPI(t, slowAnswers())
 	tf := acctest.NewTerraform(t, handedConfigs(host, handedA), nil)
 	killAtCreate(t, tf, local, 2)
-	if tf.StateIDs()["pipeline_transformation_config.a"] == 0 {
-		t.Fatalf("the kill came before Terraform saved a: the test proves nothing (state %v)", tf.StateIDs())
-	}
+	x := onlyActive(t, host, client.Transformations)
 	tf.WriteConfig(handedConfigs(host, handedA+strings.ReplaceAll(handedA, `"a"`, `"c"`)))
 	out := applyOut(t, tf, nil, "-target=pipeline_transformation_config.c")
-	state := tf.StateIDs()
-	if a, c := state["pipeline_transformation_config.a"], state["pipeline_transformation_config.c"]; a == c {
-		t.Fatalf("a and c both hold config %d:\n%s", a, out)
+	if c := tf.StateIDs()["pipeline_transformation_config.c"]; c == x || warnedIDs(out, adoptedSummary)[x] {
+		t.Fatalf("c took config %d, which Terraform got before the kill:\n%s", x, out)
 	}
+	leftovers := warnedIDs(out, leftoverSummary)
 	out = applyOut(t, tf, nil)
 	if n := len(warnedIDs(out, adoptedSummary)); n != 1 {
 		t.Errorf("the full apply adopted %d configs, want b's orphan:\n%s", n, out)
 	}
-	onlyState(t, host, tf.StateIDs())
+	onlyState(t, host, leftovers, tf.StateIDs())
 	tf.EmptyPlan("after the full apply")
 }
 
@@ -260,7 +278,7 @@ func TestAccRecovery_otherPathToDirectory(t *testing.T) {
 			if got := warnedIDs(out, adoptedSummary); !maps.Equal(got, boolSet(orphans)) {
 				t.Errorf("adopted %v, want the kill's orphans %v:\n%s", slices.Sorted(maps.Keys(got)), orphans, out)
 			}
-			onlyState(t, host, next.StateIDs())
+			onlyState(t, host, nil, next.StateIDs())
 		})
 	}
 }
