@@ -33,7 +33,9 @@ fi
 pipeline_install_mirror "$work" "$version"
 (cd "$pipeline_root" && go build -o "$work/bin/summarize" ./scripts/summarize)
 
-export POSTHOG_API_KEY=phx_local_full POSTHOG_PROJECT_ID=1
+# The key PostHog users are told to make: plugin:read and plugin:write,
+# limited to their project.
+export POSTHOG_API_KEY=phx_local_write POSTHOG_PROJECT_ID=1
 
 step "Starting the local API as PostHog was in 2024, and making two configs there"
 pipeline_start_localapi "$work" -db "$work/pipeline.db" -today -generation 1

@@ -1,7 +1,6 @@
 package acceptance
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -85,64 +84,6 @@ action "pipeline_%[4]s_run_job" "run" {
 		}
 		if runs := local.Jobs(); len(runs) != 1 {
 			t.Errorf("after the refused invoke the local API holds %d jobs, want still 1", len(runs))
-		}
-	})
-}
-
-// TestAccInvoke_migrate runs `terraform apply -invoke` on the migrate
-// action of each kind (Terraform 1.14+) against a local API moved to
-// generation 2 after the config was made: the apply that manages the config
-// migrates nothing; the invocation makes exactly one hog function, of that
-// config, which it then disables, and says which hog function it made.
-func TestAccInvoke_migrate(t *testing.T) {
-	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
-		t.Parallel()
-		acctest.SkipBelowTerraform(t, "1.14.0")
-		host, local := acctest.IsolatedAPI(t, nil)
-		// The first plugin of each kind has a migrator.
-		plugin := tc.Plugins[0]
-		configType := tc.TypeName
-		actionAddr := "action.pipeline_" + tc.Kind.Name + "_migrate.move"
-		tf := acctest.NewTerraform(t, acctest.ProviderBlock(host, localapi.KeyFull, "1")+fmt.Sprintf(`
-resource %[1]q "test" {
-  plugin  = %[2]d
-  enabled = true
-}
-
-action "pipeline_%[3]s_migrate" "move" {
-  config {
-    config_id = %[1]s.test.id
-  }
-}
-`, configType, plugin, tc.Kind.Name), nil)
-		if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil {
-			t.Fatalf("apply at generation 1: %v\n%s", err, out)
-		}
-		if err := local.SetGeneration(localapi.Generation2); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := tf.Run("apply", "-auto-approve", "-no-color"); err != nil || len(local.HogFunctions()) != 0 {
-			t.Fatalf("apply at generation 2: %v, %d hog functions; an action runs only when invoked\n%s", err, len(local.HogFunctions()), out)
-		}
-		configID := tf.StateIDs()[configType+".test"]
-
-		out, err := tf.Run("apply", "-invoke="+actionAddr, "-auto-approve", "-no-color")
-		if err != nil {
-			t.Fatalf("apply -invoke: %v\n%s", err, out)
-		}
-		made := local.HogFunctions()
-		if len(made) != 1 || made[0].SourceConfigID == nil || *made[0].SourceConfigID != configID {
-			t.Fatalf("hog functions %+v, want exactly one made of config %d\n%s", made, configID, out)
-		}
-		if n := local.Counters()["migrate"]; n != 1 {
-			t.Errorf("%d migrate requests, want 1", n)
-		}
-		if !strings.Contains(out, "The service made hog function "+made[0].ID) {
-			t.Errorf("apply -invoke did not say which hog function it made:\n%s", out)
-		}
-		rec, err := acctest.ClientFor(t, host, localapi.KeyFull).Get(context.Background(), "1", tc.Kind.Collection, configID)
-		if err != nil || rec.Enabled || rec.Deleted {
-			t.Errorf("config %d after the migration: %+v %v, want kept and disabled", configID, rec, err)
 		}
 	})
 }

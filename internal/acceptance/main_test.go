@@ -6,7 +6,9 @@
 // "Moving to hog functions", states of the generic REST providers taken
 // over by moved blocks, with stand-ins of those providers from package
 // standin; the official PostHog provider's posthog_hog_function against the
-// local API's hog function routes, with its stand-in from standin/posthog). They need TF_ACC=1, run the binary TF_ACC_TERRAFORM_PATH names
+// local API's hog function routes, with its stand-in from standin/posthog,
+// or its real binary when PIPELINE_OFFICIAL_POSTHOG_PROVIDER names one, and
+// the two compared). They need TF_ACC=1, run the binary TF_ACC_TERRAFORM_PATH names
 // (else terraform on PATH), and run against local APIs of their own. The
 // harness they use, shared with every package's tests, is package acctest;
 // the tests of each construct, which run the provider in the test process,

@@ -16,7 +16,7 @@ import (
 
 // TestAccReadme_firstExample applies the README's first example
 // (examples/demo/main.tf, which make demo applies too) against the service
-// as it is today: it sends no create, makes no hog function, and writes
+// as it is today, with a key limited to the project: it sends no create, makes no hog function, and writes
 // only the one update its plan shows; the next plan is empty.
 func TestAccReadme_firstExample(t *testing.T) {
 	t.Parallel()
@@ -38,13 +38,16 @@ func TestAccReadme_firstExample(t *testing.T) {
 	// The example carries its own required_providers; the working
 	// directory's is written by NewTerraform.
 	body := regexp.MustCompile(`(?s)terraform \{.*?\n\}\n`).ReplaceAllString(string(example), "")
+	// The key PostHog users are told to make: plugin:read and plugin:write,
+	// limited to their project, which the plugin listing refuses.
 	tf := acctest.NewTerraform(t, body, map[string]string{
-		"POSTHOG_HOST": host, "POSTHOG_API_KEY": localapi.KeyFull, "POSTHOG_PROJECT_ID": "1",
+		"POSTHOG_HOST": host, "POSTHOG_API_KEY": localapi.KeyWrite, "POSTHOG_PROJECT_ID": "1",
 	})
 	local.ResetCounters()
 	out, code := tf.PlanExitCode()
-	if code != 2 || !strings.Contains(out, "1 to import, 0 to add, 1 to change, 0 to destroy") {
-		t.Fatalf("the plan (exit %d) is not the import and the one change:\n%s", code, out)
+	if code != 2 || !strings.Contains(out, "1 to import, 0 to add, 1 to change, 0 to destroy") ||
+		!strings.Contains(out, "Plugins read from the transformation configs of project 1") {
+		t.Fatalf("the plan (exit %d) is not the import and the one change, with the plugins of the project's configs:\n%s", code, out)
 	}
 	mustApply(t, tf)
 	c := local.Counters()
@@ -55,8 +58,11 @@ func TestAccReadme_firstExample(t *testing.T) {
 		t.Errorf("hog functions %+v, want none", made)
 	}
 	rec, err := acctest.ClientFor(t, host, localapi.KeyFull).Get(context.Background(), "1", client.Transformations, 1)
-	if err != nil || !rec.Enabled || !strings.Contains(string(rec.Config), `"locale":"en"`) {
-		t.Errorf("config 1 (%v) is enabled %v with settings %s, want it enabled with locale en", err, rec.Enabled, rec.Config)
+	if err != nil {
+		t.Fatalf("reading config 1 after the apply: %v", err)
+	}
+	if !rec.Enabled || !strings.Contains(string(rec.Config), `"locale":"en"`) {
+		t.Errorf("config 1 is enabled %v with settings %s, want it enabled with locale en", rec.Enabled, rec.Config)
 	}
 	tf.EmptyPlan("after the first example")
 }

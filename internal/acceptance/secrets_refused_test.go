@@ -60,10 +60,26 @@ func TestAccSecrets_plainKeyRefusedBeforeSending(t *testing.T) {
 		if active := activeIDs(t, host); len(active) != 0 {
 			t.Errorf("configs %v are active", active)
 		}
-		for id := int64(1); id <= 3; id++ {
-			if raw, err := local.StoredConfig(1, id); err == nil && strings.Contains(string(raw), "en-secret-place") {
-				t.Errorf("config %d stores the value: %s", id, raw)
+		// Every record of every project, the one created and deleted again
+		// included, as the store holds it.
+		if c := local.Counters(); c["create"] != 1 {
+			t.Errorf("%d creates, want the one whose answer told", c["create"])
+		}
+		records := 0
+		for _, project := range localapi.DefaultProjects() {
+			stored, err := local.StoredRecords(project)
+			if err != nil {
+				t.Fatal(err)
 			}
+			for id, rec := range stored {
+				records++
+				if strings.Contains(string(rec.Config), "en-secret-place") {
+					t.Errorf("config %d of project %d stores the value: %s", id, project, rec.Config)
+				}
+			}
+		}
+		if records != 1 {
+			t.Errorf("the service holds %d configs, want the one created and deleted again", records)
 		}
 	})
 }

@@ -24,8 +24,12 @@ import (
 // mirrorVersion is the version the provider is installed under.
 const mirrorVersion = "0.1.0"
 
-// providerAddress is this provider's address, as configurations name it.
+// providerAddress is this provider's address, as configurations name it;
+// providerAddresses are its addresses in both registries, where a source
+// without a host (pipelinecfg/pipeline) takes the tool's own.
 const providerAddress = "registry.terraform.io/pipelinecfg/pipeline"
+
+var providerAddresses = []string{providerAddress, "registry.opentofu.org/pipelinecfg/pipeline"}
 
 var (
 	mirrorOnce sync.Once
@@ -37,7 +41,7 @@ var (
 // test binary) and returns the mirror's directory.
 func providerMirror() (string, error) {
 	mirrorOnce.Do(func() {
-		mirrorDir, mirrorErr = buildMirror(".", "-X main.version="+mirrorVersion, mirrorVersion, providerAddress)
+		mirrorDir, mirrorErr = buildMirror(".", "-X main.version="+mirrorVersion, mirrorVersion, providerAddresses...)
 	})
 	return mirrorDir, mirrorErr
 }
@@ -61,6 +65,8 @@ type Terraform struct {
 	env []string
 	// required are the other providers' entries of required_providers.
 	required map[string]string
+	// own says the configurations bring their terraform block.
+	own bool
 }
 
 // NewTerraform writes config (with the required_providers block added) to
@@ -86,6 +92,9 @@ type TerraformSetup struct {
 	// WriteConfig writes besides this provider's: local name to source
 	// (a module has one such block).
 	RequiredProviders map[string]string
+	// OwnTerraformBlock says the configurations bring their own terraform
+	// block, as users write it: WriteConfig writes them as they are.
+	OwnTerraformBlock bool
 }
 
 // NewTerraformWith is NewTerraform with files written before init and
@@ -106,13 +115,13 @@ func NewTerraformWith(t testing.TB, config string, setup TerraformSetup) *Terraf
 	}
 	dir := t.TempDir()
 	rc := filepath.Join(dir, "terraformrc")
-	mirrors := []*MirroredProvider{{Addresses: []string{providerAddress}, dir: mirror}}
+	mirrors := []*MirroredProvider{{Addresses: providerAddresses, dir: mirror}}
 	writeFile(t, rc, cliConfig(append(mirrors, setup.Providers...)))
 	work := filepath.Join(dir, "work")
 	if err := os.Mkdir(work, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	tf := &Terraform{t: t, Dir: work, bin: bin, required: setup.RequiredProviders}
+	tf := &Terraform{t: t, Dir: work, bin: bin, required: setup.RequiredProviders, own: setup.OwnTerraformBlock}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(name, "POSTHOG_") || strings.HasPrefix(name, "TF_LOG") || name == "TF_CLI_CONFIG_FILE" ||
@@ -161,6 +170,10 @@ func hclList(items []string) string {
 // WriteConfig replaces the working directory's configuration.
 func (tf *Terraform) WriteConfig(config string) {
 	tf.t.Helper()
+	if tf.own {
+		tf.WriteFile("main.tf", config)
+		return
+	}
 	var others strings.Builder
 	names := make([]string, 0, len(tf.required))
 	for name := range tf.required {

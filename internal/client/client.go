@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,6 +57,7 @@ type Client struct {
 	throttle          *throttle.Throttle
 	colls             collections
 	current           currentProject
+	silent            silentHost
 }
 
 // New validates cfg and returns a client; its errors are *ConfigError and
@@ -129,11 +131,29 @@ func parseHost(raw string, allowInsecure bool) (base, hostPort string, err error
 	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
 		return invalid(quote(s) + " must not have a query or fragment")
 	}
+	if prefix, ok := beforeAPIPath(u.Path); ok {
+		return invalid(quote(s) + " names the API's own path, which the provider adds itself: drop the path from " +
+			"/api on and set host to " + quote(scheme+"://"+u.Host+prefix))
+	}
 	if scheme == "http" && !allowInsecure && !isLoopback(u.Hostname()) {
 		return invalid(quote(s) + " uses plain http to a host that is not loopback, which would send the API key unencrypted; " +
 			"use https, or opt in to plain http explicitly (allow_insecure_http in the provider)")
 	}
 	return scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), u.Host, nil
+}
+
+// beforeAPIPath is the part of a host's path before an /api segment that
+// starts the API's own paths (a path that ends there, or goes on to its
+// projects or organizations), and whether it has one; a proxy's prefix
+// such as /posthog-api is not one.
+func beforeAPIPath(p string) (string, bool) {
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	for i, seg := range segs {
+		if seg == "api" && (i == len(segs)-1 || slices.Contains([]string{"projects", "organizations", "environments"}, segs[i+1])) {
+			return strings.TrimRight("/"+strings.Join(segs[:i], "/"), "/"), true
+		}
+	}
+	return "", false
 }
 
 func isLoopback(host string) bool {

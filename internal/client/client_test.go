@@ -27,6 +27,12 @@ func TestNewValidatesConfig(t *testing.T) {
 		{"malformed", Config{Host: "https://exa mple.com/%zz", APIKey: testKey}, "host", "malformed"},
 		{"query", Config{Host: "https://us.posthog.com/?x=1", APIKey: testKey}, "host", "query"},
 		{"credentials", Config{Host: "https://user:hunter2@us.posthog.com", APIKey: testKey}, "host", "credentials"}, //nolint:gosec // a fixture, not a credential
+		{"a proxy's prefix with api in it", Config{Host: "https://example.com/api-proxy/posthog/", APIKey: testKey}, "", ""},
+		{"the API's path", Config{Host: "https://us.posthog.com/api", APIKey: testKey}, "host",
+			`names the API's own path, which the provider adds itself: drop the path from /api on and set host to "https://us.posthog.com"`},
+		{"the API's path and a slash", Config{Host: "https://us.posthog.com/api/", APIKey: testKey}, "host", `set host to "https://us.posthog.com"`},
+		{"a project's path", Config{Host: "https://example.com/posthog/api/projects/1/", APIKey: testKey}, "host",
+			`set host to "https://example.com/posthog"`},
 		{"plain http elsewhere", Config{Host: "http://posthog.example.com", APIKey: testKey}, "host", "allow_insecure_http"},
 		{"empty key", Config{Host: "https://us.posthog.com"}, "api_key", "must not be empty"},
 		{"whitespace key", Config{Host: "https://us.posthog.com", APIKey: " \t\n"}, "api_key", "must not be empty"},

@@ -105,6 +105,7 @@ type ThrottledError struct {
 	Attempts   int
 	MaybeSent  bool // an earlier attempt may have reached the service
 	Err        *APIError
+	Limit      error // what set the deadline (WithTimeLimit), if it said
 }
 
 // Error names the request, the wait and when it ends, and the time left.
@@ -118,12 +119,16 @@ func (e *ThrottledError) Error() string {
 		e.Method, e.Path, throttle.RoundWait(e.Wait), e.Until.UTC().Format("2006-01-02 15:04:05 UTC"), throttle.RoundWait(max(0, e.Left)), what)
 }
 
-// Unwrap returns the 429 answer, if this request got one.
-func (e *ThrottledError) Unwrap() error {
-	if e.Err == nil {
-		return nil // not a typed nil, which errors.As would take for an *APIError
+// Unwrap returns the 429 answer, if this request got one, and the limit.
+func (e *ThrottledError) Unwrap() []error {
+	var errs []error
+	if e.Err != nil { // not a typed nil, which errors.As would take for an *APIError
+		errs = append(errs, e.Err)
 	}
-	return e.Err
+	if e.Limit != nil {
+		errs = append(errs, e.Limit)
+	}
+	return errs
 }
 
 // AnswerTooLargeError is an answer past the Limit bytes the client reads of one.
@@ -181,7 +186,7 @@ func (e *ServiceGoneError) Error() string {
 }
 
 // MissingActionError is a 404 of a record's action although the record
-// exists (generation 2 has no job, 1 no migrate); not IsNotFound.
+// exists (generation 2 has no job); not IsNotFound.
 type MissingActionError struct {
 	Action, Method, Path string
 	ID                   int64
@@ -226,6 +231,12 @@ func IsProjectScopedKey(err error) bool {
 	return answered(err, http.StatusForbidden, "scoped projects")
 }
 
+// IsProjectNotFound reports whether err is the service's 404 for a project
+// it does not know.
+func IsProjectNotFound(err error) bool {
+	return answered(err, http.StatusNotFound, "project not found")
+}
+
 // IsOrganizationNotFound reports whether err is the service's 404 for an
 // organization it does not know.
 func IsOrganizationNotFound(err error) bool {
@@ -236,12 +247,6 @@ func IsOrganizationNotFound(err error) bool {
 // for a create it cannot turn into a hog function; nothing was made then.
 func IsCreationDisabled(err error) bool {
 	return answered(err, http.StatusBadRequest, "Plugin creation is no longer possible")
-}
-
-// IsNoMigration reports whether err is the migrate action's 400 for a
-// plugin the service cannot turn into a hog function.
-func IsNoMigration(err error) bool {
-	return answered(err, http.StatusBadRequest, "No migration available")
 }
 
 // answered reports whether err is an answer of status whose detail says detail, in any case.
@@ -283,8 +288,7 @@ func MayHaveApplied(err error) bool {
 // record: not the service's unknown project.
 func notFound404(err error) *APIError {
 	var apiErr *APIError
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound ||
-		strings.Contains(strings.ToLower(apiErr.Detail), "project not found") {
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound || IsProjectNotFound(err) {
 		return nil
 	}
 	return apiErr

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -47,7 +46,7 @@ func TestCreationDisabled(t *testing.T) {
 	})
 	c := newTestClient(t, srv.URL)
 	_, err := c.Create(context.Background(), "1", ImportApps, RecordInput{Plugin: Some[int64](4), Order: Some[int64](0)})
-	if !IsCreationDisabled(err) || IsUnsaved(err) || MayHaveApplied(err) || IsNoMigration(err) {
+	if !IsCreationDisabled(err) || IsUnsaved(err) || MayHaveApplied(err) {
 		t.Fatalf("got %v", err)
 	}
 	if srv.count() != 1 {
@@ -89,10 +88,8 @@ func TestServiceGone(t *testing.T) {
 		},
 		func() error { return c.Delete(ctx, "1", Transformations, 5) },
 		func() error { return c.RunJob(ctx, "1", Transformations, 5, Job{Type: "x"}) },
-		func() error { _, err := c.Migrate(ctx, "1", Transformations, 5); return err },
 		func() error { _, err := c.Frontend(ctx, "1", Transformations, 5); return err },
 		func() error { _, err := c.Create(ctx, "1", Transformations, RecordInput{}); return err },
-		func() error { _, err := c.Rearrange(ctx, "1", Transformations, map[int64]int64{5: 1}); return err },
 	} {
 		before := srv.count()
 		if err := call(); !IsServiceGone(err) || IsNotFound(err) {
@@ -247,7 +244,7 @@ func TestNotFoundStaysNotFound(t *testing.T) {
 }
 
 // TestMissingAction: a 404 of a record's action while the record exists is
-// the action gone (generation 2's job, generation 1's migrate).
+// the action gone (generation 2's job).
 func TestMissingAction(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -271,9 +268,6 @@ func TestMissingAction(t *testing.T) {
 	if want := "POST /api/projects/1/pipeline_import_apps_configs/42/job/ answered 404 Not Found although config 42 exists: " +
 		"the service has no job action"; err.Error() != want {
 		t.Errorf("message %q, want %q", err, want)
-	}
-	if _, err := c.Migrate(ctx, "1", ImportApps, 42); !errors.As(err, &missing) || missing.Action != "migrate" {
-		t.Errorf("migrate: got %v", err)
 	}
 
 	// One record confirmed the action missing: the job of other records
@@ -324,54 +318,6 @@ func TestDropsFilters(t *testing.T) {
 	}
 	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil || !c.DropsFilters(Transformations) {
 		t.Fatalf("get without filters: %v", err)
-	}
-}
-
-func TestMigrate(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	srv := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, 200, `{"id": "0190-a", "name": "GeoIP",  "inputs": {}}`)
-	})
-	c := newTestClient(t, srv.URL)
-	hf, err := c.Migrate(ctx, "1", Transformations, 42)
-	if err != nil || hf.ID != "0190-a" || hf.Name != "GeoIP" || string(hf.JSON) != `{"id":"0190-a","name":"GeoIP","inputs":{}}` {
-		t.Fatalf("got %+v, %v", hf, err)
-	}
-	req := srv.requests()[0]
-	if req.Method != http.MethodPost || req.Path != "/api/projects/1/pipeline_transformation_configs/42/migrate/" || string(req.Body) != "{}" {
-		t.Errorf("sent %s %s %s", req.Method, req.Path, req.Body)
-	}
-
-	// Like a create, never sent again once it may have arrived.
-	lost := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(502) })
-	c = newTestClient(t, lost.URL)
-	if _, err := c.Migrate(ctx, "1", Transformations, 42); !MayHaveApplied(err) || lost.count() != 1 {
-		t.Errorf("502: %v after %d requests, want one request that may have applied", err, lost.count())
-	}
-
-	noMigration := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, 400, envelope("validation_error", "invalid_input", "No migration available for this plugin", ""))
-	})
-	c = newTestClient(t, noMigration.URL)
-	if _, err := c.Migrate(ctx, "1", Transformations, 42); !IsNoMigration(err) || IsCreationDisabled(err) {
-		t.Errorf("got %v", err)
-	}
-
-	for _, body := range []string{`[1]`, `null`} {
-		notObject := newRecorder(t, func(_ int, w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, body) })
-		c = newTestClient(t, notObject.URL)
-		if _, err := c.Migrate(ctx, "1", Transformations, 42); err == nil {
-			t.Errorf("an answer %s that is not an object must be an error", body)
-		}
-	}
-}
-
-func TestHogFunctionID(t *testing.T) {
-	for raw, want := range map[string]string{`"0190-a"`: "0190-a", `17`: "17", `17.0`: "17", `null`: "", ``: "", `{}`: ""} {
-		if got := hogFunctionID(json.RawMessage(raw)); got != want {
-			t.Errorf("id %s: got %q, want %q", raw, got, want)
-		}
 	}
 }
 

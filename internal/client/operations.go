@@ -1,17 +1,13 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
-
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
 // Get retrieves one record.
@@ -78,66 +74,6 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	}
 	_, err := c.call(ctx, target{project, coll, id, "job"}.request(http.MethodPost).withJSON(map[string]Job{"job": job}))
 	return err
-}
-
-// HogFunction is what the migrate action answers with.
-type HogFunction struct {
-	ID   string // "" when the answer has none
-	Name string
-	JSON json.RawMessage // the whole answer, compact
-}
-
-// Migrate turns a record into a hog function (generation 2's migrate
-// action, which disables the record); like a create it is never sent twice.
-func (c *Client) Migrate(ctx context.Context, project string, coll Collection, id int64) (*HogFunction, error) {
-	r := target{project, coll, id, "migrate"}.request(http.MethodPost).withJSON(struct{}{})
-	resp, err := c.call(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	obj, ok := jsonvalue.Object(string(resp.body))
-	if !ok {
-		return nil, c.decodeError(r, resp, errors.New("not a JSON object"))
-	}
-	hf := &HogFunction{ID: hogFunctionID(obj["id"]), JSON: json.RawMessage(jsonvalue.Compact(resp.body))}
-	_ = json.Unmarshal(obj["name"], &hf.Name) // a name that is not a string is none
-	return hf, nil
-}
-
-// hogFunctionID reads a hog function's id, a string or an integer.
-func hogFunctionID(raw json.RawMessage) string {
-	var s string // null too
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var n jsonvalue.FlexInt
-	if json.Unmarshal(raw, &n) == nil {
-		return strconv.FormatInt(int64(n), 10)
-	}
-	return ""
-}
-
-// Rearrange sets the order of enabled configs by id and returns the records
-// the live service answers with; scoped keys get 403.
-func (c *Client) Rearrange(ctx context.Context, project string, coll Collection, orders map[int64]int64) ([]Record, error) {
-	t := target{project: project, coll: coll}
-	r := apiRequest{method: http.MethodPatch, path: t.collectionPath() + "rearrange/", target: t}.withJSON(map[string]any{"orders": orders})
-	resp, err := c.call(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	switch b := bytes.TrimSpace(resp.body); {
-	case len(b) == 0 || b[0] == '{' && json.Valid(b):
-		return nil, nil // the published schema's answer
-	case b[0] == '[':
-		var recs []Record
-		if err := json.Unmarshal(b, &recs); err != nil {
-			return nil, c.decodeError(r, resp, err)
-		}
-		c.noteRecords(project, coll, recs...)
-		return recs, nil
-	}
-	return nil, c.decodeError(r, resp, errors.New("neither an array nor an object"))
 }
 
 // recordCall sends r and decodes the record it answers with.

@@ -16,8 +16,6 @@ func TestPaths(t *testing.T) {
 			_, _ = w.Write([]byte("export {}"))
 		case strings.HasSuffix(r.URL.Path, "/job/"), r.Method == http.MethodDelete:
 			w.WriteHeader(http.StatusNoContent)
-		case strings.HasSuffix(r.URL.Path, "/rearrange/"):
-			writeJSON(w, 200, `[]`)
 		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "_configs/"):
 			writeJSON(w, 200, `{"count":0,"results":[]}`)
 		default:
@@ -43,10 +41,6 @@ func TestPaths(t *testing.T) {
 			func() error { return c.Delete(ctx, tt.project, Transformations, 42) },
 			func() error { _, err := c.Frontend(ctx, tt.project, Transformations, 42); return err },
 			func() error { return c.RunJob(ctx, tt.project, ImportApps, 42, Job{Type: "x"}) },
-			func() error {
-				_, err := c.Rearrange(ctx, tt.project, Transformations, map[int64]int64{42: 1})
-				return err
-			},
 		}
 		for i, op := range ops {
 			if err := op(); err != nil {
@@ -63,7 +57,6 @@ func TestPaths(t *testing.T) {
 			"DELETE " + base + "pipeline_transformation_configs/42/",
 			"GET " + base + "pipeline_transformation_configs/42/frontend/",
 			"POST " + base + "pipeline_import_apps_configs/42/job/",
-			"PATCH " + base + "pipeline_transformation_configs/rearrange/",
 		}
 		reqs := srv.requests()[before:]
 		for i, w := range want {
@@ -78,57 +71,6 @@ func TestEmptyProjectIsRefused(t *testing.T) {
 	c := newTestClient(t, "http://127.0.0.1:1")
 	if _, err := c.Get(context.Background(), " ", Transformations, 1); err == nil || !strings.Contains(err.Error(), "project") {
 		t.Fatalf("want an error about the project, got %v", err)
-	}
-}
-
-func TestRearrange(t *testing.T) {
-	tests := []struct {
-		name    string
-		status  int
-		body    string
-		wantIDs []int64
-		wantErr bool
-	}{
-		{"bare array (live)", 200, `[{"id":3,"order":1,"enabled":true},{"id":"9","order":2,"enabled":true,"plugin_info":null}]`, []int64{3, 9}, false},
-		{"single record (spec)", 200, `{"id":3,"order":1}`, nil, false},
-		{"empty body", 200, ``, nil, false},
-		{"not JSON", 200, `<html>oops</html>`, nil, true},
-		{"scoped key", 403, envelope("authentication_error", "permission_denied", "This action does not support Personal API Key access", ""), nil, true},
-		{"bad key gives 500", 500, `<h1>Server Error (500)</h1>`, nil, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := newRecorder(t, func(n int, w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(tt.status)
-				_, _ = w.Write([]byte(tt.body))
-			})
-			c := newTestClient(t, srv.URL)
-			recs, err := c.Rearrange(context.Background(), "1", Transformations, map[int64]int64{3: 1, 9: 2})
-			if tt.wantErr != (err != nil) {
-				t.Fatalf("error: %v", err)
-			}
-			if got := ids(recs); len(got) != len(tt.wantIDs) || (len(got) > 0 && (got[0] != tt.wantIDs[0] || got[1] != tt.wantIDs[1])) {
-				t.Fatalf("got ids %v, want %v", got, tt.wantIDs)
-			}
-			if tt.wantIDs == nil && recs != nil {
-				t.Fatalf("want a nil slice, got %#v", recs)
-			}
-			req := srv.requests()[0]
-			var body map[string]map[string]int64
-			if err := json.Unmarshal(req.Body, &body); err != nil || body["orders"]["3"] != 1 || body["orders"]["9"] != 2 || len(body) != 1 {
-				t.Fatalf("body %s", req.Body)
-			}
-			if req.Method != http.MethodPatch || req.ContentType != "application/json" {
-				t.Fatalf("sent %s %s", req.Method, req.ContentType)
-			}
-			if tt.status == 403 && !IsForbidden(err) {
-				t.Fatalf("want IsForbidden, got %v", err)
-			}
-			if tt.status == 500 && srv.count() != 1 {
-				t.Fatalf("500 must not be retried, got %d attempts", srv.count())
-			}
-		})
 	}
 }
 

@@ -48,16 +48,26 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 // getPage reads the page of limit entries at offset of the listing at
 // path, whose 404 is coll's API gone (not an unknown project or organization).
 func getPage[T any](ctx context.Context, c *Client, path string, coll Collection, limit, offset int) (*listPage[T], error) {
+	page, err := fetchPage[T](ctx, c, path, nil, limit, offset)
+	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
+		return nil, &ServiceGoneError{Method: apiErr.Method, Path: apiErr.Path, Collection: coll, CollectionPath: path, Err: apiErr}
+	}
+	return page, err
+}
+
+// fetchPage reads the page of limit entries at offset of the listing at
+// path, narrowed by query.
+func fetchPage[T any](ctx context.Context, c *Client, path string, query url.Values, limit, offset int) (*listPage[T], error) {
 	q := url.Values{}
+	for k, v := range query {
+		q[k] = v
+	}
 	if limit > 0 {
 		q.Set("limit", strconv.Itoa(limit))
 	}
 	q.Set("offset", strconv.Itoa(max(offset, 0)))
 	r := apiRequest{method: http.MethodGet, path: path + "?" + q.Encode()}
 	resp, err := c.do(ctx, r)
-	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
-		return nil, &ServiceGoneError{Method: r.method, Path: r.path, Collection: coll, CollectionPath: path, Err: apiErr}
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -109,9 +119,9 @@ func (c *Client) ListAll(ctx context.Context, project string, coll Collection) (
 // listAll walks a listing's pages by offset arithmetic (next may name the
 // wrong host behind a proxy), keeping entries seen twice once; a server
 // ignoring offset and pages past the budget are errors, not endless loops.
-func listAll[T any](ctx context.Context, what string, pageSize int, fetch func(offset int) (*listPage[T], error), id func(*T) int64) ([]T, error) {
+func listAll[T any, K comparable](ctx context.Context, what string, pageSize int, fetch func(offset int) (*listPage[T], error), id func(*T) K) ([]T, error) {
 	var out []T
-	seen := make(map[int64]bool)
+	seen := make(map[K]bool)
 	offset, pages, size := 0, 0, 0
 	for {
 		page, err := fetch(offset)

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/answertext"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/netfail"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
@@ -93,7 +94,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 				why = resp.Status
 			case st.lastErr != nil:
 				why = plainError(st.lastErr).Error()
-				if connRefused(st.lastErr) { // the one quick retry
+				if netfail.Refused(st.lastErr) { // the one quick retry
 					d = c.waitMin
 				}
 			}
@@ -114,7 +115,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		var big *AnswerTooLargeError
 		switch {
 		case errors.As(err, &closed): // held back by a pause that ends too late
-			return nil, st.throttledError(closed, nil)
+			return nil, st.throttledError(ctx, closed, nil)
 		case errors.As(err, &big): // never retried: the same request brings the same answer
 			big.Method, big.Path = r.method, r.path
 			return nil, big
@@ -123,17 +124,30 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 			st.maybeSent.Store(true)
 		}
 		err = plainError(err)
+		if ctx.Err() != nil {
+			err = context.Cause(ctx) // what ended the call: its time limit (WithTimeLimit) says how to give more
+		}
 		return nil, &TransportError{Method: r.method, Path: r.path, Attempts: int(st.attempts.Load()),
-			MaybeSent: st.maybeSent.Load(), Hint: unreachable(err, c.hostPort), Err: err}
+			MaybeSent: st.maybeSent.Load(), Hint: netfail.Hint(err, c.hostPort), Err: err}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		apiErr := newAPIError(r.method, r.path, resp, body, int(st.attempts.Load()), c.apiKey)
 		if st.throttledPast != nil && resp.StatusCode == http.StatusTooManyRequests {
-			return nil, st.throttledError(st.throttledPast, apiErr)
+			return nil, st.throttledError(ctx, st.throttledPast, apiErr)
 		}
 		return nil, apiErr
 	}
 	return &apiResponse{status: resp.StatusCode, header: resp.Header, body: body}, nil
+}
+
+// limitKey holds the error that ends a call's time limit (WithTimeLimit).
+type limitKey struct{}
+
+// WithTimeLimit bounds ctx by d, whose end is limit (a context.DeadlineExceeded
+// that says what set the limit and how to give more time): the error of a
+// call the limit ends is limit, and a *ThrottledError carries it.
+func WithTimeLimit(ctx context.Context, d time.Duration, limit error) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(context.WithValue(ctx, limitKey{}, limit), d, limit)
 }
 
 // plainError is err without its *url.Error, which repeats the full URL.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/netfail"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
@@ -32,9 +33,9 @@ type callState struct {
 	attempts     atomic.Int32
 	maybeSent    atomic.Bool // an attempt failed without proof that it never left
 	// The retry policy's, on the call's goroutine.
-	failures, refusals int
-	lastErr            error
-	throttledPast      *throttle.ClosedError
+	failures, refusals, timeouts int
+	lastErr                      error
+	throttledPast                *throttle.ClosedError
 }
 
 type callStateKey struct{}
@@ -53,10 +54,12 @@ func (st *callState) deadline(ctx context.Context) time.Time {
 	return st.start.Add(maxThrottleWaitWithoutDeadline)
 }
 
-// throttledError is the error of a pause that ends past the deadline, with
-// the call's own 429 if it got one.
-func (st *callState) throttledError(closed *throttle.ClosedError, answer *APIError) *ThrottledError {
+// throttledError is the error of a pause that ends past ctx's deadline,
+// with the call's own 429 if it got one.
+func (st *callState) throttledError(ctx context.Context, closed *throttle.ClosedError, answer *APIError) *ThrottledError {
+	limit, _ := ctx.Value(limitKey{}).(error)
 	return &ThrottledError{
+		Limit:  limit,
 		Method: st.method, Path: st.path,
 		Until: closed.Until, Wait: closed.Wait, Left: closed.Left,
 		Attempts:  int(st.attempts.Load()),
@@ -73,9 +76,15 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 		}
 		st.lastErr = err
 		if err != nil {
-			if connRefused(err) {
+			if netfail.Refused(err) {
 				st.refusals++
 				return st.refusals <= 1 && st.failed(c.maxRetries), nil
+			}
+			if isA[*AttemptTimeoutError](err) { // a second chance, not max_retries' (DESIGN.md)
+				st.timeouts++
+				if st.timeouts > 1 {
+					return false, nil
+				}
 			}
 			return !permanentTransportError(err) && (notSent(err) || st.method != http.MethodPost) && st.failed(c.maxRetries), nil
 		}
@@ -97,13 +106,13 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 // notSent reports whether err proves that no byte of the request was written.
 func notSent(err error) bool {
 	var opErr *net.OpError
-	return isA[*net.DNSError](err) || rejectedBeforeSending(err) ||
+	return isA[*net.DNSError](err) || netfail.RejectedHere(err) || isA[*SilentHostError](err) ||
 		errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
 }
 
 // permanentTransportError reports errors that a retry cannot fix.
 func permanentTransportError(err error) bool {
-	return cannotMend(err) || errors.Is(err, errTooManyRedirects) || errors.Is(err, errInsecureRedirect) ||
+	return netfail.CannotMend(err) || isA[*SilentHostError](err) || errors.Is(err, errTooManyRedirects) || isA[*RedirectError](err) ||
 		isA[*AnswerTooLargeError](err) || isA[*throttle.ClosedError](err) || isA[*throttle.PaceError](err) ||
 		strings.Contains(err.Error(), "unsupported protocol scheme")
 }

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -25,6 +28,9 @@ type attemptTransport struct {
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	st, _ := ctx.Value(callStateKey{}).(*callState)
+	if err := t.client.silent.refuse(t.client.hostPort, t.timeout); err != nil {
+		return nil, err
+	}
 	thr := t.client.throttle
 	err := thr.Wait(ctx, st.deadline(ctx), func(d time.Duration) {
 		tflog.Debug(ctx, fmt.Sprintf("rate limit: waiting %s before %s %s", d.Round(time.Millisecond), st.method, st.path))
@@ -40,12 +46,13 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	cancel := context.CancelFunc(func() {})
 	if t.timeout > 0 {
 		var actx context.Context
-		actx, cancel = context.WithTimeout(ctx, t.timeout)
+		actx, cancel = context.WithTimeoutCause(ctx, t.timeout, &AttemptTimeoutError{Timeout: t.timeout})
 		req = req.WithContext(actx)
 	}
 	start := time.Now()
 	resp, err := t.next.RoundTrip(req)
 	elapsed := time.Since(start)
+	t.client.silent.ended(err)
 	if err != nil {
 		cancel()
 		if !notSent(err) {
@@ -95,13 +102,21 @@ func defaultTransport() http.RoundTripper {
 	return t
 }
 
-var (
-	errTooManyRedirects = errors.New("stopped after 10 redirects")
-	errInsecureRedirect = errors.New("refusing a redirect from https to http, which would expose the API key")
-)
+var errTooManyRedirects = errors.New("stopped after 10 redirects")
 
-// checkRedirect follows redirects for GET only: Go would resend a redirected
-// POST as a GET without its body, which would look like a success.
+// RedirectError is a redirect not followed because it leads away from the
+// configured scheme, host and port, where the API key would go along.
+type RedirectError struct{ To string } // the target's scheme://host[:port]
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("the service redirected the request to %s, which is not followed: the API key goes only to "+
+		"the scheme, host and port of the host setting. If the service now lives there, set host to %s", e.To, e.To)
+}
+
+// checkRedirect follows redirects for GET only (Go would resend a redirected
+// POST as a GET without its body, which would look like a success), and only
+// within the origin of the first request: Go's own rule sends the key to
+// another port or scheme of the host, and to its subdomains.
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if via[0].Method != http.MethodGet {
 		return http.ErrUseLastResponse
@@ -109,10 +124,19 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return errTooManyRedirects
 	}
-	if req.URL.Scheme == "http" && via[0].URL.Scheme == "https" {
-		return errInsecureRedirect
+	if origin(req.URL) != origin(via[0].URL) {
+		return &RedirectError{To: strings.ToLower(req.URL.Scheme) + "://" + req.URL.Host}
 	}
 	return nil
+}
+
+// origin is u's scheme://host:port, the port spelled out.
+func origin(u *url.URL) string {
+	scheme, port := strings.ToLower(u.Scheme), u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[scheme]
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // logAttempt logs an attempt's one line (go-retryablehttp has no Logger:

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
@@ -35,9 +36,9 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 				"again would make another hog function: remove this resource from the configuration, and manage the "+
 				"hog function with the official PostHog provider (resource posthog_hog_function; the service lists "+
 				"it among the project's hog functions, with its id to import). Configs that already exist can "+
-				"still be managed here, and moved off with %s_%s_migration: see %s.",
+				"still be managed here: see %s.",
 			unsaved.Method, unsaved.Path, unsaved.Status, http.StatusText(unsaved.Status), framework.Generation2Since, describePlugin(plugin, unsaved.Record),
-			framework.ProviderTypeName, r.kind.Name, framework.MovingGuide))
+			framework.MovingGuide))
 	case client.IsCreationDisabled(err):
 		diags.AddError(fmt.Sprintf("The service no longer creates %ss", r.kind.Noun), fmt.Sprintf(
 			"%s\n\nThe service no longer stores plugin configs (%s), and it cannot turn plugin %d into a hog "+
@@ -119,4 +120,88 @@ func (r *configResource) addDroppedFilters(diags *diag.Diagnostics, applied stri
 			"sent to it, so this value can never be applied.%s Remove filters from this resource's configuration. "+
 			"Hog functions have filters of their own: see %s.",
 		r.kind.Noun, framework.Generation2Since, applied, framework.MovingGuide))
+}
+
+// warnFinalDestroy warns in the plan of a destroy, on a service that makes
+// no configs any more (the config's last answer came without filters, or
+// Client.StoresConfigs tells), that no apply can make the config again.
+// Terraform plans a destroy with a provider that read nothing, so the
+// plugin facts tell, with no request: a destroy is one PATCH.
+func (r *configResource) warnFinalDestroy(ctx context.Context, state tftypes.Value, private privateReader, diags *diag.Diagnostics) {
+	meta := r.Meta()
+	if meta == nil || state.IsNull() {
+		return
+	}
+	attrs := framework.RawAttributes(state)
+	project, id := framework.RawString(attrs["project_id"]), framework.RawInt64(attrs["id"]).ValueInt64()
+	facts, _ := readPrivate[pluginFacts](ctx, private, pluginFactsKey)
+	if stores, known := meta.Client.StoresConfigs(); !framework.IsSet(project) || !facts.NoCreates && (!known || stores) {
+		return
+	}
+	// One summary for every config, so that Terraform shows it once with a count.
+	diags.AddWarning(fmt.Sprintf("A destroyed %s cannot be made again", r.kind.Noun), fmt.Sprintf(
+		"This plan deletes %s %d of project %s. The service no longer makes plugin configs (%s), so no later "+
+			"apply can make it again: bringing the resource back would plan a create, which the service refuses. %s\n\n"+
+			"To stop the config and keep it, set enabled = false instead. To stop managing it with Terraform and leave "+
+			"it on the service, replace its resource block with a removed block whose lifecycle sets destroy = false, "+
+			"and run terraform apply (terraform destroy ignores removed blocks).",
+		r.kind.Noun, id, project.ValueString(), framework.Generation2Since, restoreNote(project.ValueString(), r.kind.Collection, id)))
+}
+
+// warnDeletedForGood says, after a delete that the service's answer shows
+// it makes no configs any more, that Terraform cannot make the config again.
+func (r *configResource) warnDeletedForGood(meta *framework.ProviderData, project string, id int64, diags *diag.Diagnostics) {
+	if stores, known := meta.Client.StoresConfigs(); !known || stores {
+		return
+	}
+	diags.AddWarning(fmt.Sprintf("Deleted %s cannot be made again", r.kind.Noun), fmt.Sprintf(
+		"Terraform deleted %s %d of project %s. The service no longer makes plugin configs (%s), so Terraform "+
+			"cannot make it again. %s", r.kind.Noun, id, project, framework.Generation2Since,
+		restoreNote(project, r.kind.Collection, id)))
+}
+
+// restoreNote says how a deleted config of coll comes back: the service
+// keeps it, and its deleted flag can be written.
+func restoreNote(project string, coll client.Collection, id int64) string {
+	return fmt.Sprintf(`The service keeps a deleted config: a PATCH of {"deleted": false} to `+
+		`/api/projects/%s/%s/%d/, sent outside Terraform, brings it back, to be imported again.`,
+		project, coll, id)
+}
+
+// refuseReplacement refuses at plan time a replacement on a service that
+// makes no configs (Client.LearnStoresConfigs): its delete could not be
+// undone and its create would be refused. Such a plan mostly means a
+// configuration that does not match the config, as after an import.
+func (r *configResource) refuseReplacement(ctx context.Context, plan, state *record.Config, resp *resource.ModifyPlanResponse) {
+	meta := r.Meta()
+	if meta == nil || len(resp.RequiresReplace) == 0 {
+		return
+	}
+	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
+	if stores, known := meta.Client.LearnStoresConfigs(ctx, project, r.kind.Collection); !known || stores {
+		return
+	}
+	why := fmt.Sprintf("Terraform would have to delete it and create another, and the service no longer makes "+
+		"plugin configs (%s): the delete could not be undone, and the create would be refused. Nothing was sent.",
+		framework.Generation2Since)
+	for _, p := range resp.RequiresReplace {
+		switch {
+		case p.Equal(pluginPath) && framework.IsSet(plan.Plugin):
+			want := plan.Plugin.ValueInt64()
+			resp.Diagnostics.AddAttributeError(pluginPath,
+				fmt.Sprintf("Cannot replace config %d: its plugin is %d, not %d", id, state.Plugin.ValueInt64(), want), fmt.Sprintf(
+					"Config %d of project %s belongs to plugin %d, and this configuration sets plugin = %d. A config "+
+						"cannot change plugin: %s\n\nSet plugin = %d to manage this config. To run plugin %d, build a hog "+
+						"function with the official PostHog provider (posthog_hog_function): see %s.",
+					id, project, state.Plugin.ValueInt64(), want, why, state.Plugin.ValueInt64(), want,
+					framework.MovingGuide))
+		case p.Equal(framework.ProjectIDPath) && framework.IsSet(plan.ProjectID):
+			resp.Diagnostics.AddAttributeError(framework.ProjectIDPath,
+				fmt.Sprintf("Cannot replace config %d: it is in project %s, not %s", id, project, plan.ProjectID.ValueString()), fmt.Sprintf(
+					"Config %d belongs to project %s, and this configuration sets project_id = %q. A config cannot "+
+						"move to another project: %s\n\nSet project_id = %q to manage this config, or leave it out "+
+						"when the provider's project_id names that project.",
+					id, project, plan.ProjectID.ValueString(), why, project))
+		}
+	}
 }

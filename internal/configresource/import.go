@@ -12,7 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 const importIDFormat = "<project_id>/<id> (e.g. 1/42), or <id> alone when the provider has a project_id"
@@ -75,4 +77,56 @@ func parseImportID(importID, defaultProject string) (string, int64, error) {
 			importID, importIDFormat)
 	}
 	return project, id, nil
+}
+
+// refuseMissingImport says why config id of project cannot be imported (err:
+// the read's 404, nil for a deleted config) and what to do, where
+// Terraform's own error would offer a create the service may not make.
+func (r *configResource) refuseMissingImport(ctx context.Context, c *client.Client, project string, id int64, err error, diags *diag.Diagnostics) {
+	switch {
+	case err == nil:
+		diags.AddError(fmt.Sprintf("Cannot import %s %d: it was deleted", r.kind.Noun, id), fmt.Sprintf(
+			"The service shows config %d of project %s with deleted = true: it was deleted, in PostHog's UI or by a "+
+				"destroy, and Terraform imports only configs that are not. %s Otherwise remove the import.",
+			id, project, restoreNote(project, r.kind.Collection, id)))
+	case client.IsProjectNotFound(err):
+		diags.AddError(fmt.Sprintf("Cannot import %s %d: project %s not found", r.kind.Noun, id, project), fmt.Sprintf(
+			"%s\n\nThe service has no project %s. Check the project of the import: the part of the import ID "+
+				"before the slash (1 in 1/42), or the identity's project_id; an import without one uses the provider's "+
+				"project_id.", framework.DescribeError(err), project))
+	default:
+		if other, deleted := r.otherKindShowing(ctx, c, project, id); other != nil {
+			detail := fmt.Sprintf("The %ss of project %s do not show config %d, and the %ss do. Import it into "+
+				"%s instead: an import block with to = %s.NAME and id = \"%s/%d\", beside a resource block of that type.",
+				r.kind.Noun, project, id, other.Noun, other.ConfigTypeName(), other.ConfigTypeName(), project, id)
+			if deleted {
+				detail += " It was deleted, too. " + restoreNote(project, other.Collection, id)
+			}
+			diags.AddError(fmt.Sprintf("Cannot import config %d as %s: it is %s", id, r.kind.ConfigTypeName(), other.ConfigTypeName()), detail)
+			return
+		}
+		var nouns []string
+		for _, k := range r.kind.OwnFirst() {
+			nouns = append(nouns, k.Noun+"s")
+		}
+		detail := fmt.Sprintf("%s\n\nProject %s has no config %d among its %s. Check the id: the data source "+
+			"%s lists the configs of a project with their ids.", framework.DescribeError(err), project, id,
+			strings.Join(nouns, " or "), framework.ProviderTypeName+r.kind.TypeSuffix("configs"))
+		if stores, known := c.LearnStoresConfigs(ctx, project, r.kind.Collection); known && !stores {
+			detail += fmt.Sprintf(" Terraform cannot create it instead: the service no longer makes plugin configs (%s).",
+				framework.Generation2Since)
+		}
+		diags.AddError(fmt.Sprintf("Cannot import %s %d: no such config", r.kind.Noun, id), detail)
+	}
+}
+
+// otherKindShowing returns the other kind whose collection shows config id,
+// if one does, and whether the config was deleted.
+func (r *configResource) otherKindShowing(ctx context.Context, c *client.Client, project string, id int64) (*kind.Kind, bool) {
+	for _, k := range r.kind.OwnFirst()[1:] {
+		if rec, err := c.Get(ctx, project, k.Collection, id); err == nil {
+			return &k, rec.Deleted
+		}
+	}
+	return nil, false
 }

@@ -27,7 +27,11 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "id"}, req, resp)
 	createonce.ConfirmInState(ctx, r.Meta(), req.State)
 	r.planDroppedFilters(ctx, req, resp)
-	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.Plan.Raw.IsNull() {
+		r.warnFinalDestroy(ctx, req.State.Raw, req.Private, &resp.Diagnostics)
 		return
 	}
 	cfg := configuredOf(req.Config.Raw)
@@ -39,7 +43,9 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		r.refuseCreateIfNotStored(ctx, resp)
 		// plugin is required: the configured value is the planned one.
 		if framework.IsSet(cfg.Plugin) && r.Meta() != nil && !resp.Diagnostics.HasError() {
-			r.checkAgainstPlugin(ctx, r.Meta(), cfg.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
+			if _, err := r.checkAgainstPlugin(ctx, r.Meta(), cfg.Plugin.ValueInt64(), &cfg, &resp.Diagnostics); err != nil {
+				noSchemaOnce(r.Meta(), cfg.Plugin.ValueInt64(), err, &resp.Diagnostics)
+			}
 		}
 		return
 	}
@@ -60,8 +66,10 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	// New settings, a new plugin, or no facts: the plugin's schema tells
 	// (when the key may read it), else the facts of the last answer.
 	secrets, ok := facts.secretKeys()
-	told := (!ok || !plan.Plugin.Equal(state.Plugin) || !sameJSON(cfg.Settings.StringValue, state.Settings)) &&
-		r.checkAgainstPlugin(ctx, r.Meta(), plan.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
+	told := false
+	if !ok || !plan.Plugin.Equal(state.Plugin) || !sameJSON(cfg.Settings.StringValue, state.Settings) {
+		told, _ = r.checkAgainstPlugin(ctx, r.Meta(), plan.Plugin.ValueInt64(), &cfg, &resp.Diagnostics)
+	}
 	if !told && ok && plan.Plugin.Equal(state.Plugin) {
 		resp.Diagnostics.Append(checkSettingKeys(plan.Plugin.ValueInt64(), secrets, cfg.Settings, cfg.secret, "")...)
 	}
@@ -71,6 +79,9 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	planUpdate(&plan.Config, &state.Config, &cfg, facts, known)
 	if !plan.Plugin.Equal(state.Plugin) {
 		resp.RequiresReplace = append(resp.RequiresReplace, pluginPath)
+	}
+	if r.refuseReplacement(ctx, &plan.Config, &state.Config, resp); resp.Diagnostics.HasError() {
+		return
 	}
 	resends := !cfg.secret.IsNull() && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
 	if sameArguments(&plan.Config, &state.Config) && !resends {

@@ -154,20 +154,25 @@ func TestPluginFactsOf(t *testing.T) {
 		"config_schema":[{"key":"api_key","secret":true},{"key":"locale"}]}`)
 	keys := []string{"api_key"}
 	prior := pluginFacts{SecretKeys: &[]string{"old"}, NameFromPlugin: true, DescriptionFromPlugin: true}
+	none := json.RawMessage(`null`) // filters that are there: a service that makes configs
 
 	for name, tt := range map[string]struct {
 		rec  client.Record
 		want pluginFacts
 	}{
 		"own name, the plugin's description": {
-			rec:  client.Record{Name: str("Mine"), Description: str("Adds location"), PluginInfo: info},
+			rec:  client.Record{Name: str("Mine"), Description: str("Adds location"), PluginInfo: info, Filters: none},
 			want: pluginFacts{SecretKeys: &keys, DescriptionFromPlugin: true},
 		},
 		"a list page (no plugin_info): the prior facts": {
-			rec: client.Record{Name: str("Mine"), PluginInfo: json.RawMessage(`null`)}, want: prior,
+			rec: client.Record{Name: str("Mine"), PluginInfo: json.RawMessage(`null`), Filters: none}, want: prior,
+		},
+		"a record without filters (a service that makes no configs)": {
+			rec:  client.Record{Name: str("Mine"), Description: str("Adds location"), PluginInfo: info},
+			want: pluginFacts{SecretKeys: &keys, DescriptionFromPlugin: true, NoCreates: true},
 		},
 		"plugin_info without a config_schema: the prior secret keys": {
-			rec:  client.Record{Name: str("GeoIP"), Description: str("y"), PluginInfo: json.RawMessage(`{"name":"GeoIP","description":"x"}`)},
+			rec:  client.Record{Name: str("GeoIP"), Description: str("y"), PluginInfo: json.RawMessage(`{"name":"GeoIP","description":"x"}`), Filters: none},
 			want: pluginFacts{SecretKeys: prior.SecretKeys, NameFromPlugin: true},
 		},
 	} {

@@ -17,9 +17,14 @@ import (
 // pluginFactsKey is the private-state key of the plugin facts.
 const pluginFactsKey = "plugin"
 
-// pluginFacts is what planning needs of the plugin (plugin_info), kept in
-// private state, which plans never show, from the service's last answer.
+// pluginFacts is what planning needs of the plugin (plugin_info), and of
+// the service, kept in private state, which plans never show, from the
+// service's last answer.
 type pluginFacts struct {
+	// Whether the answer came without filters: the service makes no
+	// configs (Client.StoresConfigs), so a destroy is for good. Kept here
+	// because a destroy is planned by a provider that has read nothing.
+	NoCreates  bool      `json:"nc,omitempty"`
 	SecretKeys *[]string `json:"s,omitempty"` // sorted; nil when no answer told
 	// Whether the config's name or description is the plugin's.
 	NameFromPlugin        bool `json:"n,omitempty"`
@@ -76,6 +81,7 @@ func (f pluginFacts) secretKeys() (map[string]bool, bool) {
 // pluginFactsOf returns the facts rec's plugin_info tells, prior's elsewhere.
 func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
 	f, p := prior, record.PluginOf(rec.PluginInfo)
+	f.NoCreates = rec.FiltersOmitted()
 	if p.SecretKeys != nil {
 		// Never nil, which would be stored as null: not known.
 		keys := slices.AppendSeq(make([]string, 0, len(p.SecretKeys)), maps.Keys(p.SecretKeys))

@@ -76,7 +76,8 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	// (today's turns such a create into a hog function, or refuses it), and
 	// secrets only when the plugin's schema checked them; else they follow.
 	var found diag.Diagnostics
-	checked := r.checkAgainstPlugin(ctx, meta, plan.Plugin.ValueInt64(), &cfg, &found) && !found.HasError()
+	told, _ := r.checkAgainstPlugin(ctx, meta, plan.Plugin.ValueInt64(), &cfg, &found)
+	checked := told && !found.HasError()
 	if stores, known := meta.Client.StoresConfigs(); !known || !stores || framework.IsSet(cfg.secret) && !checked {
 		in.Config = client.Opt[json.RawMessage]{}
 	}
@@ -148,6 +149,10 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	switch {
 	case moved && (client.IsNotFound(err) || err == nil && rec.Deleted):
 		r.refuseMissingMoved(origin, id, err == nil, &resp.Diagnostics)
+		return
+	case prior.Plugin.IsNull() && (client.IsNotFound(err) || err == nil && rec.Deleted):
+		// An import (project and id alone): nothing to plan a create for.
+		r.refuseMissingImport(ctx, meta.Client, prior.ProjectID.ValueString(), id, err, &resp.Diagnostics)
 		return
 	case client.IsNotFound(err):
 		tflog.Warn(ctx, r.kind.Noun+" not found; removing it from state so that it is planned for creation")
@@ -242,7 +247,9 @@ func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 	if err != nil {
 		r.addError(&resp.Diagnostics, "delete", id, err)
+		return
 	}
+	r.warnDeletedForGood(meta, state.ProjectID.ValueString(), id, &resp.Diagnostics)
 }
 
 // read returns the record behind a state through the operation's read

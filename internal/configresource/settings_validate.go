@@ -122,21 +122,21 @@ func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.
 
 // checkAgainstPlugin checks configured settings against the plugin's
 // config_schema: keys in the wrong attribute are refused, unknown ones
-// warned about. It reports whether the schema told.
+// warned about. It reports whether the schema told, and why the plugin
+// could not be read, if it could not.
 func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework.ProviderData, plugin int64, cfg *configured,
 	diags *diag.Diagnostics,
-) bool {
+) (told bool, lookupErr error) {
 	if !framework.IsSet(cfg.Settings) && !framework.IsSet(cfg.secret) {
-		return false
+		return false, nil
 	}
 	p, err := meta.Plugin(ctx, plugin)
 	if err != nil {
-		noSchemaOnce(meta, plugin, err, diags)
-		return false
+		return false, err
 	}
 	facts := record.PluginOf(p.JSON)
 	if facts.SecretKeys == nil {
-		return false
+		return false, nil
 	}
 	diags.Append(checkSettingKeys(plugin, facts.SecretKeys, cfg.Settings, cfg.secret, "")...)
 	if known := facts.SettingKeys; known != nil {
@@ -146,13 +146,15 @@ func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework
 					plugin, k, closestHint(k, known)))
 		}
 	}
-	return true
+	return true, nil
 }
 
 // noSchemaSaid holds the providers (operations) that warned they cannot
 // read a plugin's schema: once per operation is enough.
 var noSchemaSaid sync.Map
 
+// noSchemaOnce warns, in the plan of a create only, that settings wait for
+// its answer: an update checks them against the facts of the last answer.
 func noSchemaOnce(meta *framework.ProviderData, plugin int64, err error, diags *diag.Diagnostics) {
 	if _, said := noSchemaSaid.LoadOrStore(meta, true); said {
 		return

@@ -68,8 +68,7 @@ func readConfigs(ctx context.Context, d *dataSource[configsDataSourceModel], m *
 	if diags.HasError() {
 		return
 	}
-	// No timeouts block: pages that never end must not hold the run forever.
-	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
+	ctx, cancel := framework.DataSourceContext(ctx)
 	defer cancel()
 	recs, err := record.List(ctx, meta.Client, project, d.kind, record.Filter{Enabled: m.Enabled, Plugin: m.Plugin})
 	if err == nil {
@@ -83,9 +82,20 @@ func readConfigs(ctx context.Context, d *dataSource[configsDataSourceModel], m *
 	}
 	m.ProjectID = types.StringValue(project)
 	m.Configs = make([]record.Model, len(recs))
+	succ := record.NewSuccessors(meta.Client, project)
 	for i := range recs {
 		m.Configs[i].ProjectID = m.ProjectID
 		m.Configs[i].FromRecord(&recs[i])
+		m.Configs[i].HogFunction = succ.Of(ctx, d.kind.Collection, &m.Configs[i].Config, recs[i].PluginInfo, recs[i].Config)
+	}
+	warnSuccessors(succ, diags)
+}
+
+// warnSuccessors adds the warning of what the successors' lookups could
+// not tell: a key without hog_function:read still reads the configs.
+func warnSuccessors(succ *record.Successors, diags *diag.Diagnostics) {
+	if summary, detail, ok := succ.Warning(); ok {
+		diags.AddAttributeWarning(path.Root("hog_function"), summary, detail)
 	}
 }
 
@@ -130,4 +140,7 @@ func readConfig(ctx context.Context, d *dataSource[record.Model], m *record.Mode
 	}
 	m.ProjectID = types.StringValue(project)
 	m.FromRecord(rec)
+	succ := record.NewSuccessors(meta.Client, project)
+	m.HogFunction = succ.Of(ctx, d.kind.Collection, &m.Config, rec.PluginInfo, rec.Config)
+	warnSuccessors(succ, diags)
 }

@@ -119,23 +119,31 @@ func projectIDArgument(what string) schema.StringAttribute {
 	}
 }
 
-// hogFunctionAttribute is the hog function a migration would make of the
-// config, in posthog_hog_function's terms.
+// hogFunctionAttribute is the config's way off: the hog function that can
+// succeed it, in posthog_hog_function's terms.
 func hogFunctionAttribute() schema.SingleNestedAttribute {
+	forArg := func(arg, what string) schema.StringAttribute {
+		return computedString(fmt.Sprintf("For `%s`: %s", arg, what))
+	}
 	return schema.SingleNestedAttribute{
 		Computed: true,
-		MarkdownDescription: "The arguments of the official PostHog provider's `posthog_hog_function` that would " +
-			"replace this config (see the guide \"Moving to hog functions\").",
+		MarkdownDescription: "The hog function that can succeed this config, in the terms of the official " +
+			"provider's `posthog_hog_function` (the key needs `hog_function:read`). See the guide \"Moving to hog functions\".",
 		Attributes: map[string]schema.Attribute{
-			"available":       computedBool("Whether PostHog can build a hog function of the plugin; without a template there is nothing to build from."),
-			"template_id":     computedString("For `template_id`; null without a template."),
-			"type":            computedString("For `type`: `transformation`, `source_webhook` or `destination`."),
-			"name":            computedString("For `name`: the plugin's name."),
-			"description":     computedString("For `description`: the config's description, never empty."),
-			"inputs_json":     computedJSON("For `inputs_json`: the non-secret settings."),
-			"secret_inputs":   computedStrings("The secret settings the config holds, to supply again in `sensitive_inputs_json`."),
-			"execution_order": computedInt64("For `execution_order`: the config's `order`."),
-			"enabled":         computedBool("For `enabled`: the config's `enabled`."),
+			"available":        computedBool("Whether a hog function can be written from the template that succeeds the plugin."),
+			"reason":           computedString("Why not, and what to do instead; also what PostHog already made of the config."),
+			"template_id":      forArg("template_id", "the template that succeeds the plugin (`plugin-<slug>` of its url); null when there is none."),
+			"template_status":  computedString("The template's status: `stable`, `deprecated` (usable) or `hidden` (refused)."),
+			"type":             forArg("type", "the template's type."),
+			"name":             forArg("name", "the plugin's name."),
+			"description":      forArg("description", "the template's."),
+			"inputs_json":      forArg("inputs_json", "the non-secret settings the template keeps."),
+			"secret_inputs":    computedStrings("The secrets the template keeps: give them again in `sensitive_inputs_json`."),
+			"dropped_settings": computedStrings("The settings the template drops."),
+			"filters_json":     forArg("filters_json", "the filters PostHog answers."),
+			"execution_order":  computedInt64("For `execution_order`: the config's `order`."),
+			"enabled":          computedBool("For `enabled`: the config's, or that of the function PostHog made."),
+			"existing_id":      computedString("The hog function PostHog already made of this config: import it."),
 		},
 	}
 }

@@ -48,8 +48,11 @@ func pluginsSchema(k kind.Kind) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists the %s plugins the organization can use (its own, global ones, "+
 			"and any with a config in it), so that `plugin` can name one by name or url: "+
-			"`plugin = data.%s.all.by_name[\"GeoIP\"]`. Needs an API key with the `plugin:read` scope that is "+
-			"not limited to particular projects.", k.PluginNoun, framework.ProviderTypeName+k.TypeSuffix("plugins")),
+			"`plugin = data.%s.all.by_name[\"GeoIP\"]`. Needs the `plugin:read` scope. PostHog does not let an "+
+			"API key limited to particular projects read the organization's listing: with such a key the data "+
+			"source lists the plugins the configs of the provider's project use, as those configs show them, "+
+			"and warns that plugins without a config there are left out.", k.PluginNoun,
+			framework.ProviderTypeName+k.TypeSuffix("plugins")),
 		Attributes: map[string]schema.Attribute{
 			"organization_id": schema.StringAttribute{
 				Optional:            true,
@@ -66,9 +69,10 @@ func pluginsSchema(k kind.Kind) schema.Schema {
 					"setting_keys":        computedStrings("The keys of the plugin's settings, for `config` and `secret_config_wo`."),
 					"secret_keys":         computedStrings("The settings the plugin marks secret: they go in `secret_config_wo`."),
 					"public_jobs":         computedJSON("The jobs a `job` resource or action may run, with their payloads, as JSON."),
-					"migration_available": computedBool("Whether the service can turn the plugin's configs into hog functions (null when it does not say)."),
-					"hog_function_template_id": computedString("The hog function template that stands for the plugin, for " +
-						"`posthog_hog_function`'s `template_id`; null when it has none."),
+					"migration_available": computedBool("Whether the service's own `migrate` action can turn the plugin's configs into hog functions: only destination plugins with a migrator, which neither collection shows (null when the service does not say)."),
+					"hog_function_template_id": computedString("The hog function template PostHog names for the plugin " +
+						"(`plugin-<slug>` of its url), whether or not PostHog has it or lets it be used: the config data " +
+						"sources' `hog_function` looks it up. Null for a plugin outside PostHog's repositories."),
 				}},
 			},
 			"by_name": schema.MapAttribute{
@@ -88,7 +92,7 @@ func readPlugins(ctx context.Context, d *dataSource[pluginsModel], m *pluginsMod
 	if diags.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
+	ctx, cancel := framework.DataSourceContext(ctx)
 	defer cancel()
 	org := client.CurrentOrganization
 	if framework.IsSet(m.OrganizationID) {
@@ -97,8 +101,15 @@ func readPlugins(ctx context.Context, d *dataSource[pluginsModel], m *pluginsMod
 		m.OrganizationID = types.StringValue(org)
 	}
 	plugins, err := meta.Client.ListPlugins(ctx, org, d.kind.Collection.PluginListing())
-	if err != nil {
-		addListError(diags, d.kind, org, err)
+	summary := fmt.Sprintf("Could not list the %s plugins of organization %s", d.kind.PluginNoun, org)
+	switch {
+	case client.IsProjectScopedKey(err):
+		var ok bool
+		if plugins, ok = pluginsOfConfigs(ctx, meta, d.kind, err, summary, diags); !ok {
+			return
+		}
+	case err != nil:
+		framework.AddAPIError(diags, summary, err, nil)
 		return
 	}
 	slices.SortFunc(plugins, func(a, b client.Plugin) int { return cmp.Compare(a.ID, b.ID) })
@@ -143,21 +154,8 @@ func pluginOf(p *client.Plugin) pluginModel {
 	if !jsonvalue.IsNull(p.PublicJobs) {
 		out.PublicJobs = jsontypes.NewNormalizedValue(jsonvalue.Compact(p.PublicJobs))
 	}
-	if id, ok := record.HogTemplateID(p.URL); ok && (p.MigrationAvailable == nil || *p.MigrationAvailable) {
+	if id, ok := record.HogTemplateID(p.URL); ok {
 		out.HogTemplateID = types.StringValue(id)
 	}
 	return out
-}
-
-// addListError reports a refused listing, saying which key would work.
-func addListError(diags *diag.Diagnostics, k kind.Kind, org string, err error) {
-	summary := fmt.Sprintf("Could not list the %s plugins of organization %s", k.PluginNoun, org)
-	if client.IsProjectScopedKey(err) {
-		diags.AddError(summary, framework.DescribeError(err)+"\n\nThis API key is limited to particular projects, "+
-			"and PostHog lets such keys call only project routes; the plugin listing is an organization route. Use a "+
-			"personal API key that is not limited to projects, with the plugin:read scope (PostHog: Settings, "+
-			"Personal API keys), or set plugin to the id PostHog's UI shows.")
-		return
-	}
-	framework.AddAPIError(diags, summary, err, nil)
 }

@@ -29,9 +29,7 @@ func TestAddCustomActionError(t *testing.T) {
 	}{
 		{"job refused", refused, ActionJob, []string{"only a browser session", "Run the job from the config's page"}, true},
 		{"frontend refused, today's words", today, ActionFrontend, []string{"since March 2026", "Open the plugin's page"}, true},
-		{"migrate refused", refused, ActionMigrate, []string{"posthog_hog_function", "Moving to hog functions"}, true},
-		{"rearrange refused", refused, ActionRearrange, []string{"Ordering does not need it"}, true},
-		{"a missing scope", scope, ActionJob, []string{"403 Forbidden", "lacks the scope"}, false},
+		{"a missing scope", scope, ActionJob, []string{"403 Forbidden", "Give the API key the scope"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -51,18 +51,14 @@ func AddAPIError(diags *diag.Diagnostics, summary string, err error, attrPath At
 func DescribeError(err error) string {
 	var thrErr *client.ThrottledError
 	if errors.As(err, &thrErr) {
-		return err.Error() + "\n\n" + throttledHint(thrErr.Until, thrErr.Wait)
+		return err.Error() + "\n\n" + throttledHint(thrErr.Until, thrErr.Wait, thrErr.Limit)
 	}
 	if client.IsServiceGone(err) {
 		return err.Error() + ".\n\n" + serviceGoneHint
 	}
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return "The operation timed out: " + err.Error() +
-				"\n\nRaise the resource's timeouts, or check that the service is reachable."
-		}
-		return err.Error()
+		return err.Error() + waitHint(err)
 	}
 
 	var b strings.Builder
@@ -80,33 +76,85 @@ func DescribeError(err error) string {
 	case http.StatusUnauthorized:
 		b.WriteString("\n\nCheck the provider's api_key (or POSTHOG_API_KEY).")
 	case http.StatusForbidden:
-		b.WriteString("\n\nThe API key lacks the scope this operation needs (plugin:read to read, " +
-			"plugin:write to change) or access to the project.")
+		b.WriteString("\n\n" + forbiddenHint(err))
 	case http.StatusTooManyRequests:
 		wait := time.Duration(apiErr.RetryAfter) * time.Second
-		b.WriteString("\n\n" + throttledHint(time.Now().Add(wait), wait))
+		b.WriteString("\n\n" + throttledHint(time.Now().Add(wait), wait, nil))
 	}
 	return b.String()
 }
 
-// throttledHint says what to do when a throttle outlasts the operation's time limit.
-func throttledHint(until time.Time, wait time.Duration) string {
-	return "Run again after " + until.UTC().Format("2006-01-02 15:04:05 UTC") + ", or give the operation more than " +
-		throttle.RoundWait(wait).String() + " with the resource's timeouts block (the service's hourly limit asks for " +
-		"waits of up to an hour). If other jobs or people use the same API key, give this run a key of its own, or " +
-		"lower requests_per_minute in each of them so that together they stay under the service's limit."
+// forbiddenHint says what the service's 403 means, by its words, and what
+// to do: one explanation, never a generic one beside it.
+func forbiddenHint(err error) string {
+	var apiErr *client.APIError
+	_ = errors.As(err, &apiErr)
+	detail := strings.ToLower(apiErr.Detail)
+	switch {
+	case client.IsProjectScopedKey(err):
+		return "This API key is limited to particular projects, and PostHog lets such keys call only project " +
+			"routes; this is an organization route. Use a personal API key that is not limited to projects, with " +
+			"the plugin:read scope (PostHog: Settings, Personal API keys)."
+	case strings.Contains(detail, "missing required scope"):
+		return "Give the API key the scope the service names, or use a key that has it (PostHog: Settings, " +
+			"Personal API keys): plugin:read to read, plugin:write to change."
+	case strings.Contains(detail, "does not have access to the requested project"):
+		return "The API key is limited to other projects: use a key that may use this project, or set project_id " +
+			"to a project the key may use."
+	case client.IsKeyRefused(err):
+		return "PostHog lets no personal API key with scopes call this action: only a browser session in " +
+			"PostHog's UI may."
+	case strings.Contains(detail, "plugin access level"):
+		return "The organization may not use plugins through the API: its plugin access level, which PostHog " +
+			"sets, is below what this needs. No API key changes that."
+	}
+	return "The API key lacks the scope this operation needs (plugin:read to read, plugin:write to change) or " +
+		"access to the project."
+}
+
+// throttledHint says what to do when a throttle outlasts the time limit of
+// an operation (limit, a *TimeLimitError, tells which; nil when unknown).
+func throttledHint(until time.Time, wait time.Duration, limit error) string {
+	more := "."
+	var l *TimeLimitError
+	if errors.As(limit, &l) {
+		more = " (" + l.more() + ")."
+		if l.Settable {
+			more = ", or give the operation more than " + throttle.RoundWait(wait).String() + " with the resource's " +
+				"timeouts block (the service's hourly limit asks for waits of up to an hour)."
+		}
+	}
+	return "Run again after " + until.UTC().Format("2006-01-02 15:04:05 UTC") + more + " If other jobs or people " +
+		"use the same API key, give this run a key of its own, or lower requests_per_minute in each of them so " +
+		"that together they stay under the service's limit."
+}
+
+// waitHint says what to do about a request that waited too long, as
+// the construct allows; "" for another failure.
+func waitHint(err error) string {
+	var limit *TimeLimitError
+	switch {
+	case errors.As(err, new(*client.AttemptTimeoutError)) || errors.As(err, new(*client.SilentHostError)):
+		return "\n\nThe service did not answer in time. Check that host names a PostHog instance that is up and " +
+			"reachable from here: a firewall that drops packets, or a proxy that accepts connections and never " +
+			"answers, looks like this. If the service is only slow, raise the provider's request_timeout."
+	case errors.As(err, &limit):
+		return "\n\nThe operation ran out of time: " + limit.more() + ". Check that the service answers, and " +
+			"run again."
+	case errors.Is(err, context.DeadlineExceeded):
+		return "\n\nThe operation ran out of time: check that the service answers, and run again."
+	}
+	return ""
 }
 
 // CustomAction names one of the service's custom actions on a collection,
 // which only legacy personal API keys without scopes may call.
 type CustomAction string
 
-// The service's custom actions.
+// The service's custom actions that this provider calls.
 const (
-	ActionRearrange CustomAction = "rearrange"
-	ActionJob       CustomAction = "job"
-	ActionFrontend  CustomAction = "frontend"
-	ActionMigrate   CustomAction = "migrate"
+	ActionJob      CustomAction = "job"
+	ActionFrontend CustomAction = "frontend"
 )
 
 // AddCustomActionError reports a failed custom action: for a key the
@@ -144,15 +192,9 @@ func insteadOf(a CustomAction) string {
 	const legacy = " A self-hosted instance older than that still lets a legacy key without scopes call it, " +
 		"in this provider's configuration or an aliased one used only for it."
 	switch a {
-	case ActionJob:
-		return "Run the job from the config's page in PostHog's UI." + legacy
 	case ActionFrontend:
 		return "Open the plugin's page in PostHog's UI to see its frontend." + legacy
-	case ActionMigrate:
-		return "Build the hog function yourself with the official provider's posthog_hog_function, from what the " +
-			"config data sources show of it: see " + MovingGuide + "." + legacy
-	default:
-		return "Ordering does not need it: the order resource updates each config's order instead. If you see " +
-			"this, report it."
+	default: // ActionJob
+		return "Run the job from the config's page in PostHog's UI." + legacy
 	}
 }

@@ -31,6 +31,7 @@ func TestAddAPIError(t *testing.T) {
 		err        error
 		wantPath   string // "" for none
 		wantDetail []string
+		notDetail  []string // what the detail must not say
 	}{
 		"attribute error": {
 			err:      fmt.Errorf("creating: %w", validation),
@@ -42,9 +43,25 @@ func TestAddAPIError(t *testing.T) {
 			err:        &client.APIError{Method: "PATCH", Path: "/x/", Status: 400, Detail: "Bad.", Attr: "non_field_errors"},
 			wantDetail: []string{"PATCH /x/ answered 400", "Bad.", "non_field_errors"},
 		},
-		"forbidden": {
+		"forbidden: a missing scope": {
 			err:        &client.APIError{Method: "PATCH", Path: "/x/", Status: 403, Detail: "API key missing required scope 'plugin:write'"},
-			wantDetail: []string{"403 Forbidden", "plugin:write", "lacks the scope"},
+			wantDetail: []string{"403 Forbidden", "plugin:write", "Give the API key the scope the service names"},
+		},
+		"forbidden: a key limited to projects": {
+			err: &client.APIError{Method: "GET", Path: "/api/organizations/@current/plugins/", Status: 403,
+				Detail: "API keys with scoped projects are only supported on project-based endpoints."},
+			wantDetail: []string{"403 Forbidden", "limited to particular projects", "not limited to projects"},
+			notDetail:  []string{"lacks the scope"},
+		},
+		"forbidden: another project": {
+			err: &client.APIError{Method: "GET", Path: "/api/projects/2/x/", Status: 403,
+				Detail: "API key does not have access to the requested project: ID 2."},
+			wantDetail: []string{"403 Forbidden", "limited to other projects"},
+			notDetail:  []string{"lacks the scope"},
+		},
+		"forbidden: another reason": {
+			err:        &client.APIError{Method: "GET", Path: "/x/", Status: 403, Detail: "You do not have permission."},
+			wantDetail: []string{"403 Forbidden", "lacks the scope"},
 		},
 		"unauthorized": {
 			err:        &client.APIError{Method: "GET", Path: "/x/", Status: 401, Detail: "invalid"},
@@ -52,14 +69,22 @@ func TestAddAPIError(t *testing.T) {
 		},
 		"throttled": {
 			err:        &client.APIError{Method: "GET", Path: "/x/", Status: 429, RetryAfter: 30},
-			wantDetail: []string{"429 Too Many Requests", "Run again after", "timeouts"},
+			wantDetail: []string{"429 Too Many Requests", "Run again after"},
+			notDetail:  []string{"timeouts"},
 		},
-		"throttled past the time limit": {
+		"throttled past a resource's time limit": {
 			err: fmt.Errorf("creating: %w", &client.ThrottledError{Method: "POST", Path: "/x/", Wait: 14 * time.Minute,
 				Until: time.Date(2026, 3, 1, 12, 34, 56, 0, time.UTC), Left: 9 * time.Minute,
-				Err: &client.APIError{Method: "POST", Path: "/x/", Status: 429}}),
+				Err:   &client.APIError{Method: "POST", Path: "/x/", Status: 429},
+				Limit: &TimeLimitError{Limit: 10 * time.Minute, Settable: true}}),
 			wantDetail: []string{"POST /x/", "again in 14m0s, at 2026-03-01 12:34:56 UTC", "9m0s left",
 				"Run again after 2026-03-01 12:34:56 UTC", "more than 14m0s with the resource's timeouts block", "a key of its own"},
+		},
+		"throttled past a data source's time limit": {
+			err: &client.ThrottledError{Method: "GET", Path: "/x/", Wait: 14 * time.Minute,
+				Until: time.Date(2026, 3, 1, 12, 34, 56, 0, time.UTC), Left: 3 * time.Minute, Limit: &TimeLimitError{Limit: 5 * time.Minute}},
+			wantDetail: []string{"Run again after 2026-03-01 12:34:56 UTC (a data source has no timeouts block: its read stops after 5m0s)."},
+			notDetail:  []string{"the resource's timeouts"},
 		},
 		"API gone": {
 			err: fmt.Errorf("reading: %w", &client.ServiceGoneError{Method: "GET", Path: "/api/projects/1/pipeline_transformation_configs/5/",
@@ -70,7 +95,22 @@ func TestAddAPIError(t *testing.T) {
 		},
 		"timeout": {
 			err:        fmt.Errorf("GET /x/: %w", context.DeadlineExceeded),
-			wantDetail: []string{"timed out", "timeouts"},
+			wantDetail: []string{"ran out of time", "check that the service answers"},
+			notDetail:  []string{"timeouts"},
+		},
+		"a resource's time limit": {
+			err:        &client.TransportError{Method: "GET", Path: "/x/", Err: &TimeLimitError{Limit: time.Minute, Settable: true}},
+			wantDetail: []string{"GET /x/: the operation's time limit of 1m0s ran out", "with the resource's timeouts block"},
+		},
+		"a data source's time limit": {
+			err:        &client.TransportError{Method: "GET", Path: "/x/", Err: &TimeLimitError{Limit: 5 * time.Minute}},
+			wantDetail: []string{"a data source has no timeouts block: its read stops after 5m0s"},
+			notDetail:  []string{"the resource's timeouts"},
+		},
+		"no answer within request_timeout": {
+			err:        &client.TransportError{Method: "GET", Path: "/x/", Attempts: 2, Err: &client.AttemptTimeoutError{Timeout: 2 * time.Second}},
+			wantDetail: []string{"no answer within 2s", "(gave up after 2 attempts)", "did not answer in time", "request_timeout"},
+			notDetail:  []string{"timeouts"},
 		},
 		"other": {
 			err:        errors.New("dial tcp 127.0.0.1:1: connection refused"),
@@ -95,6 +135,11 @@ func TestAddAPIError(t *testing.T) {
 			for _, w := range tt.wantDetail {
 				if !strings.Contains(diags[0].Detail(), w) {
 					t.Errorf("detail %q does not mention %q", diags[0].Detail(), w)
+				}
+			}
+			for _, w := range tt.notDetail {
+				if strings.Contains(diags[0].Detail(), w) {
+					t.Errorf("detail %q says %q", diags[0].Detail(), w)
 				}
 			}
 		})

@@ -3,7 +3,6 @@
 package framework
 
 import (
-	"context"
 	"sync"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -22,17 +21,7 @@ type ProviderData struct {
 
 	readCacheOnce sync.Once
 	readCache     *readcache.Cache
-	plugins       sync.Map // plugin id -> func() (*client.Plugin, error), looked up once
-}
-
-// Plugin returns plugin id as the organization's plugin listing shows it,
-// looked up once per operation (concurrent callers share the look).
-func (d *ProviderData) Plugin(ctx context.Context, id int64) (*client.Plugin, error) {
-	lookup, _ := d.plugins.LoadOrStore(id, sync.OnceValues(func() (*client.Plugin, error) {
-		return d.Client.Plugin(ctx, client.CurrentOrganization, id)
-	}))
-	look, _ := lookup.(func() (*client.Plugin, error))
-	return look()
+	plugins       pluginLookups
 }
 
 // ReadCache returns the operation's batched record reader (package readcache).

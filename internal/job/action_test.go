@@ -65,8 +65,9 @@ resource "terraform_data" "trigger" {
 
 // TestRunJobAction_protocol covers the action on any Terraform by calling
 // the provider's protocol 6 server as Terraform 1.14+ would: planning checks
-// the job against the plugin's public jobs (errors on job_type and payload),
-// invoking sends progress messages and the local API records the job with
+// the job against the plugin's public jobs (errors on job_type and payload)
+// and refuses a config the project lacks (an error on config_id); invoking
+// sends progress messages and the local API records the job with
 // its payload and operation, and a key with scopes gets an error that says
 // what to do instead, with nothing run.
 func TestRunJobAction_protocol(t *testing.T) {
@@ -99,6 +100,9 @@ func TestRunJobAction_protocol(t *testing.T) {
 		} {
 			expectAttrError(t, srv.PlanAction(t, actionType, args(bad.jobType, bad.payload)), bad.attr, bad.want)
 		}
+		unknown := args(jc.JobType, jc.PayloadJSON)
+		unknown["config_id"] = tftypes.NewValue(tftypes.Number, rec.ID+1000)
+		expectAttrError(t, srv.PlanAction(t, actionType, unknown), "config_id", "no job can run on it")
 		if runs := local.Jobs(); len(runs) != 0 {
 			t.Fatalf("planning ran jobs: %+v", runs)
 		}

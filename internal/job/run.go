@@ -1,5 +1,3 @@
-// Package job is the resource pipeline_KIND_job and the action
-// pipeline_KIND_run_job, and Event (event.go), on which migration builds too.
 package job
 
 import (
@@ -11,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -23,33 +20,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
-
-// Run is the resource pipeline_KIND_job, which runs a job on create (again
-// whenever triggers change), and the action pipeline_KIND_run_job.
-var Run = &Event[model, jobArgs, struct{}]{
-	Resource:       "job",
-	Action:         "run_job",
-	ResourceSchema: resourceSchema,
-	ActionSchema:   actionSchema,
-	Args:           func(m *model) *jobArgs { return &m.jobArgs },
-	Target:         func(a *jobArgs) *Target { return &a.Target },
-	Check:          checkJob,
-	Call:           runJob,
-	Record: func(m *model, project string, _ struct{}) {
-		m.RanAt = types.StringValue(time.Now().UTC().Format(time.RFC3339Nano))
-		m.ID = types.StringValue(fmt.Sprintf("%s/%d/%s", project, m.ConfigID.ValueInt64(), m.RanAt.ValueString()))
-	},
-	Starting: func(k kind.Kind, project string, a *jobArgs) string {
-		job := a.request()
-		return fmt.Sprintf("Starting job %q (operation %q) of %s %d in project %s",
-			job.Type, job.Operation, k.Noun, a.ConfigID.ValueInt64(), project)
-	},
-	Done: func(k kind.Kind, a *jobArgs, _ struct{}) string {
-		return fmt.Sprintf("The service accepted job %q of %s %d", a.JobType.ValueString(), k.Noun, a.ConfigID.ValueInt64())
-	},
-}
 
 // defaultJobOperation is the operation the service assumes.
 const defaultJobOperation = "start"
@@ -62,7 +33,8 @@ var (
 
 // jobArgs is a job as configured, in the resource and the action alike.
 type jobArgs struct {
-	Target
+	ProjectID types.String         `tfsdk:"project_id"`
+	ConfigID  types.Int64          `tfsdk:"config_id"`
 	JobType   types.String         `tfsdk:"job_type"`
 	Payload   jsontypes.Normalized `tfsdk:"payload"`
 	Operation types.String         `tfsdk:"operation"`
@@ -80,6 +52,61 @@ func (a *jobArgs) request() client.Job {
 	return job
 }
 
+// construct is the job resource or action: the provider data and the
+// project to work in (framework's MustProject).
+type construct interface {
+	MustProject(configured types.String, diags *diag.Diagnostics) (*framework.ProviderData, string)
+}
+
+// runJob resolves the job's project and asks the service, once and under
+// the write time limit, to run the job, telling progress before and after;
+// errors go to diags. It returns the project and whether the service
+// accepted the job.
+func runJob(ctx context.Context, c construct, k kind.Kind, a *jobArgs, progress func(string), diags *diag.Diagnostics) (string, bool) {
+	meta, project := c.MustProject(a.ProjectID, diags)
+	if diags.HasError() {
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(ctx, framework.DefaultWriteTimeout)
+	defer cancel()
+	id := a.ConfigID.ValueInt64()
+	ctx = tflog.SetField(ctx, "config_id", id)
+	job := a.request()
+	progress(fmt.Sprintf("Starting job %q (operation %q) of %s %d in project %s", job.Type, job.Operation, k.Noun, id, project))
+	err := meta.Client.RunJob(ctx, project, k.Collection, id, job)
+	if err == nil {
+		tflog.Info(ctx, "job accepted", map[string]any{"job_type": job.Type})
+		progress(fmt.Sprintf("The service accepted job %q of %s %d", job.Type, k.Noun, id))
+		return project, true
+	}
+	summary := fmt.Sprintf("Could not run job %q of %s %d", a.JobType.ValueString(), k.Noun, id)
+	switch {
+	case client.IsMissingAction(err):
+		diags.AddError(summary, fmt.Sprintf("%s.\n\nThe service no longer runs plugin jobs (%s): nothing ran. "+
+			"Remove this job (resource or action) from the configuration; %s says what replaces plugin configs.",
+			err, framework.Generation2Since, framework.MovingGuide))
+	case client.IsNotFound(err):
+		diags.AddAttributeError(jobConfigIDPath, summary, fmt.Sprintf("Project %s has no %s with id %d.\n\n%s",
+			project, k.Noun, id, framework.DescribeError(err)))
+	case client.StatusOf(err) == http.StatusBadRequest:
+		// The service names no attribute; its messages say which one.
+		diags.AddAttributeError(jobErrorPath(err), summary, framework.DescribeError(err))
+	default:
+		framework.AddCustomActionError(diags, summary, framework.ActionJob, err, nil)
+	}
+	return "", false
+}
+
+// jobErrorPath maps the service's job validation messages to the attribute
+// they are about: those about a field to payload, the others to job_type.
+func jobErrorPath(err error) path.Path {
+	msg := strings.ToLower(err.Error())
+	if strings.Contains(msg, "field") || strings.Contains(msg, "payload") {
+		return jobPayloadPath
+	}
+	return jobTypePath
+}
+
 type publicJob struct {
 	Payload map[string]struct {
 		Required bool `json:"required"`
@@ -87,17 +114,13 @@ type publicJob struct {
 }
 
 // checkJob judges a job against the public jobs of the config's plugin (one
-// read, record.ForPlan); values not known yet are left to the service.
+// read, readForPlan); values not known yet are left to the service.
 func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *jobArgs) diag.Diagnostics {
 	if !framework.IsSet(a.ConfigID) || !framework.IsSet(a.JobType) {
 		return nil
 	}
 	id := a.ConfigID.ValueInt64()
-	rec, diags := record.ForPlan(ctx, meta, k, project, id, record.PlanLookup{
-		Attr:     jobConfigIDPath,
-		Unknown:  "so no job can run on it",
-		Deferred: "so the job type and payload are left to the service to judge at apply",
-	})
+	rec, diags := readForPlan(ctx, meta, k, project, id)
 	if rec == nil {
 		return diags
 	}
@@ -184,38 +207,24 @@ func quoteAll(names ...string) string {
 	return strings.Join(out, ", ")
 }
 
-// runJob asks the service to run the job; errors go to diags.
-func runJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *jobArgs, diags *diag.Diagnostics) (struct{}, bool) {
-	id := a.ConfigID.ValueInt64()
-	err := meta.Client.RunJob(ctx, project, k.Collection, id, a.request())
-	if err == nil {
-		tflog.Info(ctx, "job accepted", map[string]any{"job_type": a.JobType.ValueString()})
-		return struct{}{}, true
-	}
-	summary := fmt.Sprintf("Could not run job %q of %s %d", a.JobType.ValueString(), k.Noun, id)
+// readForPlan reads config id through the read cache (many checks, few
+// pages). A config the project lacks, or a service without the API, is an
+// error; another failure a warning, the job left to the service at apply.
+func readForPlan(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, id int64) (*client.Record, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	rec, err := meta.ReadCache().Read(ctx, project, k.Collection, id)
 	switch {
-	case client.IsMissingAction(err):
-		diags.AddError(summary, fmt.Sprintf("%s.\n\nThe service no longer runs plugin jobs (%s): nothing ran. "+
-			"Remove this job (resource or action) from the configuration; %s says what replaces plugin configs.",
-			err, framework.Generation2Since, framework.MovingGuide))
 	case client.IsNotFound(err):
-		diags.AddAttributeError(jobConfigIDPath, summary, fmt.Sprintf("Project %s has no %s with id %d.\n\n%s",
-			project, k.Noun, id, framework.DescribeError(err)))
-	case client.StatusOf(err) == http.StatusBadRequest:
-		// The service names no attribute; its messages say which one.
-		diags.AddAttributeError(jobErrorPath(err), summary, framework.DescribeError(err))
+		diags.AddAttributeError(jobConfigIDPath, fmt.Sprintf("Unknown %s %d", k.Noun, id), fmt.Sprintf(
+			"Project %s has no %s with id %d, so no job can run on it.\n\n%s", project, k.Noun, id, framework.DescribeError(err)))
+	case client.IsServiceGone(err):
+		framework.AddAPIError(&diags, fmt.Sprintf("Could not read %s %d", k.Noun, id), err, nil)
+	case err != nil:
+		diags.AddAttributeWarning(jobConfigIDPath, "Could not check the config at plan time", fmt.Sprintf(
+			"Reading %s %d failed, so the job type and payload are left to the service to judge at apply.\n\n%s",
+			k.Noun, id, framework.DescribeError(err)))
 	default:
-		framework.AddCustomActionError(diags, summary, framework.ActionJob, err, nil)
+		return rec, nil
 	}
-	return struct{}{}, false
-}
-
-// jobErrorPath maps the service's job validation messages to the attribute
-// they are about: those about a field to payload, the others to job_type.
-func jobErrorPath(err error) path.Path {
-	msg := strings.ToLower(err.Error())
-	if strings.Contains(msg, "field") || strings.Contains(msg, "payload") {
-		return jobPayloadPath
-	}
-	return jobTypePath
+	return nil, diags
 }

@@ -6,9 +6,13 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -30,6 +34,7 @@ type model struct {
 
 // Descriptions shared by the job resource and the run-job action.
 const (
+	projectIDDescription    = "Project of the config: its id or `@current`. Defaults to the provider's `project_id`."
 	jobTypeDescription      = "Name of the job, one of the plugin's public jobs."
 	jobPayloadDescription   = "The job's payload, a JSON object (write it with `jsonencode`)."
 	jobOperationDescription = "The job operation the service is asked for. Defaults to `\"" + defaultJobOperation + "\"`."
@@ -39,13 +44,28 @@ func configIDDescription(k kind.Kind) string {
 	return fmt.Sprintf("Identifier of the %s whose plugin runs the job.", k.Noun)
 }
 
-func resourceSchema(k kind.Kind) schema.Schema {
+// Schema implements resource.Resource.
+func (r *jobResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	k := r.kind
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
-	return schema.Schema{
+	resp.Schema = schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Runs a public job of a %s's plugin when created, and again whenever "+
 			"`triggers` change. PostHog since July 2025 runs no plugin jobs: this works with older self-hosted "+
 			"instances only.", k.Noun),
-		Attributes: WithTarget(configIDDescription(k), map[string]schema.Attribute{
+		Attributes: map[string]schema.Attribute{
+			"project_id": schema.StringAttribute{
+				Optional:            true,
+				Computed:            true,
+				MarkdownDescription: projectIDDescription,
+				Validators:          []validator.String{framework.ProjectIDValidator()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"config_id": schema.Int64Attribute{
+				Required:            true,
+				MarkdownDescription: configIDDescription(k),
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
 			"id": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "Identifier of this run: `<project_id>/<config_id>/<ran_at>`.",
@@ -83,16 +103,28 @@ func resourceSchema(k kind.Kind) schema.Schema {
 				MarkdownDescription: "When the service accepted the job (RFC 3339, UTC).",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-		}),
+		},
 	}
 }
 
-func actionSchema(k kind.Kind) actionschema.Schema {
-	return actionschema.Schema{
+// Schema implements action.Action.
+func (x *runJobAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	k := x.kind
+	resp.Schema = actionschema.Schema{
 		MarkdownDescription: fmt.Sprintf("Runs a public job of a %s's plugin each time the action is invoked "+
 			"(Terraform 1.14+). PostHog since July 2025 runs no plugin jobs: this works with older self-hosted "+
 			"instances only.", k.Noun),
-		Attributes: WithActionTarget(configIDDescription(k), map[string]actionschema.Attribute{
+		Attributes: map[string]actionschema.Attribute{
+			"project_id": actionschema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: projectIDDescription,
+				Validators:          []validator.String{framework.ProjectIDValidator()},
+			},
+			"config_id": actionschema.Int64Attribute{
+				Required:            true,
+				MarkdownDescription: configIDDescription(k),
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+			},
 			"job_type": actionschema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: jobTypeDescription,
@@ -109,7 +141,7 @@ func actionSchema(k kind.Kind) actionschema.Schema {
 				MarkdownDescription: jobOperationDescription,
 				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-		}),
+		},
 	}
 }
 

@@ -14,12 +14,12 @@ import (
 // (generation 2) answers the log newest first, in PostHog's shape, secrets
 // masked.
 func TestActivity(t *testing.T) {
-	a := newAPI(t, localapi.Options{})
+	a := newAPI(t, localapi.Options{Plugins: withMigrator()})
 	rec := a.form(http.MethodPost, path(1, tr), full, map[string]string{
-		"plugin": "1", "order": "1", "enabled": "true", "config": `{"api_key": "first-secret", "locale": "en"}`,
+		"plugin": fmt.Sprint(migrators[tr]), "order": "1", "enabled": "true", "config": `{"sendgridApiKey": "first-secret", "customFields": "en"}`,
 	}).want(t, 201).object(t)
 	p := path(1, tr, id(rec))
-	a.form(http.MethodPatch, p, full, map[string]string{"name": "geo", "config": `{"api_key": "second-secret", "locale": "en"}`}).want(t, 200)
+	a.form(http.MethodPatch, p, full, map[string]string{"name": "geo", "config": `{"sendgridApiKey": "second-secret", "customFields": "en"}`}).want(t, 200)
 	a.do(http.MethodPatch, p, full, map[string]any{"name": "geo"}).want(t, 200) // changes nothing: not logged
 	a.do(http.MethodPatch, path(1, tr, "rearrange"), full, map[string]any{"orders": map[string]any{fmt.Sprint(id(rec)): 4}}).want(t, 200)
 	a.do(http.MethodDelete, p, full, nil).want(t, 204)
@@ -49,7 +49,7 @@ func TestActivity(t *testing.T) {
 		{"migrated", []change{{"hog_function", nil, hf["id"]}}},
 		{"deleted", []change{{"enabled", true, false}}},
 		{"updated", []change{{"order", float64(1), float64(4)}}},
-		{"updated", []change{{"name", nil, "geo"}, {"config", map[string]any{"api_key": mask, "locale": "en"}, map[string]any{"api_key": mask, "locale": "en"}}}},
+		{"updated", []change{{"name", nil, "geo"}, {"config", map[string]any{"sendgridApiKey": mask, "customFields": "en"}, map[string]any{"sendgridApiKey": mask, "customFields": "en"}}}},
 		{"created", nil},
 	}
 	if len(entries) != len(want) {

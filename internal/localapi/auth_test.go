@@ -91,8 +91,9 @@ var jobBodies = map[string]any{
 }
 
 // matrixPlugins have, per generation, what the operations need in each
-// collection: a public job at generation 1, a migrator from generation 2.
-var matrixPlugins = map[int]map[string]int64{1: {tr: 2, ia: 3}, 2: {tr: 1, ia: 3}, 3: {tr: 1, ia: 3}}
+// collection: a public job at generation 1, a migrator from generation 2
+// (withMigrator's catalog).
+var matrixPlugins = map[int]map[string]int64{1: {tr: 2, ia: 3}, 2: migrators, 3: migrators}
 
 // modes are the services a server can behave as: each generation, and
 // each with today's mode on, which changes generation 2 only.
@@ -125,7 +126,7 @@ func TestAuthMatrix(t *testing.T) {
 // "Endpoint not found." and a JSON create 400, making nothing.
 func authMatrix(t *testing.T, gen int, todayFlag bool) {
 	today := todayFlag && gen == 2
-	a := newAPI(t, localapi.Options{Keys: matrixKeys, Today: todayFlag, Generation: 1})
+	a := newAPI(t, localapi.Options{Keys: matrixKeys, Today: todayFlag, Generation: 1, Plugins: withMigrator()})
 	type keyCase struct {
 		key      string
 		scopes   []string
@@ -141,7 +142,8 @@ func authMatrix(t *testing.T, gen int, todayFlag bool) {
 	for _, coll := range []string{tr, ia} {
 		recs[coll] = map[int64]int64{}
 		for _, p := range []int64{1, 2} {
-			recs[coll][p] = id(a.create(p, coll, full, map[string]any{"plugin": plugins[coll], "order": 1, "enabled": true}))
+			recs[coll][p] = id(a.form(http.MethodPost, path(p, coll), full, map[string]string{"plugin": fmt.Sprint(plugins[coll]),
+				"order": "1", "enabled": "true", "config": `{"sendgridApiKey": "k"}`}).want(t, 201).object(t))
 		}
 	}
 	if err := a.srv.SetGeneration(gen); err != nil {
@@ -156,7 +158,13 @@ func authMatrix(t *testing.T, gen int, todayFlag bool) {
 						body := op.body
 						switch op.name {
 						case "create":
+							// From generation 2 a create needs a plugin with a
+							// template (the collection is not checked), and
+							// stays disabled: 20 enabled transformations at most.
 							body = map[string]any{"plugin": plugins[coll], "order": 1}
+							if gen >= 2 {
+								body = map[string]any{"plugin": 5, "order": 1, "enabled": false}
+							}
 						case "job":
 							body = jobBodies[coll]
 						}

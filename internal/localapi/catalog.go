@@ -13,10 +13,8 @@ type catalog struct {
 	plugins []Plugin // in the order given
 	byID    map[int64]*catalogEntry
 	ids     []int64 // sorted
-	// collections are the two collections by name; todayCollections the
-	// same as today's service chooses their plugins.
-	collections      map[string]*collection
-	todayCollections map[string]*collection
+	// collections are the two collections by name.
+	collections map[string]*collection
 }
 
 type catalogEntry struct {
@@ -37,18 +35,11 @@ type collection struct {
 func (c *collection) shows(rec *record) bool { return c.plugins[rec.Plugin] }
 
 // collectionKinds decides which plugins each collection shows, as the live
-// service's querysets do; todayCollectionKinds as they do today (the notes'
-// "The service as it is in 2026": the import apps' second rule).
-var (
-	collectionKinds = map[string]func(*Plugin) bool{
-		TransformationConfigs: (*Plugin).isTransformation,
-		ImportAppConfigs:      (*Plugin).isImportApp,
-	}
-	todayCollectionKinds = map[string]func(*Plugin) bool{
-		TransformationConfigs: (*Plugin).isTransformation,
-		ImportAppConfigs:      (*Plugin).isImportAppToday,
-	}
-)
+// service's querysets do.
+var collectionKinds = map[string]func(*Plugin) bool{
+	TransformationConfigs: (*Plugin).isTransformation,
+	ImportAppConfigs:      (*Plugin).isImportApp,
+}
 
 func newCatalog(plugins []Plugin) (*catalog, error) {
 	if err := checkPlugins(plugins); err != nil {
@@ -65,7 +56,7 @@ func newCatalog(plugins []Plugin) (*catalog, error) {
 		c.ids = append(c.ids, p.ID)
 	}
 	slices.Sort(c.ids)
-	c.collections, c.todayCollections = c.collectionsOf(collectionKinds), c.collectionsOf(todayCollectionKinds)
+	c.collections = c.collectionsOf(collectionKinds)
 	return c, nil
 }
 
@@ -84,15 +75,6 @@ func (c *catalog) collectionsOf(kinds map[string]func(*Plugin) bool) map[string]
 		out[name] = coll
 	}
 	return out
-}
-
-// collectionsFor returns the collections as today's service (today) or
-// the earlier ones choose their plugins.
-func (c *catalog) collectionsFor(today bool) map[string]*collection {
-	if today {
-		return c.todayCollections
-	}
-	return c.collections
 }
 
 func (c *catalog) get(id int64) *catalogEntry { return c.byID[id] }

@@ -105,7 +105,7 @@ func (s *Server) create(req *request) *apiError {
 	rec := &record{Team: req.project, Plugin: *in.plugin, Order: *in.order, Config: json.RawMessage(`{}`)}
 	in.apply(rec, nil, false)
 	if req.svc.gen >= Generation2 {
-		return s.createHogFunction(req, rec, in)
+		return s.createHogFunction(req, rec, in, b.isForm())
 	}
 	if in.unstorable {
 		return errServer()

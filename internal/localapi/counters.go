@@ -21,6 +21,7 @@ var operationNames = []string{
 	opList, opCreate, opRetrieve, opUpdate, opDelete, opFrontend, opJob, opRearrange, opMigrate, opActivity,
 	opPluginList, opPluginRetrieve, opOther,
 	opHogList, opHogCreate, opHogRetrieve, opHogUpdate, opHogDelete,
+	opTemplateList, opTemplateRetrieve,
 }
 
 var counterNames = append(operationNames[:len(operationNames):len(operationNames)],

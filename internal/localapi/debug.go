@@ -65,11 +65,13 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		hfs := s.HogFunctions()
 		for i := range hfs {
 			// No secret over HTTP: inputs as the API shows them.
-			hfs[i].Inputs = hfs[i].maskedInputs(s.catalog.Load())
+			hfs[i].Inputs = hfs[i].maskedInputs()
 		}
 		writeJSON(w, http.StatusOK, hfs)
 	case path == "hog-functions" && r.Method == http.MethodDelete:
 		answerReset(w, s.ResetHogFunctions())
+	case path == "bulk-migrate" && r.Method == http.MethodPost:
+		s.serveBulkMigrate(w, r)
 	case path == "generation" && r.Method == http.MethodGet:
 		v := s.service()
 		writeJSON(w, http.StatusOK, generationDoc{Generation: v.gen, Today: v.today})
@@ -187,4 +189,30 @@ func answerReset(w http.ResponseWriter, err error) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// serveBulkMigrate serves POST /_localapi/bulk-migrate {"project": N,
+// "test_mode": B}: BulkMigrate, answered with the hog functions made as
+// the hog-functions route shows them, or 400 saying why it failed.
+func (s *Server) serveBulkMigrate(w http.ResponseWriter, r *http.Request) {
+	var doc struct {
+		Project  int64 `json:"project"`
+		TestMode bool  `json:"test_mode"`
+	}
+	if !readDebugBody(w, r, &doc) {
+		return
+	}
+	if !s.projects[doc.Project] {
+		writeError(w, errInvalid(fmt.Sprintf("No project %d.", doc.Project), "project"))
+		return
+	}
+	made, err := s.BulkMigrate(doc.Project, BulkMigration{TestMode: doc.TestMode})
+	if err != nil {
+		writeError(w, errInvalid(err.Error(), ""))
+		return
+	}
+	for i := range made {
+		made[i].Inputs = made[i].maskedInputs()
+	}
+	writeJSON(w, http.StatusOK, made)
 }

@@ -247,7 +247,7 @@ func TestCounters(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.srv.ResetCounters()
-	a.create(1, ia, full, map[string]any{"plugin": 3, "order": 1})
+	a.create(1, ia, full, map[string]any{"plugin": 5, "order": 1}) // a transformation: the collection is not checked
 	a.do("POST", path(1, tr, id(rec), "job"), full, jobBodies[tr]).want(t, 404)
 	a.do("PUT", path(1, tr), full, nil).want(t, 405)
 	for k, v := range map[string]int64{"create": 1, "create:" + ia: 1, "create:" + tr: 0, "job": 1, "job:" + tr: 1,
@@ -318,15 +318,20 @@ func TestDebugRoutes(t *testing.T) {
 	if a.srv.Generation() != 2 {
 		t.Errorf("PUT /_localapi/generation did not switch: %d", a.srv.Generation())
 	}
-	a.form(http.MethodPost, path(1, tr), full, map[string]string{"plugin": "1", "order": "1", "config": `{"api_key": "s3cr3t"}`}).want(t, 201)
+	a.form(http.MethodPost, path(1, tr), full, map[string]string{"plugin": "8", "order": "1",
+		"config": `{"openExchangeRatesApiKey": "s3cr3t", "normalizedCurrency": "EUR"}`}).want(t, 201)
+	a.createHog(1, full, map[string]any{"template_id": secretTemplate, "inputs": map[string]any{"salt": map[string]any{"value": "s3cr3t"}}})
 	hfs := a.do("GET", "/_localapi/hog-functions", "", nil).want(t, 200).array(t)
-	if len(hfs) != 1 || strings.Contains(fmt.Sprint(hfs), "s3cr3t") {
+	if len(hfs) != 2 || strings.Contains(fmt.Sprint(hfs[1]), "s3cr3t") { // the currency template's key is no secret
 		t.Fatalf("hog functions %v", hfs)
 	}
 	hf := as[map[string]any](t, hfs[0])
-	if hf["plugin"] != float64(1) || hf["project"] != float64(1) || hf["source_config_id"] != nil ||
-		!jsonEqual(t, hf["inputs"], `{"api_key": {"secret": true}}`) {
+	if hf["plugin"] != float64(8) || hf["project"] != float64(1) || hf["source_config_id"] != nil ||
+		hf["template_id"] != "plugin-currency-normalization-plugin" {
 		t.Errorf("hog function %v", hf)
+	}
+	if hf := as[map[string]any](t, hfs[1]); !jsonEqual(t, as[map[string]any](t, hf["inputs"])["salt"], `{"secret": true}`) {
+		t.Errorf("hog function %v: the secret masked", hf)
 	}
 	a.do("DELETE", "/_localapi/hog-functions", "", nil).want(t, 204)
 	if len(a.srv.HogFunctions()) != 0 {

@@ -129,7 +129,7 @@ func (s *Server) NoPluginAccess() bool { return s.noPluginAccess.Load() }
 // answers 404 before anything else, as an unknown path does.
 func (rt route) servedIn(gen int) bool {
 	switch {
-	case rt.isHogFunction():
+	case rt.isHogFunction() || rt.isTemplate():
 		return true // hog functions outlive the plugin API
 	case rt.kind == routeNone || gen >= Generation3:
 		return false

@@ -1,6 +1,7 @@
 package localapi_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -101,7 +102,8 @@ func TestGenerationSwitchUnderLoad(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for range 50 {
-				if r := a.do("POST", path(1, tr), full, map[string]any{"plugin": 1, "order": 1}); r.status != 201 && r.status != 404 {
+				// Disabled: 20 enabled transformations are the limit.
+				if r := a.do("POST", path(1, tr), full, map[string]any{"plugin": 1, "order": 1, "enabled": false}); r.status != 201 && r.status != 404 {
 					t.Errorf("create %d %s", r.status, r.body)
 				}
 			}
@@ -118,14 +120,15 @@ func TestGenerationSwitchUnderLoad(t *testing.T) {
 func TestGeneration2OnAFileOfGeneration1(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "local.db")
 	start := func(gen int) (*localapi.Running, *api) {
-		srv, err := localapi.Start(localapi.Options{DBPath: db, Generation: gen})
+		srv, err := localapi.Start(localapi.Options{DBPath: db, Generation: gen, Plugins: withMigrator()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return srv, &api{t: t, srv: srv.Server, url: srv.URL}
 	}
 	first, a := start(1)
-	rec := a.create(1, tr, full, map[string]any{"plugin": 1, "order": 1, "enabled": true, "name": "kept"})
+	rec := a.form("POST", path(1, tr), full, map[string]string{"plugin": fmt.Sprint(migrators[tr]), "order": "1", "enabled": "true",
+		"name": "kept", "config": `{"sendgridApiKey": "k"}`}).want(t, 201).object(t)
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +139,7 @@ func TestGeneration2OnAFileOfGeneration1(t *testing.T) {
 		t.Errorf("generation 1 record at generation 2: %v", got)
 	}
 	b.do("POST", path(1, tr, id(rec), "migrate"), full, nil).want(t, 200)
-	b.create(1, ia, full, map[string]any{"plugin": 3, "order": 1})
+	b.create(1, tr, full, map[string]any{"plugin": 5, "order": 1})
 	if err := second.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
 
 const (
@@ -37,6 +38,13 @@ var collections = []struct {
 
 // text returns a plugin's name or description.
 func text(s string) *string { return &s }
+
+// migrators are, by collection, the plugins of withMigrator's catalog
+// whose url has a migrator (SendGrid's).
+var migrators = localapitest.MigratorPlugins
+
+// withMigrator is the seeded catalog and the plugins of migrators.
+func withMigrator() []localapi.Plugin { return localapitest.WithMigrators() }
 
 // api is a Server behind a real HTTP listener (httptest).
 type api struct {
@@ -233,6 +241,14 @@ func jsonEqual(t *testing.T, got any, want string) bool {
 	var w any
 	if err := json.Unmarshal([]byte(want), &w); err != nil {
 		t.Fatal(err)
+	}
+	if raw, ok := got.(json.RawMessage); ok {
+		var g any
+		if err := json.Unmarshal(raw, &g); err != nil {
+			t.Errorf("not JSON: %s", raw)
+			return false
+		}
+		got = g
 	}
 	g, _ := json.Marshal(got)
 	wb, _ := json.Marshal(w)

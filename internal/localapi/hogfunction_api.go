@@ -74,11 +74,12 @@ func (rt route) hogOperation(method string) (op string, allowed bool) {
 	return opOther, false
 }
 
-// hogScope is the scope a hog function operation needs (PostHog's
-// scope_object "hog_function"); ok is false for other operations.
+// hogScope is the scope a hog function or template operation needs
+// (PostHog's scope_object "hog_function" on both); ok is false for other
+// operations.
 func hogScope(op string) (scope string, ok bool) {
 	switch op {
-	case opHogList, opHogRetrieve:
+	case opHogList, opHogRetrieve, opTemplateList, opTemplateRetrieve:
 		return "hog_function:read", true
 	case opHogCreate, opHogUpdate, opHogDelete:
 		return "hog_function:write", true
@@ -106,9 +107,12 @@ func (s *Server) serveHogFunction(req *request, op string) *apiError {
 }
 
 // listHogFunctions answers a page of the project's hog functions that are
-// not deleted, narrowed by type (a comma-separated list) and enabled, in
-// the minimal serializer's fields, ordered by execution_order then the
-// newest update.
+// not deleted, narrowed as PostHog's HogFunctionFilterSet narrows them: by
+// type (a comma-separated list), enabled and id, in the minimal
+// serializer's fields (full=true: every field), ordered by execution_order
+// then the newest update. The other filters (search, filters,
+// filter_groups, created_at, ...) are not modelled (*choice*): a client
+// finds the functions of a template by their template's id.
 func (s *Server) listHogFunctions(req *request) *apiError {
 	q := req.r.URL.Query()
 	var f hogFilter
@@ -119,14 +123,24 @@ func (s *Server) listHogFunctions(req *request) *apiError {
 		on := trueStrings[e]
 		f.enabled = &on
 	}
+	if id := lastValue(q, "id"); id != "" {
+		if f.id = canonicalUUID(id); f.id == "" {
+			return errValidation("invalid", "Enter a valid UUID.", "id")
+		}
+	}
 	limit, offset := pageWindow(req.r)
 	hfs, count, err := s.store.hogFunctionPage(req.ctx, req.project, f, limit, offset)
 	if err != nil {
 		return s.internal(req, err)
 	}
-	views := make([]*hogFunctionListView, len(hfs))
+	full := lastValue(q, "full") == "true"
+	views := make([]any, len(hfs))
 	for i := range hfs {
-		views[i] = hfs[i].listView(req.cat)
+		if full {
+			views[i] = hfs[i].apiView()
+		} else {
+			views[i] = hfs[i].listView()
+		}
 	}
 	writeJSON(req.w, http.StatusOK, newPage(req.r, count, limit, offset, views))
 	return nil
@@ -145,47 +159,65 @@ func hogBody(req *request) (*body, map[string]any, *apiError) {
 	return b, obj, e
 }
 
+// newHogFunction reads the body of a new hog function of project as w
+// says (w.tpl is found here) and returns the function, not yet stored:
+// first the template its template_id names (unknown: refused; hidden:
+// refused by today's service under w.defaults, PostHog's newest source),
+// then the fields (applyHogBody).
+func newHogFunction(b *body, obj map[string]any, project int64, w hogWrite, today bool) (*HogFunction, *hogSent, *apiError) {
+	templateID := ""
+	if v, ok := b.field(obj, "template_id"); ok && v != nil {
+		templateID = pyStr(v)
+	}
+	if templateID != "" {
+		if w.tpl = hogTemplates.get(templateID); w.tpl == nil {
+			return nil, nil, errInvalid(fmt.Sprintf("No template found for id '%s'", templateID), "template_id")
+		}
+		if w.defaults && today && w.tpl.Status == "hidden" {
+			return nil, nil, errInvalid(fmt.Sprintf("Template '%s' is internal and cannot be used to create a function.", templateID), "template_id")
+		}
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, nil, errServer()
+	}
+	now := time.Now().UTC()
+	hf := &HogFunction{ID: id.String(), Project: project, Type: "destination", TemplateID: templateID,
+		Inputs: []byte(`{}`), Filters: []byte(`{}`), CreatedAt: now, UpdatedAt: now}
+	sent, e := applyHogBody(b, obj, hf, w)
+	if e != nil {
+		return nil, nil, e
+	}
+	return hf, sent, nil
+}
+
 // createHogFunctionFromAPI makes a hog function, from the template
-// template_id names (which gives the code, the inputs_schema, and the
-// name and description the body leaves out) or of its own code.
+// template_id names (which gives the code, the inputs_schema, the icon,
+// and the name and description the body leaves out) or of its own code.
 func (s *Server) createHogFunctionFromAPI(req *request) *apiError {
 	b, obj, e := hogBody(req)
 	if e != nil {
 		return e
 	}
-	var tpl *catalogEntry
-	templateID := ""
-	if v, ok := b.field(obj, "template_id"); ok && v != nil {
-		templateID = pyStr(v)
-		if tpl = req.cat.template(templateID); tpl == nil && templateID != "" {
-			return errInvalid(fmt.Sprintf("No template found for id '%s'", templateID), "template_id")
-		}
-	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return s.internal(req, err)
-	}
-	now := time.Now().UTC()
-	hf := &HogFunction{ID: id.String(), Project: req.project, Type: "destination", TemplateID: templateID,
-		Inputs: []byte(`{}`), Filters: []byte(`{}`), CreatedAt: now, UpdatedAt: now}
-	if tpl != nil {
-		hf.Plugin = tpl.ID
-	}
-	sent, e := applyHogBody(b, obj, hf, req.cat, tpl, true)
+	hf, sent, e := newHogFunction(b, obj, req.project, hogWrite{defaults: true}, req.svc.isToday())
 	if e != nil {
 		return e
 	}
-	err = s.store.write(req.ctx, func(tx *storeTx) error {
-		if err := settleHogFunction(tx, nil, hf, sent); err != nil {
-			return err
-		}
-		return tx.addHogFunction(hf)
-	})
+	err := s.store.write(req.ctx, func(tx *storeTx) error { return addHogFunction(tx, hf, sent) })
 	if err != nil {
 		return s.failed(req, err)
 	}
-	writeJSON(req.w, http.StatusCreated, hf.apiView(req.cat))
+	writeJSON(req.w, http.StatusCreated, hf.apiView())
 	return nil
+}
+
+// addHogFunction stores a new hog function as PostHog's serializer does:
+// settled (settleHogFunction), then saved.
+func addHogFunction(tx *storeTx, hf *HogFunction, sent *hogSent) error {
+	if err := settleHogFunction(tx, nil, hf, sent); err != nil {
+		return err
+	}
+	return tx.addHogFunction(hf)
 }
 
 // retrieveHogFunction answers one hog function; a deleted one is 404.
@@ -201,7 +233,7 @@ func (s *Server) retrieveHogFunction(req *request) *apiError {
 	case hf == nil || hf.Deleted:
 		return errRecordNotFound()
 	}
-	writeJSON(req.w, http.StatusOK, hf.apiView(req.cat))
+	writeJSON(req.w, http.StatusOK, hf.apiView())
 	return nil
 }
 
@@ -225,8 +257,11 @@ func (s *Server) updateHogFunction(req *request) *apiError {
 			return errRecordNotFound()
 		}
 		before := *found
-		sent, e := applyHogBody(b, obj, found, req.cat, nil, false)
+		sent, e := applyHogBody(b, obj, found, hogWrite{update: true})
 		if e != nil {
+			return e
+		}
+		if e := hiddenKeptEnabled(found, sent, req.svc.isToday()); e != nil {
 			return e
 		}
 		if err := settleHogFunction(tx, &before, found, sent); err != nil {
@@ -238,7 +273,20 @@ func (s *Server) updateHogFunction(req *request) *apiError {
 	if err != nil {
 		return s.failed(req, err)
 	}
-	writeJSON(req.w, http.StatusOK, hf.apiView(req.cat))
+	writeJSON(req.w, http.StatusOK, hf.apiView())
+	return nil
+}
+
+// hiddenKeptEnabled is today's refusal of an update that leaves a function
+// made from a hidden template enabled (PostHog's newest source: it may
+// only be disabled or deleted).
+func hiddenKeptEnabled(hf *HogFunction, sent *hogSent, today bool) *apiError {
+	if !today || !hf.Enabled || sent.deleted != nil && *sent.deleted {
+		return nil
+	}
+	if t := hf.template(); t != nil && t.Status == "hidden" {
+		return errInvalid("This function was created from an internal template and can only be disabled or deleted, not kept enabled.", "enabled")
+	}
 	return nil
 }
 
@@ -257,8 +305,7 @@ func settleHogFunction(tx *storeTx, before, hf *HogFunction, sent *hogSent) erro
 			return err
 		}
 		if n >= maxTransformationsPerTeam {
-			return errInvalid(fmt.Sprintf("Maximum of %d enabled transformation functions allowed per team. Please contact support if you need this limit increased, or disable some existing transformations.",
-				maxTransformationsPerTeam), "type")
+			return errTransformationLimit()
 		}
 	}
 	last := hf.ExecutionOrder == nil
@@ -286,64 +333,68 @@ type hogStatus struct {
 
 // hogFunctionAPIView is a hog function as HogFunctionSerializer answers it,
 // in its fields and order (template_id and deleted are write-only). The
-// local API keeps no user, compiles no Hog and has no masking or mappings
-// (*choice*): created_by, bytecode, transpiled, masking and mappings are
-// null.
+// local API keeps no user and compiles no code (*choice*): created_by,
+// bytecode, transpiled are null, as are masking and mappings (sent ones
+// are ignored); search_match_type, batch_export_id and _create_in_folder
+// are left out.
 type hogFunctionAPIView struct {
-	ID             string           `json:"id"`
-	Type           string           `json:"type"`
-	Name           string           `json:"name"`
-	Description    string           `json:"description"`
-	CreatedAt      string           `json:"created_at"`
-	CreatedBy      *struct{}        `json:"created_by"`
-	UpdatedAt      string           `json:"updated_at"`
-	Enabled        bool             `json:"enabled"`
-	Hog            string           `json:"hog"`
-	Bytecode       *struct{}        `json:"bytecode"`
-	Transpiled     *struct{}        `json:"transpiled"`
-	InputsSchema   json.RawMessage  `json:"inputs_schema"`
-	Inputs         json.RawMessage  `json:"inputs"`
-	Filters        json.RawMessage  `json:"filters"`
-	Masking        *struct{}        `json:"masking"`
-	Mappings       *struct{}        `json:"mappings"`
-	IconURL        *string          `json:"icon_url"`
-	Template       *hogTemplateView `json:"template"`
-	Status         hogStatus        `json:"status"`
-	ExecutionOrder *int64           `json:"execution_order"`
+	ID             string          `json:"id"`
+	Type           string          `json:"type"`
+	Name           string          `json:"name"`
+	Description    string          `json:"description"`
+	CreatedAt      string          `json:"created_at"`
+	CreatedBy      *struct{}       `json:"created_by"`
+	UpdatedAt      string          `json:"updated_at"`
+	Enabled        bool            `json:"enabled"`
+	Hog            string          `json:"hog"`
+	Bytecode       *struct{}       `json:"bytecode"`
+	Transpiled     *struct{}       `json:"transpiled"`
+	InputsSchema   json.RawMessage `json:"inputs_schema"`
+	Inputs         json.RawMessage `json:"inputs"`
+	Filters        json.RawMessage `json:"filters"`
+	Masking        *struct{}       `json:"masking"`
+	Mappings       *struct{}       `json:"mappings"`
+	IconURL        *string         `json:"icon_url"`
+	Template       *hogTemplate    `json:"template"`
+	Status         hogStatus       `json:"status"`
+	ExecutionOrder *int64          `json:"execution_order"`
 }
 
 // hogFunctionListView is a hog function in a list page
 // (HogFunctionMinimalSerializer).
 type hogFunctionListView struct {
-	ID             string           `json:"id"`
-	Type           string           `json:"type"`
-	Name           string           `json:"name"`
-	Description    string           `json:"description"`
-	CreatedAt      string           `json:"created_at"`
-	CreatedBy      *struct{}        `json:"created_by"`
-	UpdatedAt      string           `json:"updated_at"`
-	Enabled        bool             `json:"enabled"`
-	Hog            string           `json:"hog"`
-	Filters        json.RawMessage  `json:"filters"`
-	IconURL        *string          `json:"icon_url"`
-	Template       *hogTemplateView `json:"template"`
-	Status         hogStatus        `json:"status"`
-	ExecutionOrder *int64           `json:"execution_order"`
+	ID             string          `json:"id"`
+	Type           string          `json:"type"`
+	Name           string          `json:"name"`
+	Description    string          `json:"description"`
+	CreatedAt      string          `json:"created_at"`
+	CreatedBy      *struct{}       `json:"created_by"`
+	UpdatedAt      string          `json:"updated_at"`
+	Enabled        bool            `json:"enabled"`
+	Hog            string          `json:"hog"`
+	Filters        json.RawMessage `json:"filters"`
+	IconURL        *string         `json:"icon_url"`
+	Template       *hogTemplate    `json:"template"`
+	Status         hogStatus       `json:"status"`
+	ExecutionOrder *int64          `json:"execution_order"`
 }
 
-func (hf *HogFunction) apiView(cat *catalog) *hogFunctionAPIView {
-	l := hf.listView(cat)
+func (hf *HogFunction) apiView() *hogFunctionAPIView {
+	l := hf.listView()
 	return &hogFunctionAPIView{ID: l.ID, Type: l.Type, Name: l.Name, Description: l.Description, CreatedAt: l.CreatedAt,
-		UpdatedAt: l.UpdatedAt, Enabled: l.Enabled, Hog: l.Hog, InputsSchema: hf.schemaJSON(cat), Inputs: hf.maskedInputs(cat),
+		UpdatedAt: l.UpdatedAt, Enabled: l.Enabled, Hog: l.Hog, InputsSchema: hf.schemaJSON(), Inputs: hf.maskedInputs(),
 		Filters: l.Filters, IconURL: l.IconURL, Template: l.Template, ExecutionOrder: l.ExecutionOrder}
 }
 
-func (hf *HogFunction) listView(cat *catalog) *hogFunctionListView {
-	v := &hogFunctionListView{ID: hf.ID, Type: hf.Type, Name: hf.Name, Description: hf.Description,
+func (hf *HogFunction) listView() *hogFunctionListView {
+	return &hogFunctionListView{ID: hf.ID, Type: hf.Type, Name: hf.Name, Description: hf.Description,
 		CreatedAt: formatTime(hf.CreatedAt.UnixMicro()), UpdatedAt: formatTime(hf.UpdatedAt.UnixMicro()),
-		Enabled: hf.Enabled, Hog: hf.hog(cat), Filters: hf.Filters, ExecutionOrder: hf.ExecutionOrder}
-	if p := hf.templateOf(cat); p != nil && hf.TemplateID != "" {
-		v.Template, v.IconURL = p.templateView(), nonEmpty(p.Icon)
-	}
-	return v
+		Enabled: hf.Enabled, Hog: hf.hog(), Filters: hf.Filters, IconURL: hf.IconURL, Template: hf.template(),
+		ExecutionOrder: hf.ExecutionOrder}
+}
+
+// errTransformationLimit refuses one enabled transformation too many.
+func errTransformationLimit() *apiError {
+	return errInvalid(fmt.Sprintf("Maximum of %d enabled transformation functions allowed per team. Please contact support if you need this limit increased, or disable some existing transformations.",
+		maxTransformationsPerTeam), "type")
 }

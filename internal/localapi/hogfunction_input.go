@@ -16,9 +16,14 @@ import (
 // template's defaults first (to_internal_value), then the fields in the
 // serializer's order, the first error answering, then validate().
 
-// hogFunctionTypes are the types PostHog's HogFunctionType offers, as the
-// official provider documents them.
-var hogFunctionTypes = []string{"destination", "site_destination", "internal_destination", "source_webhook", "site_app", "transformation"}
+// hogFunctionTypes are the types of PostHog's HogFunctionType.
+var hogFunctionTypes = []string{"destination", "site_destination", "internal_destination", "source_webhook",
+	"warehouse_source_webhook", "site_app", "transformation", "transformation_log"}
+
+// javascriptTypes are the types whose code is TypeScript (PostHog's
+// TYPES_WITH_JAVASCRIPT_SOURCE): their inputs and filters are transpiled,
+// not compiled to bytecode.
+var javascriptTypes = []string{"site_destination", "site_app"}
 
 // Limits of the serializer.
 const (
@@ -35,29 +40,45 @@ type hogSent struct {
 	order            bool
 }
 
-// applyHogBody applies a create (tpl the template it names, or nil) or
-// update body to hf. cat resolves the template of an update.
-func applyHogBody(b *body, obj map[string]any, hf *HogFunction, cat *catalog, tpl *catalogEntry, create bool) (*hogSent, *apiError) {
+// hogWrite is how a body is written to a hog function: w.update of one
+// that exists, else a new one; tpl the template a new one is made from,
+// or nil; defaults is PostHog's is_create, under which the template gives
+// what the body leaves out (a migrator's function is written without it).
+type hogWrite struct {
+	tpl      *hogTemplate
+	defaults bool
+	update   bool
+	// withoutNulls stores the inputs as validated (readInputs).
+	withoutNulls bool
+}
+
+// applyHogBody applies a body to hf as w says.
+func applyHogBody(b *body, obj map[string]any, hf *HogFunction, w hogWrite) (*hogSent, *apiError) {
+	tpl, create := w.tpl, !w.update
 	sent := &hogSent{}
 	field := func(name string) (any, bool) { return b.field(obj, name) }
 	// to_internal_value: a create takes what it leaves out (or sends
 	// empty) from its template.
 	templated := func(name string) (any, bool) {
 		v, ok := field(name)
-		if create && tpl != nil && !python.TruthyValue(v) {
+		if w.defaults && tpl != nil && !python.TruthyValue(v) {
 			return nil, false
 		}
 		return v, ok
 	}
-	if create && tpl != nil {
-		hf.Name, hf.Description = deref(tpl.Name), deref(tpl.Description)
+	if w.defaults && tpl != nil {
+		code := tpl.Code
+		hf.Name, hf.Description, hf.Hog, hf.InputsSchema, hf.IconURL = tpl.Name, tpl.Description, &code, tpl.InputsSchema, tpl.IconURL
 	}
 	if v, ok := field("type"); ok && v != nil {
 		s, isText := v.(string)
 		if !isText || !slices.Contains(hogFunctionTypes, s) {
 			return nil, errValidation("invalid_choice", fmt.Sprintf("\"%s\" is not a valid choice.", pyStr(v)), "type")
 		}
-		if !create && s != hf.Type {
+		if s == "warehouse_source_webhook" {
+			return nil, errInvalid("Cannot create or modify warehouse source webhook functions via this API.", "type")
+		}
+		if w.update && s != hf.Type {
 			return nil, errInvalid("Cannot modify the type of an existing function", "type")
 		}
 		hf.Type = s
@@ -111,17 +132,17 @@ func applyHogBody(b *body, obj map[string]any, hf *HogFunction, cat *catalog, tp
 		hf.Hog = s
 	}
 	if v, ok := templated("inputs_schema"); ok {
-		schema, e := readInputsSchema(v, create)
+		schema, e := readInputsSchema(v, w.defaults)
 		if e != nil {
 			return nil, e
 		}
 		hf.InputsSchema = schema
-	} else if create && tpl == nil {
+	} else if hf.InputsSchema == nil && hf.template() == nil {
 		hf.InputsSchema = json.RawMessage(`[]`)
 	}
 	inputs, ok := field("inputs")
 	switch {
-	case create && !python.TruthyValue(inputs):
+	case create && (!ok || w.defaults && !python.TruthyValue(inputs)):
 		inputs = map[string]any{}
 	case !ok:
 		// An update validates the inputs it has against the schema again.
@@ -130,18 +151,32 @@ func applyHogBody(b *body, obj map[string]any, hf *HogFunction, cat *catalog, tp
 			inputs = map[string]any{}
 		}
 	}
-	raw, e := readInputs(inputs, hf.schemaItems(cat), hf.Inputs)
+	raw, e := readInputs(inputs, hf.schemaItems(), hf.Inputs, hf.Type, w.withoutNulls)
 	if e != nil {
 		return nil, e
 	}
 	hf.Inputs = raw
-	if v, ok := field("filters"); ok || create {
-		f, e := readHogFilters(v, create)
+	if v, ok := templated("icon_url"); ok {
+		s, e := coerceText(b, v, "icon_url", math.MaxInt)
 		if e != nil {
 			return nil, e
 		}
-		hf.Filters = f
+		hf.IconURL = s
 	}
+	// Filters are validated on every write: an update that leaves them out
+	// validates (and compiles) the stored ones again.
+	filters, ok := field("filters")
+	if !ok && !create {
+		var err error
+		if filters, err = decodeJSON(hf.Filters); err != nil {
+			filters = nil
+		}
+	}
+	f, e := readHogFilters(filters, create, hf.Type)
+	if e != nil {
+		return nil, e
+	}
+	hf.Filters = f
 	if v, ok := field("execution_order"); ok {
 		sent.order = true
 		n, e := readExecutionOrder(v)
@@ -155,7 +190,7 @@ func applyHogBody(b *body, obj map[string]any, hf *HogFunction, cat *catalog, tp
 		return nil, errInvalid(fmt.Sprintf("HOG code exceeds maximum size of %dKB. Please simplify your code or contact support if you need this limit increased.",
 			maxHogCodeBytes/1024), "hog")
 	}
-	if create && hf.Hog == nil && tpl == nil {
+	if create && hf.Hog == nil {
 		return nil, errInvalid("Required.", "hog")
 	}
 	return sent, nil
@@ -238,15 +273,27 @@ func readInputsSchema(v any, create bool) (json.RawMessage, *apiError) {
 	return raw, nil
 }
 
+// maskedSecret is the mask PostHog's UI sends back for a secret input it
+// shows as set: it means "keep the stored secret".
+const maskedSecret = "********"
+
 // readInputs validates inputs against schema as PostHog's InputsSerializer
-// does: only the schema's keys are kept, in its order, each as {"value",
-// "templating" when sent, "order"}; a secret input sent as {} or {"secret":
-// true} keeps the value stored (none stored is an error for the mask); a
-// required input left out takes its default, and without one is an
-// error; values of the string, number, boolean and dictionary types are
-// checked. An input without a value is left out. The first error, in the
+// does, for a function of type funcType: only the schema's keys are kept,
+// each as {"value", "templating" when sent or the schema says so,
+// "bytecode" (templateBytecode) for a value to compile, "order"}; a secret
+// input sent as {}, {"secret": true} or the mask keeps the value stored
+// (none stored is an error for the mask); a required input left out takes
+// its default, and without one (or with a default of "") is an error;
+// values of the string, number, boolean and dictionary types are checked.
+// An input without a value is not validated one. The first error, in the
 // schema's order, answers.
-func readInputs(v any, schema []inputSchema, stored json.RawMessage) (json.RawMessage, *apiError) {
+//
+// What is stored is what the model's save makes of them
+// (move_secret_inputs): every key of the schema in its order, a
+// non-secret one without a value as null, a secret one without a value
+// left out. withoutNulls keeps the validated inputs as they are, as the
+// bulk migration stores them (bulk_create does not call save()).
+func readInputs(v any, schema []inputSchema, stored json.RawMessage, funcType string, withoutNulls bool) (json.RawMessage, *apiError) {
 	if v == nil {
 		return nil, errNullField("inputs")
 	}
@@ -257,6 +304,7 @@ func readInputs(v any, schema []inputSchema, stored json.RawMessage) (json.RawMe
 	var previous map[string]json.RawMessage
 	_ = json.Unmarshal(stored, &previous)
 	out := orderedObject{}
+	order := 0
 	for _, s := range schema {
 		attr := "inputs__" + s.Key
 		item := map[string]any{}
@@ -268,8 +316,8 @@ func readInputs(v any, schema []inputSchema, stored json.RawMessage) (json.RawMe
 			item = m
 		}
 		if s.Secret {
-			_, hasValue := item["value"]
-			masked := python.TruthyValue(item["secret"]) && !hasValue
+			sentValue, hasValue := item["value"]
+			masked := python.TruthyValue(item["secret"]) && (!hasValue || sentValue == maskedSecret)
 			if masked || len(item) == 0 {
 				if prev := previous[s.Key]; nonEmptyObject(prev) {
 					decoded, err := decodeJSON(prev)
@@ -287,22 +335,33 @@ func readInputs(v any, schema []inputSchema, stored json.RawMessage) (json.RawMe
 				item = map[string]any{"value": def}
 			}
 		}
+		templating, hasTemplating := item["templating"]
+		if t := schemaTemplating(s); t != "" {
+			templating, hasTemplating = t, true // the schema's wins
+		}
 		val, hasValue := item["value"]
 		if s.Required && (val == nil || val == "") {
 			return nil, errInvalid(msgRequired, attr)
 		}
 		entry := orderedObject{{"value", val}}
-		if t, ok := item["templating"]; ok {
-			if t != "hog" && t != "liquid" {
-				return nil, errValidation("invalid_choice", fmt.Sprintf("\"%s\" is not a valid choice.", pyStr(t)), attr+"__templating")
+		if hasTemplating {
+			if templating != "hog" && templating != "liquid" {
+				return nil, errValidation("invalid_choice", fmt.Sprintf("\"%s\" is not a valid choice.", pyStr(templating)), attr+"__templating")
 			}
-			entry = append(entry, member{"templating", t})
+			entry = append(entry, member{"templating", templating})
 		}
 		if msg := inputTypeError(s.Type, val); msg != "" {
 			return nil, errInvalid(msg, attr)
 		}
-		if hasValue {
-			out = append(out, member{s.Key, append(entry, member{"order", len(out)})})
+		if compiled(s, val, templating, funcType) {
+			entry = append(entry, member{"bytecode", templateBytecode(val)})
+		}
+		switch {
+		case hasValue:
+			out = append(out, member{s.Key, append(entry, member{"order", order})})
+			order++
+		case !s.Secret && !withoutNulls:
+			out = append(out, member{s.Key, nil})
 		}
 	}
 	raw, err := marshalJSON(out)
@@ -310,6 +369,65 @@ func readInputs(v any, schema []inputSchema, stored json.RawMessage) (json.RawMe
 		return nil, errServer()
 	}
 	return raw, nil
+}
+
+// schemaTemplating is what a schema entry's templating gives its input:
+// "hog" for true, the text of "hog" or "liquid", "" for false or none
+// (PostHog copies it into the input; only true and text do).
+func schemaTemplating(s inputSchema) string {
+	var v any
+	if len(s.Templating) == 0 || json.Unmarshal(s.Templating, &v) != nil {
+		return ""
+	}
+	switch t := v.(type) {
+	case bool:
+		if t {
+			return "hog"
+		}
+	case string:
+		return t
+	}
+	return ""
+}
+
+// compiledInputTypes are the input types whose values PostHog compiles.
+var compiledInputTypes = []string{"string", "boolean", "dictionary", "json", "email", "native_email", "posthog_ticket_tags",
+	"customer_analytics_account_properties", "customer_analytics_account_relationships"}
+
+// compiled reports whether PostHog compiles the input's value to bytecode:
+// a value Python finds true, of a compiled type, whose schema does not turn
+// templating off, not templated with liquid, of a function whose code is
+// Hog (TypeScript ones are transpiled instead, which the local API does
+// not do: *choice*).
+func compiled(s inputSchema, val, templating any, funcType string) bool {
+	off := string(s.Templating) == "false"
+	return python.TruthyValue(val) && !off && templating != "liquid" && slices.Contains(compiledInputTypes, s.Type) &&
+		!slices.Contains(javascriptTypes, funcType)
+}
+
+// templateBytecode stands in for PostHog's generate_template_bytecode:
+// objects and lists are compiled member by member, other values kept, and
+// text becomes the bytecode of a constant string, ["_H", 1, 32, text]
+// (what PostHog makes of text without placeholders; the local API parses
+// no templates, *choice*).
+func templateBytecode(v any) any {
+	switch x := v.(type) {
+	case string:
+		return []any{"_H", 1, 32, x}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, item := range x {
+			out[k] = templateBytecode(item)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = templateBytecode(item)
+		}
+		return out
+	}
+	return v
 }
 
 // inputTypeError is PostHog's check of an input's value by its type ("" when
@@ -350,10 +468,12 @@ var filterSources = []string{"events", "person-updates", "data-warehouse-table",
 // or nothing is {}; only its fields are kept, in its order; source is
 // "events" unless sent, on a create (DRF applies defaults to full writes
 // only); lists of objects for actions, events, data_warehouse and
-// properties; the entries a source cannot use are dropped. The bytecode
-// PostHog compiles the filters into is not made (*choice*: the local API
-// compiles no Hog; clients leave it out of what they keep).
-func readHogFilters(v any, create bool) (json.RawMessage, *apiError) {
+// properties; the entries a source cannot use are dropped. Then, for a
+// function of a type whose code is Hog, the filters' bytecode
+// (filtersBytecode) is added last, as PostHog's compile_filters_bytecode
+// does; a sent one is replaced. TypeScript types get neither bytecode nor
+// PostHog's transpiled code (*choice*).
+func readHogFilters(v any, create bool, funcType string) (json.RawMessage, *apiError) {
 	if !python.TruthyValue(v) {
 		v = map[string]any{}
 	}
@@ -408,9 +528,42 @@ func readHogFilters(v any, create bool) (json.RawMessage, *apiError) {
 		}
 		out = append(out, member{"filter_test_accounts", on})
 	}
+	if !slices.Contains(javascriptTypes, funcType) {
+		bytecode, err := filtersBytecode(out)
+		if err != nil {
+			return nil, errServer()
+		}
+		out = append(out, member{"bytecode", bytecode})
+	}
 	raw, err := marshalJSON(out)
 	if err != nil {
 		return nil, errServer()
 	}
 	return raw, nil
+}
+
+// matchAll is the bytecode of the constant true: what PostHog compiles
+// filters that narrow nothing into (no events, actions nor properties; the
+// local projects have no test account filters).
+var matchAll = []any{"_H", 1, 29}
+
+// filtersBytecode stands in for the bytecode PostHog compiles filters
+// into: matchAll for filters that narrow nothing, exactly as PostHog's;
+// for others the bytecode of a constant string, the filters' JSON, stable
+// for the same filters (the local API compiles no Hog, *choice*).
+func filtersBytecode(filters orderedObject) (any, error) {
+	narrows := false
+	for _, m := range filters {
+		if list, ok := m.val.([]any); ok && len(list) > 0 && m.key != "data_warehouse" {
+			narrows = true
+		}
+	}
+	if !narrows {
+		return matchAll, nil
+	}
+	text, err := marshalJSON(filters)
+	if err != nil {
+		return nil, err
+	}
+	return []any{"_H", 1, 32, string(text)}, nil
 }

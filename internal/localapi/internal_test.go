@@ -55,8 +55,7 @@ func TestParsePlugins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(plugins) != 2 || plugins[0].Collections()[0] != TransformationConfigs || plugins[1].Collections()[0] != ImportAppConfigs ||
-		!plugins[0].HasMigrator || plugins[1].HasMigrator {
+	if len(plugins) != 2 || plugins[0].Collections()[0] != TransformationConfigs || plugins[1].Collections()[0] != ImportAppConfigs {
 		t.Errorf("plugins %+v", plugins)
 	}
 	if _, err := newCatalog(plugins); err != nil {
@@ -82,20 +81,21 @@ func TestParsePlugins(t *testing.T) {
 			t.Errorf("DefaultPlugins()[%d] has id %d: the seeded ids are fixed", i, p.ID)
 		}
 	}
-	// A transformation and an import app with a migrator, one of each without.
-	migrators := map[string][2]int{}
+	// What the architecture promises of the seed: two plugins of each kind
+	// at least, a secret setting, a public job taking a required field.
+	kinds, secret, requiredJob := map[string]int{}, false, false
 	for _, p := range DefaultPlugins() {
-		n := migrators[p.Collections()[0]]
-		if p.HasMigrator {
-			n[0]++
-		} else {
-			n[1]++
+		for _, c := range p.Collections() {
+			kinds[c]++
 		}
-		migrators[p.Collections()[0]] = n
+		secret = secret || len(p.ConfigSchema.secretKeys()) > 0
+		for _, job := range p.PublicJobs {
+			for _, f := range job.Payload {
+				requiredJob = requiredJob || f.Required
+			}
+		}
 	}
-	for _, coll := range []string{TransformationConfigs, ImportAppConfigs} {
-		if n := migrators[coll]; n[0] == 0 || n[1] == 0 {
-			t.Errorf("%s: %d plugins with a migrator, %d without; want some of each", coll, n[0], n[1])
-		}
+	if kinds[TransformationConfigs] < 2 || kinds[ImportAppConfigs] < 2 || !secret || !requiredJob {
+		t.Errorf("seed: plugins by collection %v, a secret setting %v, a job with a required field %v", kinds, secret, requiredJob)
 	}
 }

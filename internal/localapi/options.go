@@ -24,8 +24,8 @@ type Options struct {
 	// Today serves generation 2 as the service is today (the notes' "The
 	// service as it is in 2026"): every key has scopes, creates make
 	// nothing but from a form's config, job and unknown paths answer
-	// "Endpoint not found.", records have no delivery_rate_24h, and the
-	// import apps take a second rule. It implies generation 2 unless
+	// "Endpoint not found.", records have no delivery_rate_24h, and hog
+	// functions refuse hidden templates. It implies generation 2 unless
 	// Generation says otherwise: at generation 1 or 3 the server behaves
 	// as those did, and becomes today's service once moved to 2 (so a test
 	// can make configs at generation 1 first, which today's service cannot).

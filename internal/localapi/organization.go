@@ -67,17 +67,17 @@ func uuidHex(raw string) string {
 // live listings have no defined order (*choice*: by ID, so that pages
 // never repeat or skip a plugin). Every plugin of the catalog is the
 // organization's own, so "plugins" shows them all; the others choose as
-// their config collections do, today's rules for today's service.
-func (c *catalog) listed(listing string, today bool) []int64 {
+// their config collections do.
+func (c *catalog) listed(listing string) []int64 {
 	if coll := pluginListings[listing]; coll != "" {
-		return c.collectionsFor(today)[coll].ids
+		return c.collections[coll].ids
 	}
 	return c.ids
 }
 
 // listPlugins answers a page of the route's listing.
 func (s *Server) listPlugins(req *request) *apiError {
-	ids := req.cat.listed(req.route.listing, req.svc.isToday())
+	ids := req.cat.listed(req.route.listing)
 	limit, offset := pageWindow(req.r)
 	count := int64(len(ids))
 	start := min(offset, count)
@@ -94,7 +94,7 @@ func (s *Server) listPlugins(req *request) *apiError {
 // an id that is not an integer is 404 too (*choice*: live fails with 500).
 func (s *Server) retrievePlugin(req *request) *apiError {
 	id, err := strconv.ParseInt(req.route.id, 10, 64)
-	if _, found := slices.BinarySearch(req.cat.listed(req.route.listing, req.svc.isToday()), id); err != nil || !found {
+	if _, found := slices.BinarySearch(req.cat.listed(req.route.listing), id); err != nil || !found {
 		return errRecordNotFound()
 	}
 	writeJSON(req.w, http.StatusOK, req.cat.get(id).listed)

@@ -143,7 +143,7 @@ func TestPluginListings(t *testing.T) {
 	want := `{"url": "https://github.com/PostHog/posthog-plugin-geoip", "tag": "v1.4.0", "latest_tag": "v1.5.0", "is_global": true,
 		"icon": "https://raw.githubusercontent.com/PostHog/posthog-plugin-geoip/main/logo.png", "plugin_type": "repository",
 		"organization_id": "` + localapi.OrganizationID + `", "organization_name": "` + localapi.OrganizationName + `",
-		"capabilities": {"methods": ["processEvent"]}, "metrics": {}, "public_jobs": {}, "hog_function_migration_available": true}`
+		"capabilities": {"methods": ["processEvent"]}, "metrics": {}, "public_jobs": {}, "hog_function_migration_available": false}`
 	for k, v := range mapOf(t, want) {
 		if !jsonEqual(t, geoip[k], mustJSON(t, v)) {
 			t.Errorf("%s = %#v, want %#v", k, geoip[k], v)
@@ -156,12 +156,13 @@ func TestPluginListings(t *testing.T) {
 	if !jsonEqual(t, rec["plugin_info"], mustJSON(t, geoip)) {
 		t.Errorf("plugin_info %v, listing %v", rec["plugin_info"], geoip)
 	}
-	// The other forms: no url, no migrator, null text, the object schema.
+	// The other forms: no url, null text, the object schema; none has a
+	// migrator (TestMigratorListed has one).
 	for id, want := range map[int64]string{
 		2:  `{"hog_function_migration_available": false, "public_jobs": {"Reprocess": {"payload": {"since": {"type": "date", "required": true}}}}}`,
 		6:  `{"url": null, "name": "", "description": null, "tag": null, "latest_tag": null, "icon": null, "plugin_type": "source", "hog_function_migration_available": false}`,
 		8:  `{"config_schema": {"apiKey": {"name": "Open Exchange Rates API key", "type": "string", "secret": true}, "normalizedCurrency": {"name": "Currency to convert to", "type": "string"}}}`,
-		10: `{"url": "inline://semver-flattener", "plugin_type": "inline", "hog_function_migration_available": true}`,
+		10: `{"url": "inline://semver-flattener", "plugin_type": "inline", "hog_function_migration_available": false}`,
 	} {
 		p := a.do(http.MethodGet, orgPath("@current", "plugins", id), localapi.KeyOrg, nil).want(t, 200).object(t)
 		for k, v := range mapOf(t, want) {
@@ -169,6 +170,24 @@ func TestPluginListings(t *testing.T) {
 				t.Errorf("plugin %d: %s = %#v, want %#v", id, k, p[k], v)
 			}
 		}
+	}
+}
+
+// TestMigratorListed: hog_function_migration_available is true exactly
+// for a plugin whose url has a migrator (PostHog's
+// HOG_FUNCTION_MIGRATORS.get(plugin.url)), whatever its capabilities: a
+// destination shows in the plugins listing only.
+func TestMigratorListed(t *testing.T) {
+	dest := localapi.Plugin{ID: 20, Name: text("Sendgrid"), URL: "https://github.com/PostHog/sendgrid-plugin",
+		Capabilities: localapi.Capabilities{Methods: []string{"onEvent"}}}
+	a := newAPI(t, localapi.Options{Plugins: append(withMigrator(), dest)})
+	for id, want := range map[int64]bool{12: true, 13: true, 20: true, 1: false, 3: false} {
+		if p := a.do(http.MethodGet, orgPath("@current", "plugins", id), localapi.KeyOrg, nil).want(t, 200).object(t); p["hog_function_migration_available"] != want {
+			t.Errorf("plugin %d: hog_function_migration_available %v, want %v", id, p["hog_function_migration_available"], want)
+		}
+	}
+	for _, l := range []string{"pipeline_transformations", "pipeline_import_apps"} {
+		a.do(http.MethodGet, orgPath("@current", l, 20), localapi.KeyOrg, nil).want(t, 404)
 	}
 }
 

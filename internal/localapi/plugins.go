@@ -35,17 +35,12 @@ type Plugin struct {
 	// Frontend is the JavaScript served by the frontend action; empty means
 	// the plugin has none and the action answers the live "no frontend" stub.
 	Frontend string `json:"frontend,omitempty"`
-	// HasMigrator says the service can turn the plugin's configs into hog
-	// functions (PostHog has a hog function template for it). From
-	// generation 2 on, only such plugins can be created (as a hog function)
-	// or migrated. It is not part of plugin_info.
-	HasMigrator bool `json:"has_migrator,omitempty"`
 }
 
 // Capabilities decides which collection shows a plugin's configs. A list
 // left out (nil) is not shown; one given, even empty, is: the service tells
-// a plugin whose methods are [] from one without methods (today's
-// import-apps rule, isImportAppToday).
+// a plugin whose methods are [] from one without methods (the import-apps
+// rule, isImportApp).
 type Capabilities struct {
 	Methods        []string `json:"methods,omitempty"`
 	ScheduledTasks []string `json:"scheduled_tasks,omitempty"`
@@ -162,19 +157,14 @@ func (p *Plugin) isTransformation() bool {
 	return slices.Contains(p.Capabilities.Methods, "processEvent")
 }
 
-// isImportApp: the live filter is a non-empty scheduled_tasks list.
+// isImportApp is the live filter (the notes' Records, "this rule holds in
+// every version that has the collection"; PostHog's
+// PipelineImportAppsConfigsViewSet and PipelineImportAppsViewSet): a
+// non-empty scheduled_tasks list, or a methods list (present: an empty one
+// counts) holding none of onEvent, composeWebhook and processEvent.
 func (p *Plugin) isImportApp() bool {
-	return len(p.Capabilities.ScheduledTasks) > 0
-}
-
-// isImportAppToday is today's filter (the notes' "The service as it is in
-// 2026"; PostHog's PipelineImportAppsConfigsViewSet and
-// PipelineImportAppsViewSet): a non-empty scheduled_tasks list, or a
-// methods list (present, an empty one counts) holding none of onEvent,
-// composeWebhook and processEvent.
-func (p *Plugin) isImportAppToday() bool {
 	m := p.Capabilities.Methods
-	return p.isImportApp() || (m != nil &&
+	return len(p.Capabilities.ScheduledTasks) > 0 || (m != nil &&
 		!slices.Contains(m, "onEvent") && !slices.Contains(m, "composeWebhook") && !slices.Contains(m, "processEvent"))
 }
 
@@ -228,8 +218,9 @@ func (p *Plugin) serialize(listed bool) json.RawMessage {
 		v.PluginType = "custom"
 	}
 	if listed {
-		// The catalog's migrator is PostHog's template for the plugin.
-		v.MigrationAvailable = &p.HasMigrator
+		// PostHog: HOG_FUNCTION_MIGRATORS.get(plugin.url) is not None.
+		available := migratorFor(p) != nil
+		v.MigrationAvailable = &available
 	}
 	// Live shapes: {} rather than null for no jobs and for no payload.
 	v.PublicJobs = make(map[string]JobSpec, len(p.PublicJobs))
@@ -254,16 +245,10 @@ func nonEmpty(s string) *string {
 }
 
 // Collections names the collections that show the plugin's configs.
-func (p *Plugin) Collections() []string { return p.collections(collectionKinds) }
-
-// CollectionsToday names the collections that show the plugin's configs
-// on today's service (Options.Today), whose import apps take a second rule.
-func (p *Plugin) CollectionsToday() []string { return p.collections(todayCollectionKinds) }
-
-func (p *Plugin) collections(kinds map[string]func(*Plugin) bool) []string {
+func (p *Plugin) Collections() []string {
 	var out []string
 	for _, name := range []string{TransformationConfigs, ImportAppConfigs} {
-		if kinds[name](p) {
+		if collectionKinds[name](p) {
 			out = append(out, name)
 		}
 	}

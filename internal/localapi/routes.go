@@ -55,10 +55,13 @@ type route struct {
 	listing string // a key of pluginListings
 }
 
-func parseRoute(cat *catalog, path string, today bool) route {
+func parseRoute(cat *catalog, path string) route {
 	path = strings.TrimSuffix(path, "/")
 	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	if rt, ok := parseHogFunctionRoute(parts); ok {
+		return rt
+	}
+	if rt, ok := parseTemplateRoute(parts); ok {
 		return rt
 	}
 	if len(parts) > 1 && parts[0] == "api" && parts[1] == "organizations" {
@@ -67,7 +70,7 @@ func parseRoute(cat *catalog, path string, today bool) route {
 	if len(parts) < 4 || len(parts) > 6 || parts[0] != "api" || parts[1] != "projects" || parts[2] == "" {
 		return route{}
 	}
-	coll := cat.collectionsFor(today)[parts[3]]
+	coll := cat.collections[parts[3]]
 	if coll == nil {
 		return route{}
 	}
@@ -100,6 +103,9 @@ func parseRoute(cat *catalog, path string, today bool) route {
 func (rt route) operation(method string) (op string, allowed bool) {
 	if rt.isHogFunction() {
 		return rt.hogOperation(method)
+	}
+	if rt.isTemplate() {
+		return rt.templateOperation(method)
 	}
 	get := method == http.MethodGet || method == http.MethodHead
 	switch {

@@ -38,9 +38,13 @@ const (
 func DefaultProjects() []int64 { return []int64{1, 2} }
 
 // DefaultPlugins returns the seeded catalog. Its IDs are fixed: other
-// packages' tests rely on them. GeoIP (transformation) and S3 Import
-// (import app) have a migrator; Property Filter and BigQuery Import have
-// none, so generation 2 refuses to create or migrate their configs.
+// packages' tests rely on them. Their urls are real plugins' (the README's
+// table says which template each maps to, or why none): GeoIP's template
+// is hidden and keeps none of its settings, Property Filter's and
+// Semver Flattener's are deprecated, Taxonomy's is stable, Currency
+// Normalizer's keeps one of its two settings; the import apps have none,
+// and no seeded plugin has a migrator (all are transformations or import
+// apps), so migrate refuses every seeded config.
 //
 // Plugins 5 to 9 hold the other forms the service's plugins take, in both
 // collections: a description that is "" (5, 7) or null (6), a name that is
@@ -59,7 +63,6 @@ func DefaultPlugins() []Plugin {
 			PluginType:   "repository",
 			Tag:          "v1.4.0",
 			LatestTag:    "v1.5.0", // an upgrade is available
-			HasMigrator:  true,
 			Capabilities: Capabilities{Methods: []string{"processEvent"}},
 			ConfigSchema: ListSchema(
 				ConfigField{Key: "api_key", Name: "Lookup API key", Type: "string", Secret: true},
@@ -91,7 +94,6 @@ func DefaultPlugins() []Plugin {
 			URL:          "https://github.com/PostHog/s3-import-plugin",
 			PluginType:   "repository",
 			Tag:          "v0.3.1",
-			HasMigrator:  true,
 			Capabilities: Capabilities{Methods: []string{"setupPlugin"}, ScheduledTasks: []string{"runEveryHour"}, Jobs: []string{"Backfill"}},
 			ConfigSchema: ListSchema(
 				ConfigField{Key: "bucket", Name: "Bucket", Type: "string"},
@@ -183,7 +185,6 @@ func DefaultPlugins() []Plugin {
 			Description:  text("Split semantic version properties into their major, minor and patch parts."),
 			URL:          "inline://semver-flattener",
 			PluginType:   "inline",
-			HasMigrator:  true,
 			Capabilities: Capabilities{Methods: []string{"processEvent"}},
 			ConfigSchema: ListSchema(
 				ConfigField{Key: "properties", Name: "Properties to flatten, comma-separated", Type: "string", Required: true},
@@ -195,7 +196,6 @@ func DefaultPlugins() []Plugin {
 			Description:  text("Add browser and operating system properties parsed from the user agent."),
 			URL:          "inline://user-agent",
 			PluginType:   "inline",
-			HasMigrator:  true,
 			Capabilities: Capabilities{Methods: []string{"processEvent"}},
 			ConfigSchema: ListSchema(
 				ConfigField{Key: "overrideUserAgentDetails", Name: "Override existing details", Type: "choice",

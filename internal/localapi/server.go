@@ -135,7 +135,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cat, svc := s.catalog.Load(), s.service()
-	rt := parseRoute(cat, r.URL.Path, svc.isToday())
+	rt := parseRoute(cat, r.URL.Path)
 	op, allowed := rt.operation(r.Method)
 	s.counters.request(op, rt.coll)
 	if s.injectFault(w, r) {
@@ -210,6 +210,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op stri
 		return s.retrievePlugin(req)
 	case opHogList, opHogCreate, opHogRetrieve, opHogUpdate, opHogDelete:
 		return s.serveHogFunction(req, op)
+	case opTemplateList:
+		return s.listTemplates(req)
+	case opTemplateRetrieve:
+		return s.retrieveTemplate(req)
 	}
 	return errRecordNotFound()
 }

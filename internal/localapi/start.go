@@ -30,6 +30,12 @@ type Running struct {
 	stopErr  error
 }
 
+// requestReadTimeout bounds the reading of a request, headers and body: a
+// body that trickles in is cut off (its read fails, and the request is
+// answered 400) instead of holding a connection and a handler for as long
+// as its sender likes. A body the size of maxBody takes milliseconds here.
+const requestReadTimeout = 10 * time.Second
+
 // Start creates a Server and serves it on opts.Addr (default 127.0.0.1:0,
 // a free port) until Close or Shutdown.
 func Start(opts Options) (*Running, error) {
@@ -54,7 +60,7 @@ func Start(opts Options) (*Running, error) {
 		silent: map[net.Conn]struct{}{},
 	}
 	r.http = &http.Server{
-		Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		Handler: s, ReadTimeout: requestReadTimeout, IdleTimeout: 2 * time.Minute,
 		ConnState: r.trackSilent,
 	}
 	go func() { r.done <- r.http.Serve(ln) }()

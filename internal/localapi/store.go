@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -82,6 +83,16 @@ func openStore(path string) (*store, error) {
 	dsn := ":memory:"
 	if path != "" {
 		dsn = path
+		// The file holds plugin secrets in plain text: readable by its
+		// owner only. SQLite gives its -wal and -shm files the database
+		// file's mode. An existing file keeps the mode it has.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600) //nolint:gosec // G304: the database the user named
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+		if err := f.Close(); err != nil {
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
 	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {

@@ -12,7 +12,8 @@ import (
 
 // hogTableColumns define the hog_functions table. execution_order is null
 // when a function has none (PostHog's column is nullable); hog and
-// inputs_schema are null while they are the template's (the plugin's).
+// inputs_schema are null in rows stored while they were the template's;
+// icon_url is null when the function has none.
 const hogTableColumns = `
 	seq              INTEGER PRIMARY KEY AUTOINCREMENT,
 	id               TEXT NOT NULL UNIQUE,
@@ -31,12 +32,13 @@ const hogTableColumns = `
 	updated_at       INTEGER NOT NULL,
 	deleted          INTEGER NOT NULL DEFAULT 0,
 	hog              TEXT,
-	inputs_schema    TEXT
+	inputs_schema    TEXT,
+	icon_url         TEXT
 `
 
-const hogColumns = `id, team_id, plugin_id, type, name, description, enabled, template_id, source_config_id, inputs, filters, execution_order, created_at, updated_at, deleted, hog, inputs_schema`
+const hogColumns = `id, team_id, plugin_id, type, name, description, enabled, template_id, source_config_id, inputs, filters, execution_order, created_at, updated_at, deleted, hog, inputs_schema, icon_url`
 
-const hogPlaceholders = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`
+const hogPlaceholders = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`
 
 // firstHogColumns are the columns of the table before the hog function
 // API: a database file written then is upgraded when it is opened.
@@ -44,7 +46,7 @@ const firstHogColumns = `seq, id, team_id, plugin_id, type, name, description, e
 
 // hogStmts are the statements of the hog function API.
 type hogStmts struct {
-	hogGet, hogSave, hogPage, hogCount, hogMaxOrder, hogEnabledTransformations *sql.Stmt
+	hogGet, hogSave, hogPage, hogCount, hogMaxOrder, hogEnabledTransformations, hogCovering, hogTemplateUsage *sql.Stmt
 }
 
 // statement is a statement to prepare into dst.
@@ -54,44 +56,58 @@ type statement = struct {
 }
 
 // hogWhere selects a project's hog functions that are not deleted, of the
-// types in ?2 (a JSON array; null: every type) and the enabled flag ?3
-// (null: either).
-const hogWhere = ` WHERE team_id = ?1 AND deleted = 0 AND (?2 IS NULL OR type IN (SELECT value FROM json_each(?2))) AND (?3 IS NULL OR enabled = ?3)`
+// types in ?2 (a JSON array; null: every type), the enabled flag ?3 (null:
+// either) and the id ?4 (null: any).
+const hogWhere = ` WHERE team_id = ?1 AND deleted = 0 AND (?2 IS NULL OR type IN (SELECT value FROM json_each(?2))) AND (?3 IS NULL OR enabled = ?3)
+	AND (?4 IS NULL OR id = ?4)`
 
 func (st *store) hogStatements() []statement {
 	return []statement{
 		{&st.hogGet, `SELECT ` + hogColumns + ` FROM hog_functions WHERE team_id = ? AND id = ?`},
 		{&st.hogSave, `UPDATE hog_functions SET type = ?, name = ?, description = ?, enabled = ?, inputs = ?, filters = ?,
-			execution_order = ?, updated_at = ?, deleted = ?, hog = ?, inputs_schema = ? WHERE id = ?`},
+			execution_order = ?, updated_at = ?, deleted = ?, hog = ?, inputs_schema = ?, icon_url = ? WHERE id = ?`},
 		// PostHog orders by execution_order (PostgreSQL puts nulls last),
 		// then the newest update first; seq keeps pages stable.
 		{&st.hogPage, `SELECT ` + hogColumns + ` FROM hog_functions` + hogWhere +
-			` ORDER BY execution_order IS NULL, execution_order, updated_at DESC, seq LIMIT ?4 OFFSET ?5`},
+			` ORDER BY execution_order IS NULL, execution_order, updated_at DESC, seq LIMIT ?5 OFFSET ?6`},
 		{&st.hogCount, `SELECT count(*) FROM hog_functions` + hogWhere},
 		{&st.hogMaxOrder, `SELECT coalesce(max(execution_order), 0) FROM hog_functions WHERE team_id = ? AND type = 'transformation' AND deleted = 0`},
 		{&st.hogEnabledTransformations, `SELECT count(*) FROM hog_functions WHERE team_id = ? AND type = 'transformation' AND deleted = 0 AND enabled = 1`},
+		{&st.hogCovering, `SELECT count(*) FROM hog_functions WHERE team_id = ? AND template_id = ? AND type = ? AND enabled = 1 AND deleted = 0`},
+		// The templates list orders by how many enabled functions, of every
+		// project, use each template.
+		{&st.hogTemplateUsage, `SELECT template_id, count(*) FROM hog_functions WHERE deleted = 0 AND enabled = 1 AND template_id != ''
+			GROUP BY template_id`},
 	}
 }
 
-// upgradeHogFunctions rebuilds a hog_functions table of the first shape
-// (before the hog function API: no deleted, updated_at, hog nor
-// inputs_schema, execution_order required) into the current one, keeping
-// every row: updated_at is its created_at.
+// upgradeHogFunctions brings a hog_functions table written by an older
+// local API to the current shape, keeping every row: one of the first
+// shape (before the hog function API: no deleted, updated_at, hog nor
+// inputs_schema, execution_order required) is rebuilt, updated_at being
+// its created_at; one without icon_url gets the column.
 func (st *store) upgradeHogFunctions(ctx context.Context) error {
 	rows, err := st.conn.QueryContext(ctx, `SELECT name FROM pragma_table_info('hog_functions')`)
 	if err != nil {
 		return err
 	}
-	current := false
+	columns := map[string]bool{}
 	for rows.Next() {
 		var name string
 		if err := rows.Scan(&name); err != nil {
 			_ = rows.Close()
 			return err
 		}
-		current = current || name == "deleted"
+		columns[name] = true
 	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil || current {
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return err
+	}
+	if columns["deleted"] {
+		if columns["icon_url"] {
+			return nil
+		}
+		_, err := st.conn.ExecContext(ctx, `ALTER TABLE hog_functions ADD COLUMN icon_url TEXT`)
 		return err
 	}
 	steps := []string{
@@ -118,7 +134,7 @@ func (tx *storeTx) addHogFunction(hf *HogFunction) error {
 	}
 	_, err := tx.st.insertHog.ExecContext(tx.ctx, hf.ID, hf.Project, hf.Plugin, hf.Type, hf.Name, hf.Description, hf.Enabled,
 		hf.TemplateID, nullInt(hf.SourceConfigID), string(hf.Inputs), string(hf.Filters), nullInt(hf.ExecutionOrder),
-		hf.CreatedAt.UnixMicro(), hf.UpdatedAt.UnixMicro(), hf.Deleted, nullString(hf.Hog), nullJSON(hf.InputsSchema))
+		hf.CreatedAt.UnixMicro(), hf.UpdatedAt.UnixMicro(), hf.Deleted, nullString(hf.Hog), nullJSON(hf.InputsSchema), nullString(hf.IconURL))
 	return err
 }
 
@@ -139,7 +155,7 @@ func (tx *storeTx) saveHogFunction(hf *HogFunction) error {
 		hf.UpdatedAt = now
 	}
 	_, err := tx.st.hogSave.ExecContext(tx.ctx, hf.Type, hf.Name, hf.Description, hf.Enabled, string(hf.Inputs), string(hf.Filters),
-		nullInt(hf.ExecutionOrder), hf.UpdatedAt.UnixMicro(), hf.Deleted, nullString(hf.Hog), nullJSON(hf.InputsSchema), hf.ID)
+		nullInt(hf.ExecutionOrder), hf.UpdatedAt.UnixMicro(), hf.Deleted, nullString(hf.Hog), nullJSON(hf.InputsSchema), nullString(hf.IconURL), hf.ID)
 	return err
 }
 
@@ -159,11 +175,12 @@ func (tx *storeTx) enabledTransformations(team int64) (int64, error) {
 	return n, err
 }
 
-// hogFilter narrows a list of hog functions: types (none: every type) and
-// enabled (nil: either).
+// hogFilter narrows a list of hog functions: types (none: every type),
+// enabled (nil: either) and id ("": any).
 type hogFilter struct {
 	types   []string
 	enabled *bool
+	id      string
 }
 
 // hogFunctionPage returns a page of the project's hog functions that are
@@ -171,7 +188,10 @@ type hogFilter struct {
 func (st *store) hogFunctionPage(ctx context.Context, team int64, f hogFilter, limit, offset int64) ([]HogFunction, int64, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	var types, enabled any
+	var types, enabled, id any
+	if f.id != "" {
+		id = f.id
+	}
 	if len(f.types) > 0 {
 		raw, err := json.Marshal(f.types)
 		if err != nil {
@@ -183,13 +203,13 @@ func (st *store) hogFunctionPage(ctx context.Context, team int64, f hogFilter, l
 		enabled = *f.enabled
 	}
 	var count int64
-	if err := st.hogCount.QueryRowContext(ctx, team, types, enabled).Scan(&count); err != nil {
+	if err := st.hogCount.QueryRowContext(ctx, team, types, enabled, id).Scan(&count); err != nil {
 		return nil, 0, err
 	}
 	if count == 0 || offset >= count {
 		return []HogFunction{}, count, nil
 	}
-	hfs, err := queryAll(ctx, st.hogPage, scanHogFunction, team, types, enabled, limit, offset)
+	hfs, err := queryAll(ctx, st.hogPage, scanHogFunction, team, types, enabled, id, limit, offset)
 	return hfs, count, err
 }
 
@@ -203,10 +223,10 @@ func scanHogFunction(row scanner) (HogFunction, error) {
 	var hf HogFunction
 	var source, order sql.NullInt64
 	var inputs, filters string
-	var hog, schema sql.NullString
+	var hog, schema, icon sql.NullString
 	var created, updated int64
 	err := row.Scan(&hf.ID, &hf.Project, &hf.Plugin, &hf.Type, &hf.Name, &hf.Description, &hf.Enabled,
-		&hf.TemplateID, &source, &inputs, &filters, &order, &created, &updated, &hf.Deleted, &hog, &schema)
+		&hf.TemplateID, &source, &inputs, &filters, &order, &created, &updated, &hf.Deleted, &hog, &schema, &icon)
 	if source.Valid {
 		hf.SourceConfigID = &source.Int64
 	}
@@ -218,6 +238,9 @@ func scanHogFunction(row scanner) (HogFunction, error) {
 	}
 	if schema.Valid {
 		hf.InputsSchema = json.RawMessage(schema.String)
+	}
+	if icon.Valid {
+		hf.IconURL = &icon.String
 	}
 	hf.Inputs, hf.Filters = json.RawMessage(inputs), json.RawMessage(filters)
 	hf.CreatedAt, hf.UpdatedAt = time.UnixMicro(created).UTC(), time.UnixMicro(updated).UTC()
@@ -259,4 +282,35 @@ func (st *store) findHogFunction(ctx context.Context, team int64, id string) (*H
 		return nil, nil
 	}
 	return &hf, err
+}
+
+// covered reports whether the project has an enabled hog function of the
+// template and type that is not deleted: the bulk migration then makes
+// none.
+func (tx *storeTx) covered(team int64, templateID, typ string) (bool, error) {
+	var n int64
+	err := tx.st.hogCovering.QueryRowContext(tx.ctx, team, templateID, typ).Scan(&n)
+	return n > 0, err
+}
+
+// templateUsage counts the enabled hog functions that are not deleted, of
+// every project, by template.
+func (st *store) templateUsage(ctx context.Context) (map[string]int64, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	rows, err := st.hogTemplateUsage.QueryContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	usage := map[string]int64{}
+	for rows.Next() {
+		var id string
+		var n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			_ = rows.Close()
+			return nil, err
+		}
+		usage[id] = n
+	}
+	return usage, errors.Join(rows.Err(), rows.Close())
 }

@@ -32,7 +32,7 @@ func rearrangeAnswer(t *testing.T, svc service, seed uint64, n int) []int64 {
 	r := httptest.NewRequestWithContext(t.Context(), http.MethodPatch, "/api/projects/1/"+TransformationConfigs+"/rearrange/", strings.NewReader(`{}`))
 	r.Header.Set("Content-Type", "application/json")
 	cat := s.catalog.Load()
-	req := &request{w: w, r: r, ctx: r.Context(), route: parseRoute(cat, r.URL.Path, svc.isToday()), project: 1, cat: cat, svc: svc}
+	req := &request{w: w, r: r, ctx: r.Context(), route: parseRoute(cat, r.URL.Path), project: 1, cat: cat, svc: svc}
 	if e := s.rearrange(req); e != nil || w.Code != http.StatusOK {
 		t.Fatalf("rearrange: %v, %d %s", e, w.Code, w.Body)
 	}

@@ -4,11 +4,11 @@ package order
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
@@ -152,9 +153,14 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 			meta.ReadCache().Invalidate(id)
 		}
 	}()
-	if err := r.setOrders(ctx, meta.Client, project, changes); err != nil {
-		framework.AddCustomActionError(diags, fmt.Sprintf("Could not order the %ss of project %s", r.kind.Noun, project),
-			framework.ActionRearrange, err, nil)
+	if id, err := r.setOrders(ctx, meta.Client, project, changes, current); err != nil {
+		set := len(changes) - len(changedOrders(changes, current))
+		diags.AddError(fmt.Sprintf("Could not set the order of %s %d in project %s", r.kind.Noun, id, project),
+			framework.DescribeError(err)+"\n\n"+progress(set, len(changes), update))
+		if update { // the state says what the service holds now, so that even a plan without refresh shows the rest
+			plan.observe(ids, current)
+			diags.Append(state.Set(ctx, &plan)...)
+		}
 		return
 	}
 	plan.Orders, plan.UnlistedIDs = ordersMap(sequenceOf(want), want), int64List(unlisted)
@@ -162,38 +168,66 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 	diags.Append(framework.StoreIdentity(ctx, identity, identityModel{ProjectID: plan.ProjectID})...)
 }
 
-// setOrders writes orders (by config id): one rearrange, then a PATCH of each
-// config it did not set (disabled ones), or of each when the key may not call it.
-func (r *orderResource) setOrders(ctx context.Context, c *client.Client, project string, orders map[int64]int64) error {
+// orderWriters is how many order PATCHes are under way at once: enough for
+// the client's pace over a distant service (one at a time, 300 ms each, is
+// 200 a minute: make bench-order), few enough to stop soon after a failure.
+const orderWriters = 4
+
+// setOrders writes orders (by config id), one PATCH of order per config,
+// and notes in current each order the service answers. After a failure it
+// starts no other PATCH, lets those under way finish and returns the config
+// that failed. Never rearrange: until PostHog PR #25065 (2024-09-19) its
+// keys are plugin ids, so a config id sent there reorders whichever config
+// has a plugin of that id; it also refuses every key with scopes.
+func (r *orderResource) setOrders(ctx context.Context, c *client.Client, project string, orders, current map[int64]int64) (int64, error) {
 	if len(orders) == 0 {
 		tflog.Debug(ctx, "the service already holds the sequence")
-		return nil
+		return 0, nil
 	}
-	remaining := orders
-	recs, err := c.Rearrange(ctx, project, r.kind.Collection, orders)
-	switch {
-	case client.IsForbidden(err):
-		tflog.Info(ctx, "the API key may not call rearrange; updating the order of each config instead",
-			map[string]any{"configs": len(orders)})
-	case err != nil:
-		return err
-	default:
-		if recs == nil { // the published schema's answer, without the records
-			if recs, err = c.ListAll(ctx, project, r.kind.Collection); err != nil {
-				return err
+	var (
+		mu       sync.Mutex
+		failedID int64
+		failure  error
+		writers  errgroup.Group
+	)
+	writers.SetLimit(orderWriters)
+	for _, id := range slices.Sorted(maps.Keys(orders)) {
+		mu.Lock()
+		stop := failure != nil
+		mu.Unlock()
+		if stop {
+			break
+		}
+		writers.Go(func() error {
+			rec, err := c.Update(ctx, project, r.kind.Collection, id, client.RecordInput{Order: client.Some(orders[id])})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				current[id] = rec.Order
+			case failure == nil:
+				failedID, failure = id, err
 			}
-		}
-		now, _ := activeOrders(recs)
-		remaining = changedOrders(orders, now)
-		tflog.Debug(ctx, "rearranged", map[string]any{"configs": len(orders), "left_to_update": len(remaining)})
+			return nil
+		})
 	}
-	var errs []error
-	for _, id := range slices.Sorted(maps.Keys(remaining)) {
-		if _, err := c.Update(ctx, project, r.kind.Collection, id, client.RecordInput{Order: client.Some(remaining[id])}); err != nil {
-			errs = append(errs, fmt.Errorf("setting the order of config %d: %w", id, err))
-		}
+	_ = writers.Wait() // every failure is in failure
+	if failure == nil {
+		tflog.Debug(ctx, "orders set", map[string]any{"configs": len(orders)})
 	}
-	return errors.Join(errs...)
+	return failedID, failure
+}
+
+// progress says how far a failed apply got, what the state holds and what
+// to do.
+func progress(done, total int, update bool) string {
+	s := fmt.Sprintf("%d of the %d orders this apply writes were set before the failure", done, total)
+	if !update {
+		return s + "; the order resource was not created, so the next plan creates it again and apply sets " +
+			"the orders still out of place. Run apply again once the service answers."
+	}
+	return s + ", and the state holds the orders the service has now: the next plan shows those still to set. " +
+		"Run apply again once the service answers."
 }
 
 // Read lists the collection and reports the sequence the service holds.
@@ -215,12 +249,9 @@ func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 	previous, _ := listInt64s(ctx, state.ConfigIDs, &resp.Diagnostics)
-	current, byOrder := activeOrders(recs)
-	ids := observedSequence(previous, current, byOrder)
+	current, _ := activeOrders(recs)
 	state.ID = state.ProjectID
-	state.ConfigIDs = int64List(ids)
-	state.UnlistedIDs = int64List(unlistedIDs(byOrder, ids))
-	state.Orders = ordersMap(byOrder, current)
+	state.observe(previous, current)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

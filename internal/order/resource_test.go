@@ -22,18 +22,16 @@ import (
 // leaves on the API.
 type orderCase struct {
 	key string
-	// rearrange is whether the key may call rearrange.
-	rearrange bool
 	// final is the API's sequence at the end of each checked step.
 	final []string
 }
 
 // TestAccOrderResource orders three configs (one disabled) of each kind,
-// none of which sets order itself, once with the legacy key (one rearrange
-// request, then a PATCH of the disabled config, which rearrange skips) and
-// once with the scoped write key (rearrange is refused; a PATCH of each
-// config whose order differs): both end in the same API state. Every step
-// checks the API and the requests made. Out-of-band reordering and a
+// none of which sets order itself, once with the legacy key (which may call
+// rearrange) and once with the scoped write key: both make the same
+// requests, a PATCH of each config whose order differs and never rearrange,
+// and end in the same API state. Every step checks the API and the
+// requests made. Out-of-band reordering and a
 // soft-deleted config show as drift and are repaired, a config added out of
 // band is placed after the listed ones in one planned update; the order is
 // imported by project id. The record resources and the order resource
@@ -43,7 +41,7 @@ func TestAccOrderResource(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		acctest.SkipUnlessAcc(t)
 		t.Parallel()
-		runs := []*orderCase{{key: acctest.KeyFull, rearrange: true}, {key: acctest.KeyWrite}}
+		runs := []*orderCase{{key: acctest.KeyFull}, {key: acctest.KeyWrite}}
 		// After both runs (parallel subtests end before the parent's
 		// cleanup): the same API states.
 		t.Cleanup(func() {
@@ -101,24 +99,20 @@ resource %[5]q "test" {
 `, acctest.ProviderBlock(host, run.key, "1"), tc.TypeName, tc.Plugins[0], tc.Plugins[1], orderType, strings.Join(refs, ", "))
 	}
 	// patches expects the step's PATCH requests, as paths below the
-	// collection: the rearrange when sent, then the configs in id order.
+	// collection, in any order: they go out side by side.
 	patches := func(configs ...*int64) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			var want, got []string
-			want = append(want, "rearrange/")
-			var sorted []int64
 			for _, id := range configs {
-				sorted = append(sorted, *id)
-			}
-			slices.Sort(sorted)
-			for _, id := range sorted {
-				want = append(want, strconv.FormatInt(id, 10)+"/")
+				want = append(want, strconv.FormatInt(*id, 10)+"/")
 			}
 			for _, r := range log.Take() {
 				if p, ok := strings.CutPrefix(r, "PATCH "+coll); ok {
 					got = append(got, p)
 				}
 			}
+			slices.Sort(want)
+			slices.Sort(got)
 			if !slices.Equal(got, want) {
 				return fmt.Errorf("PATCH requests %q, want %q", got, want)
 			}
@@ -188,14 +182,6 @@ resource %[5]q "test" {
 		run.final = append(run.final, last)
 		return nil
 	}
-	// byKey picks the configs PATCHed: with rearrange only those it skips
-	// (disabled ones), without it every config whose order differs.
-	byKey := func(legacy, scoped []*int64) []*int64 {
-		if run.rearrange {
-			return legacy
-		}
-		return scoped
-	}
 	take := func() { log.Take() }
 	update := acctest.EmptyPlanAfterApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate))
 
@@ -210,7 +196,7 @@ resource %[5]q "test" {
 				acctest.CaptureID(tc.TypeName+".c", ids["c"]),
 				expect([]string{"c", "a", "b"}),
 				snapshot,
-				patches(byKey([]*int64{ids["c"]}, []*int64{ids["a"], ids["b"], ids["c"]})...),
+				patches(ids["a"], ids["b"], ids["c"]),
 			),
 		},
 		{
@@ -224,7 +210,7 @@ resource %[5]q "test" {
 			Check: resource.ComposeAggregateTestCheckFunc(
 				expect([]string{"c", "a", "b"}),
 				snapshot,
-				patches(byKey(nil, []*int64{ids["a"]})...),
+				patches(ids["a"]),
 			),
 		},
 		{
@@ -235,13 +221,12 @@ resource %[5]q "test" {
 			Check: resource.ComposeAggregateTestCheckFunc(
 				expect([]string{"a", "b", "c"}),
 				snapshot,
-				patches(byKey([]*int64{ids["c"]}, []*int64{ids["a"], ids["b"], ids["c"]})...),
+				patches(ids["a"], ids["b"], ids["c"]),
 			),
 		},
 	}
-	if !run.rearrange {
-		// The rest does not depend on how orders are written: once, with
-		// the scoped key.
+	if run.key == acctest.KeyWrite {
+		// The rest does not depend on the key: once, with the scoped one.
 		steps = append(steps, []resource.TestStep{
 			{
 				// A config added out of band (enabled, order 0), not listed:
@@ -257,7 +242,7 @@ resource %[5]q "test" {
 				ConfigPlanChecks: update,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					expect([]string{"a", "b", "c"}, &added),
-					patches(byKey(nil, []*int64{&added})...),
+					patches(&added),
 				),
 			},
 			{

@@ -80,6 +80,15 @@ func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64)
 	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return !listed[id] })
 }
 
+// observe sets what Read reports of the active configs' orders (by config
+// id) to a state whose config_ids were previous: config_ids,
+// unlisted_config_ids and orders.
+func (m *model) observe(previous []int64, orders map[int64]int64) {
+	byOrder := sequenceOf(orders)
+	ids := observedSequence(previous, orders, byOrder)
+	m.ConfigIDs, m.UnlistedIDs, m.Orders = int64List(ids), int64List(unlistedIDs(byOrder, ids)), ordersMap(byOrder, orders)
+}
+
 // unlistedIDs returns the ids of byOrder that ids does not hold.
 func unlistedIDs(byOrder, ids []int64) []int64 {
 	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return slices.Contains(ids, id) })

@@ -18,9 +18,8 @@ import (
 // protocol, as Terraform would, against a service without the API
 // (generation 3), holding a config made under generation 1: each answers
 // with exactly one error that names its route and says the service no
-// longer offers the API, and nothing crashes. (The job and migration
-// resources call the service only when they are created; an existing one
-// plans nothing.)
+// longer offers the API, and nothing crashes. (The job resource calls the
+// service only when it is created; an existing one plans nothing.)
 func TestEveryConstruct_apiGone(t *testing.T) {
 	ctx := context.Background()
 	for _, k := range kind.Kinds() {
@@ -62,9 +61,6 @@ func TestEveryConstruct_apiGone(t *testing.T) {
 				"job resource (plan)": func() []*tfprotov6.Diagnostic {
 					return planCreate(t, ps, typ("job"), map[string]tftypes.Value{"config_id": id, "job_type": str("Sync now")})
 				},
-				"migration resource (plan)": func() []*tfprotov6.Diagnostic {
-					return planCreate(t, ps, typ("migration"), map[string]tftypes.Value{"config_id": id})
-				},
 				"config data source": func() []*tfprotov6.Diagnostic {
 					return readDataSource(t, ps, k.ConfigTypeName(), map[string]tftypes.Value{"id": id})
 				},
@@ -83,9 +79,6 @@ func TestEveryConstruct_apiGone(t *testing.T) {
 				},
 				"run-job action (plan)": func() []*tfprotov6.Diagnostic {
 					return ps.PlanAction(t, typ("run_job"), map[string]tftypes.Value{"config_id": id, "job_type": str("Sync now")})
-				},
-				"migrate action (plan)": func() []*tfprotov6.Diagnostic {
-					return ps.PlanAction(t, typ("migrate"), map[string]tftypes.Value{"config_id": id})
 				},
 			}
 			route := "/api/projects/1/" + string(k.Collection) + "/"

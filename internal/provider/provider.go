@@ -22,7 +22,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/job"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/migration"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/order"
 )
 
@@ -95,14 +94,17 @@ func (p *pipelineProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"max_retries": schema.Int64Attribute{
 				Optional: true,
 				MarkdownDescription: "How often a request is retried after a 502, 503, 504 or a passing network error (a " +
-					"host that does not exist or a refused certificate fails at once); a create only when it surely did " +
-					"not arrive. Defaults to `" + strconv.Itoa(client.DefaultMaxRetries) + "`.",
+					"host that does not exist or a refused certificate fails at once; an attempt left unanswered past " +
+					"`request_timeout` is retried once); a create only when it surely did not arrive. Defaults to `" +
+					strconv.Itoa(client.DefaultMaxRetries) + "`.",
 				Validators: []validator.Int64{int64validator.Between(0, maxMaxRetries)},
 			},
 			"request_timeout": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Time limit of one HTTP attempt (`30s`, `2m`). Defaults to `" +
-					defaultRequestTimeout.String() + "`; a resource's `timeouts` bound a whole operation.",
+					defaultRequestTimeout.String() + "`; a resource's `timeouts` bound a whole operation. An attempt " +
+					"left unanswered is retried once, and once two attempts in a row went unanswered the run sends the " +
+					"host no more requests: a host that never answers fails a plan in about twice this time.",
 				Validators: []validator.String{durationValidator},
 			},
 			"requests_per_minute": schema.Int64Attribute{
@@ -148,7 +150,7 @@ func (p *pipelineProvider) ValidateConfig(ctx context.Context, req provider.Vali
 // Resources implements provider.Provider: every construct is written once
 // and registered per collection kind.
 func (p *pipelineProvider) Resources(_ context.Context) []func() resource.Resource {
-	return perKind(configresource.New, order.New, job.Run.NewResource, migration.Migrate.NewResource)
+	return perKind(configresource.New, order.New, job.NewResource)
 }
 
 // DataSources implements provider.Provider.
@@ -158,7 +160,7 @@ func (p *pipelineProvider) DataSources(_ context.Context) []func() datasource.Da
 
 // Actions implements provider.ProviderWithActions (Terraform 1.14+).
 func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
-	return perKind(job.Run.NewAction, migration.Migrate.NewAction)
+	return perKind(job.NewAction)
 }
 
 // ListResources implements provider.ProviderWithListResources (Terraform

@@ -1,106 +1,364 @@
 package record
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 )
 
-// HogTemplateID returns the hog function template of the plugin at url
-// (plugin_info's url), named by the rest of the url, and whether there is
-// one (two inline plugins' templates end in -plugin; plugins written in the
-// browser have no url).
+// The way off a config, as the service can really give it (the notes' "The
+// way off"): the hog function template that succeeds the config's plugin,
+// looked up in the templates API; what of the config's settings it keeps;
+// the filters the service will answer; and the hog function PostHog may
+// already have made of the config. The data sources show it in the terms
+// of the official provider's posthog_hog_function, whose read-back compares
+// JSON byte for byte, so every JSON text here is written as Go's
+// json.Marshal writes it after a round trip through interface{}.
+
+// HogTemplateID returns the hog function template PostHog names for the
+// plugin at url (plugin_info's url): "plugin-" and the url without
+// PostHog's repository prefix or "inline://", wherever they occur, as
+// PostHog's slug rule has it; ok is false for a url with neither (a plugin
+// of another repository, or written in the browser), which has none.
 func HogTemplateID(url *string) (string, bool) {
 	if url == nil {
 		return "", false
 	}
-	for _, prefix := range []string{"https://github.com/PostHog/", "inline://"} {
-		if slug, ok := strings.CutPrefix(*url, prefix); ok && slug != "" {
-			if slug == "semver-flattener" || slug == "user-agent" {
-				slug += "-plugin"
-			}
-			return "plugin-" + slug, true
-		}
+	slug := strings.ReplaceAll(strings.ReplaceAll(*url, "inline://", ""), "https://github.com/PostHog/", "")
+	if slug == *url || slug == "" {
+		return "", false
 	}
-	return "", false
+	if slug == "semver-flattener" || slug == "user-agent" {
+		slug += "-plugin"
+	}
+	return "plugin-" + slug, true
 }
 
-// HogFunction is the hog function the service's migration would build of a
-// config, as posthog_hog_function takes it: the data sources show it, so
-// that a personal API key, which may not call migrate, can write one.
+// HogFunction is the hog function that can succeed a config, in
+// posthog_hog_function's terms.
 type HogFunction struct {
-	// Available says whether a template stands for the plugin.
-	Available   types.Bool   `tfsdk:"available"`
-	TemplateID  types.String `tfsdk:"template_id"`
-	Type        types.String `tfsdk:"type"`
-	Name        types.String `tfsdk:"name"`
-	Description types.String `tfsdk:"description"`
-	// InputsJSON are the non-secret settings as {"<key>": {"value": v}}.
-	InputsJSON jsontypes.Normalized `tfsdk:"inputs_json"`
-	// SecretInputs are the secret settings the config holds, which the
-	// service never shows: they must be supplied again.
-	SecretInputs   []types.String `tfsdk:"secret_inputs"`
-	ExecutionOrder types.Int64    `tfsdk:"execution_order"`
-	Enabled        types.Bool     `tfsdk:"enabled"`
+	Available       types.Bool   `tfsdk:"available"`
+	Reason          types.String `tfsdk:"reason"`
+	TemplateID      types.String `tfsdk:"template_id"`
+	TemplateStatus  types.String `tfsdk:"template_status"`
+	Type            types.String `tfsdk:"type"`
+	Name            types.String `tfsdk:"name"`
+	Description     types.String `tfsdk:"description"`
+	InputsJSON      types.String `tfsdk:"inputs_json"`
+	SecretInputs    types.List   `tfsdk:"secret_inputs"`
+	DroppedSettings types.List   `tfsdk:"dropped_settings"`
+	FiltersJSON     types.String `tfsdk:"filters_json"`
+	ExecutionOrder  types.Int64  `tfsdk:"execution_order"`
+	Enabled         types.Bool   `tfsdk:"enabled"`
+	ExistingID      types.String `tfsdk:"existing_id"`
 }
 
-// hogFunctionOf builds the hog function of config c, with its plugin_info
-// and stored settings, as PostHog's hog_function_from_plugin_config does.
-func hogFunctionOf(c *Config, pluginInfo, settings json.RawMessage) *HogFunction {
-	p := PluginOf(pluginInfo)
-	info := struct {
-		URL          *string `json:"url"`
-		Migratable   *bool   `json:"hog_function_migration_available"`
-		Capabilities struct {
-			Methods        []string `json:"methods"`
-			ScheduledTasks []string `json:"scheduled_tasks"`
-		} `json:"capabilities"`
-	}{}
-	_ = json.Unmarshal(pluginInfo, &info)
-	h := &HogFunction{
-		Available: types.BoolValue(false), TemplateID: types.StringNull(),
-		Type: types.StringValue("destination"), Name: c.Name,
-		ExecutionOrder: c.Order, Enabled: c.Enabled,
-		SecretInputs: []types.String{},
+// Successors looks up the successors of a project's configs for one read
+// of a data source: each template once, the project's hog functions once.
+// A lookup the key may not make, or that fails, leaves the successors
+// without what it would have told, and Warning says so once.
+type Successors struct {
+	c       *client.Client
+	project string
+
+	mu        sync.Mutex
+	templates map[string]*client.HogTemplate // nil value: PostHog has no such template
+	functions []client.HogFunction
+	listed    bool
+	failed    error
+}
+
+// NewSuccessors returns the lookups of project's successors through c.
+func NewSuccessors(c *client.Client, project string) *Successors {
+	return &Successors{c: c, project: project, templates: map[string]*client.HogTemplate{}}
+}
+
+// Warning is what the lookups could not tell, if anything failed.
+func (s *Successors) Warning() (summary, detail string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failed == nil {
+		return "", "", false
 	}
-	// Services that can migrate say whether they can; before, the template is all to go by.
-	if id, ok := HogTemplateID(info.URL); ok && (info.Migratable == nil || *info.Migratable) {
-		h.Available, h.TemplateID = types.BoolValue(true), types.StringValue(id)
+	summary = "Hog function templates could not be read"
+	detail = "hog_function shows only what the configs tell: whether a template can succeed each config, which " +
+		"settings it keeps and which hog functions PostHog already made stay unknown.\n\n"
+	if client.IsForbidden(s.failed) {
+		detail += "The API key may not read hog functions: give it the hog_function:read scope (PostHog: Settings, " +
+			"Personal API keys), which the official provider's posthog_hog_function needs anyway.\n\n"
 	}
+	return summary, detail + s.failed.Error(), true
+}
+
+// template returns template id, nil when PostHog has none; known is false
+// when it could not be told.
+func (s *Successors) template(ctx context.Context, id string) (t *client.HogTemplate, known bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.templates[id]; ok {
+		return t, true
+	}
+	if s.failed != nil {
+		return nil, false
+	}
+	t, err := s.c.HogTemplate(ctx, s.project, id)
 	switch {
-	case slices.Contains(info.Capabilities.Methods, "processEvent"):
-		h.Type = types.StringValue("transformation")
-	case len(info.Capabilities.ScheduledTasks) > 0:
-		h.Type = types.StringValue("source_webhook")
+	case client.IsNotFound(err):
+		t = nil
+	case err != nil:
+		s.failed = err
+		return nil, false
 	}
-	if p.Name.Text != nil && *p.Name.Text != "" {
-		h.Name = types.StringValue(*p.Name.Text)
+	s.templates[id] = t
+	return t, true
+}
+
+// existing returns the project's hog functions made from template at
+// execution order, and the ids of those of the template at other orders;
+// known is false when they could not be listed.
+func (s *Successors) existing(ctx context.Context, template string, order int64) (same []client.HogFunction, others []string, known bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.listed && s.failed == nil {
+		fns, err := s.c.HogFunctions(ctx, s.project, "transformation")
+		if err != nil {
+			s.failed = err
+		}
+		s.functions, s.listed = fns, err == nil
 	}
-	// Never empty: the service would fill it from the template, a change to posthog_hog_function.
-	h.Description = c.Description
-	if !framework.IsSet(h.Description) || strings.TrimSpace(h.Description.ValueString()) == "" {
-		h.Description = types.StringValue("Made from " + h.Name.ValueString() + ".")
+	if !s.listed {
+		return nil, nil, false
 	}
-	inputs := map[string]map[string]json.RawMessage{}
-	if plain, err := ParseSettings(c.Settings.ValueString()); err == nil {
-		for k, v := range plain {
-			inputs[k] = map[string]json.RawMessage{"value": v}
+	for _, f := range s.functions {
+		switch {
+		case f.TemplateID() != template:
+		case f.ExecutionOrder != nil && *f.ExecutionOrder == order:
+			same = append(same, f)
+		default:
+			others = append(others, f.ID)
 		}
 	}
-	b, _ := json.Marshal(inputs) // values of a decoded object always encode
-	h.InputsJSON = jsontypes.NewNormalizedValue(string(b))
-	stored, _ := ParseSettings(string(settings))
-	for _, k := range slices.Sorted(maps.Keys(p.SecretKeys)) {
-		if v, ok := stored[k]; ok && !jsonvalue.IsNull(v) && string(v) != `""` {
-			h.SecretInputs = append(h.SecretInputs, types.StringValue(k))
-		}
+	return same, others, true
+}
+
+// maxExecutionOrder is the top of the range of a hog function's execution_order.
+const maxExecutionOrder = 32767
+
+// Of returns the successor of config c of collection coll, whose record
+// carries plugin_info and the stored settings (secrets masked).
+func (s *Successors) Of(ctx context.Context, coll client.Collection, c *Config, pluginInfo, stored json.RawMessage) *HogFunction {
+	h := &HogFunction{
+		Available: types.BoolValue(false), Reason: types.StringNull(),
+		TemplateID: types.StringNull(), TemplateStatus: types.StringNull(), Type: types.StringNull(),
+		Name: types.StringNull(), Description: types.StringNull(), InputsJSON: types.StringNull(),
+		SecretInputs: types.ListNull(types.StringType), DroppedSettings: types.ListNull(types.StringType),
+		FiltersJSON: types.StringNull(), ExecutionOrder: types.Int64Null(), Enabled: c.Enabled, ExistingID: types.StringNull(),
+	}
+	if coll != client.Transformations {
+		h.Reason = types.StringValue("Import apps have no hog function successor: PostHog has no template for them and " +
+			"its migration leaves them out. PostHog suggests a scheduled job of your own that sends the events, or a " +
+			"data warehouse source (the official provider's posthog_external_data_source, v1.0.11 on).")
+		return h
+	}
+	var info struct {
+		URL *string `json:"url"`
+	}
+	_ = json.Unmarshal(pluginInfo, &info) // lenient: plugin_info may be null
+	id, ok := HogTemplateID(info.URL)
+	if !ok {
+		h.Reason = types.StringValue("PostHog has no hog function template for this plugin (only plugins of PostHog's " +
+			"own repositories have one): write the hog function yourself, from PostHog's transformation templates or " +
+			"your own code, or keep the config until PostHog removes the API.")
+		return h
+	}
+	h.TemplateID = types.StringValue(id)
+	t, known := s.template(ctx, id)
+	switch {
+	case !known:
+		h.Reason = types.StringValue("Unknown: the hog function templates could not be read (see the warning).")
+		return h
+	case t == nil:
+		h.Reason = types.StringValue(fmt.Sprintf("PostHog has no template %s for this plugin: write the hog function "+
+			"yourself, or keep the config until PostHog removes the API.", id))
+		return h
+	}
+	missing := s.fill(h, t, c, pluginInfo, stored)
+	switch {
+	case t.Status == "hidden":
+		h.Reason = types.StringValue(fmt.Sprintf("The template %s is internal (hidden): PostHog refuses to create a "+
+			"function from it, and keeps one made from it enabled no longer. Choose another template for the "+
+			"function yourself (for GeoIP, PostHog's own GeoIP transformation, template-geoip).", id))
+	case len(missing) > 0:
+		h.Reason = types.StringValue(fmt.Sprintf("The template %s requires inputs the config does not hold (%s), "+
+			"which PostHog refuses to leave out: write the function yourself with them in inputs_json or "+
+			"sensitive_inputs_json.", id, strings.Join(missing, ", ")))
+	default:
+		h.Available = types.BoolValue(true)
+	}
+	same, others, known := s.existing(ctx, id, c.Order.ValueInt64())
+	switch {
+	case !known:
+		h.Reason = joinReason(h.Reason, "Whether PostHog already made a hog function of this config is unknown (see the warning).")
+	case len(same) > 0:
+		// What the function is now: importing it must not switch it on or off.
+		h.ExistingID, h.Enabled = types.StringValue(same[0].ID), types.BoolValue(same[0].Enabled)
+		h.Reason = joinReason(h.Reason, existingReason(h.Available.ValueBool(), same))
+	case len(others) > 0:
+		h.Reason = joinReason(h.Reason, fmt.Sprintf("PostHog holds hog functions of the same template at another "+
+			"execution order (%s): if one of them was made from this config, import it instead of writing another.",
+			strings.Join(others, ", ")))
 	}
 	return h
+}
+
+// fill sets what template t makes of config c: the type, name and
+// description the service gives it, the settings the template keeps, the
+// secrets to supply again, the filters the service answers, the order. It
+// returns the inputs t requires that neither the settings nor a default
+// give.
+func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *Config, pluginInfo, stored json.RawMessage) (missing []string) {
+	h.TemplateStatus = types.StringValue(t.Status)
+	h.Type = types.StringValue(t.Type)
+	p := PluginOf(pluginInfo)
+	switch {
+	case p.Name.Text != nil && strings.TrimSpace(*p.Name.Text) != "":
+		h.Name = types.StringValue(strings.TrimSpace(*p.Name.Text))
+	case t.Name != nil && strings.TrimSpace(*t.Name) != "":
+		h.Name = types.StringValue(strings.TrimSpace(*t.Name))
+	}
+	if t.Description != nil && strings.TrimSpace(*t.Description) != "" {
+		h.Description = types.StringValue(strings.TrimSpace(*t.Description))
+	}
+	if o := c.Order.ValueInt64(); o >= 0 && o <= maxExecutionOrder {
+		h.ExecutionOrder = types.Int64Value(o)
+	}
+	declared := map[string]bool{}
+	for _, in := range t.InputsSchema {
+		declared[in.Key] = true
+	}
+	settings, _ := ParseSettings(string(stored))
+	inputs := map[string]any{}
+	var secrets, dropped []string
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
+		v := settings[k]
+		switch {
+		case jsonvalue.IsNull(v) || string(v) == `""` && p.SecretKeys[k]:
+		case !declared[k]:
+			dropped = append(dropped, k)
+		case p.SecretKeys[k] || IsMasked(v):
+			secrets = append(secrets, k)
+		default:
+			var val any
+			if json.Unmarshal(v, &val) == nil {
+				inputs[k] = map[string]any{"value": val}
+			}
+		}
+	}
+	h.InputsJSON = types.StringValue(marshalAsGo(inputs))
+	h.SecretInputs, h.DroppedSettings = stringList(secrets), stringList(dropped)
+	h.FiltersJSON = types.StringValue(answeredFilters(t.Filters))
+	for _, in := range t.InputsSchema {
+		_, given := inputs[in.Key]
+		// PostHog refuses a required input that is missing, null or "", its default's included.
+		if in.Required && !given && !slices.Contains(secrets, in.Key) && (jsonvalue.IsNull(in.Default) || string(in.Default) == `""`) {
+			missing = append(missing, in.Key)
+		}
+	}
+	return missing
+}
+
+// answeredFilters is what posthog_hog_function reads back of the filters
+// the service answers for a function made from a template with filters
+// raw: the template's (none: {}), with PostHog's default source, without
+// the compiled bytecode (nor "order", which it strips too).
+func answeredFilters(raw json.RawMessage) string {
+	var f map[string]any
+	if json.Unmarshal(raw, &f) != nil || f == nil {
+		f = map[string]any{}
+	}
+	if _, ok := f["source"]; !ok {
+		f["source"] = "events"
+	}
+	return marshalAsGo(stripServerFields(f))
+}
+
+// stripServerFields drops the keys the official provider drops from every
+// JSON attribute it reads back, at any depth.
+func stripServerFields(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			if k != "bytecode" && k != "order" {
+				out[k] = stripServerFields(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = stripServerFields(e)
+		}
+		return out
+	}
+	return v
+}
+
+// marshalAsGo writes v as Go's json.Marshal does, after a round trip
+// through interface{} (numbers as float64), as the official provider
+// writes what it reads back.
+func marshalAsGo(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "{}"
+	}
+	var round any
+	if json.Unmarshal(b, &round) == nil {
+		b, _ = json.Marshal(round) // a value just decoded always encodes
+	}
+	return string(b)
+}
+
+// existingReason says what to do with the hog functions PostHog already
+// made of a config.
+func existingReason(available bool, fns []client.HogFunction) string {
+	msg := fmt.Sprintf("PostHog already made hog function %s of this config (its template and execution order "+
+		"match): import it rather than write another, or both run on every event.", fns[0].ID)
+	if !available {
+		msg = fmt.Sprintf("PostHog already made hog function %s of this config from that template: it can only be "+
+			"disabled or deleted.", fns[0].ID)
+	}
+	if len(fns) > 1 {
+		ids := make([]string, len(fns))
+		for i := range fns {
+			ids[i] = fns[i].ID
+		}
+		msg += fmt.Sprintf(" There is more than one (%s): each runs on every event.", strings.Join(ids, ", "))
+	}
+	return msg
+}
+
+func joinReason(r types.String, more string) types.String {
+	if r.IsNull() {
+		return types.StringValue(more)
+	}
+	return types.StringValue(r.ValueString() + " " + more)
+}
+
+func stringList(ss []string) types.List {
+	vals := make([]types.String, len(ss))
+	for i, s := range ss {
+		vals[i] = types.StringValue(s)
+	}
+	l, _ := types.ListValueFrom(context.Background(), types.StringType, vals) // strings always convert
+	return l
 }

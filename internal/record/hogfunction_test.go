@@ -1,12 +1,6 @@
 package record
 
-import (
-	"encoding/json"
-	"testing"
-
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-)
+import "testing"
 
 func TestHogTemplateID(t *testing.T) {
 	t.Parallel()
@@ -20,6 +14,8 @@ func TestHogTemplateID(t *testing.T) {
 		{str("inline://semver-flattener"), "plugin-semver-flattener-plugin", true},
 		{str("inline://user-agent"), "plugin-user-agent-plugin", true},
 		{str("inline://language-url-splitter-app"), "plugin-language-url-splitter-app", true},
+		// PostHog replaces the prefixes wherever they occur.
+		{str("https://github.com/PostHog/inline://taxonomy-plugin"), "plugin-taxonomy-plugin", true},
 		{str("https://github.com/someone/plugin"), "", false},
 		{str(""), "", false},
 		{str("inline://"), "", false},
@@ -32,29 +28,25 @@ func TestHogTemplateID(t *testing.T) {
 	}
 }
 
-func TestHogFunctionOf(t *testing.T) {
+func TestAnsweredFilters(t *testing.T) {
 	t.Parallel()
-	geoIP := `{"name":"GeoIP","url":"https://github.com/PostHog/posthog-plugin-geoip","capabilities":{"methods":["processEvent"]},
-		"config_schema":[{"key":"api_key","secret":true},{"key":"locale"},{"key":"token","secret":true}]}`
-	c := Config{
-		Name: types.StringValue("my geoip"), Order: types.Int64Value(3), Enabled: types.BoolValue(true),
-		Settings: jsontypes.NewNormalizedValue(`{"locale":"en","n":1.5}`),
+	for raw, want := range map[string]string{
+		`null`: `{"source":"events"}`,
+		`{}`:   `{"source":"events"}`,
+		`{"events":[{"id":"$pageview","order":0,"type":"events"}],"bytecode":["_H",1]}`: `{"events":[{"id":"$pageview","type":"events"}],"source":"events"}`,
+		`{"source":"person-updates"}`:             `{"source":"person-updates"}`,
+		`{"filter_test_accounts":true,"a<b":"&"}`: `{"a\u003cb":"\u0026","filter_test_accounts":true,"source":"events"}`,
+	} {
+		if got := answeredFilters([]byte(raw)); got != want {
+			t.Errorf("answeredFilters(%s) = %s, want %s", raw, got, want)
+		}
 	}
-	h := hogFunctionOf(&c, json.RawMessage(geoIP), json.RawMessage(`{"locale":"en","n":1.5,"api_key":"`+SecretMask+`","token":""}`))
-	if !h.Available.ValueBool() || h.TemplateID.ValueString() != "plugin-posthog-plugin-geoip" || h.Type.ValueString() != "transformation" ||
-		h.Name.ValueString() != "GeoIP" || h.ExecutionOrder.ValueInt64() != 3 || !h.Enabled.ValueBool() {
-		t.Errorf("hog function %+v", h)
-	}
-	if got := h.InputsJSON.ValueString(); got != `{"locale":{"value":"en"},"n":{"value":1.5}}` {
-		t.Errorf("inputs %s", got)
-	}
-	if len(h.SecretInputs) != 1 || h.SecretInputs[0].ValueString() != "api_key" {
-		t.Errorf("secret inputs %v, want the one set", h.SecretInputs)
-	}
+}
 
-	browser := `{"name":null,"capabilities":{"methods":[],"scheduled_tasks":["runEveryHour"]},"config_schema":[]}`
-	h = hogFunctionOf(&c, json.RawMessage(browser), json.RawMessage(`{}`))
-	if h.Available.ValueBool() || !h.TemplateID.IsNull() || h.Type.ValueString() != "source_webhook" || h.Name.ValueString() != "my geoip" {
-		t.Errorf("hog function of a plugin without a url %+v", h)
+func TestMarshalAsGo(t *testing.T) {
+	t.Parallel()
+	in := map[string]any{"b": map[string]any{"value": 1e21}, "a": map[string]any{"value": "x<y"}}
+	if got, want := marshalAsGo(in), `{"a":{"value":"x\u003cy"},"b":{"value":1e+21}}`; got != want {
+		t.Errorf("marshalAsGo = %s, want %s", got, want)
 	}
 }

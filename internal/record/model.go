@@ -39,7 +39,9 @@ type Model struct {
 	PluginInfo      jsontypes.Normalized `tfsdk:"plugin_info"`
 	DeliveryRate24h jsontypes.Normalized `tfsdk:"delivery_rate_24h"`
 	TeamID          types.Int64          `tfsdk:"team_id"`
-	HogFunction     *HogFunction         `tfsdk:"hog_function"`
+	// HogFunction is the config's way off, which the data sources look up
+	// (Successors.Of); FromRecord leaves it as it is.
+	HogFunction *HogFunction `tfsdk:"hog_function"`
 }
 
 // FromRecord sets every attribute the service returns from rec: the one
@@ -56,7 +58,6 @@ func (m *Model) FromRecord(rec *client.Record) {
 	m.Error = jsonValue(rec.Error)
 	m.DeliveryRate24h = jsonValue(rec.DeliveryRate24h)
 	m.TeamID = types.Int64Value(rec.TeamID)
-	m.HogFunction = hogFunctionOf(&m.Config, pluginInfo, rec.Config)
 }
 
 // FromRecord sets the config's attributes from rec; `config` leaves out

@@ -108,7 +108,6 @@ func pluginGen(id int64, kind string) *rapid.Generator[localapi.Plugin] {
 			Name:         pluginTextGen.Draw(t, "name"),
 			Description:  pluginTextGen.Draw(t, "description"),
 			ConfigSchema: schemaGen.Draw(t, "config_schema"),
-			HasMigrator:  true,
 		}
 		if kind == "transformation" {
 			p.Capabilities.Methods = []string{"processEvent"}

@@ -97,17 +97,22 @@ func (m *Machine) checkRefusal(t *rapid.T, ws *Workspace, s *slot, action string
 
 // generation2Create reports whether diags refuse a create because the
 // service no longer stores configs (generation 2): what the create made
-// instead, or that it made nothing.
+// instead, that it made nothing, or a replacement refused at plan time.
 func generation2Create(diags []*tfprotov6.Diagnostic) bool {
 	for _, d := range diags {
 		if d.Severity == tfprotov6.DiagnosticSeverityError &&
 			(strings.HasPrefix(d.Summary, "The service made a hog function instead of") ||
-				strings.HasPrefix(d.Summary, "The service no longer creates")) {
+				strings.HasPrefix(d.Summary, "The service no longer creates") ||
+				strings.HasPrefix(d.Summary, replacementRefused)) {
 			return true
 		}
 	}
 	return false
 }
+
+// replacementRefused begins the summary of the provider's refusal of a
+// replacement on a service that makes no configs.
+const replacementRefused = "Cannot replace config "
 
 // settingsPolicy reports whether every error is the provider's own rule on
 // plugin settings: secret keys belong in secret_config_wo, the others in

@@ -425,11 +425,12 @@ func (r *scriptRun) verdicts(step ScriptStep, shown []Shown) map[string]verdict 
 // some of the values it would write (verdicts; nil for a plan, whose
 // resources are judged as the configuration says, every one of them, since
 // Terraform validates those a -target leaves out too), or the provider
-// refused by its own rules on plugin settings, or a create the service no
-// longer stores.
+// refused by its own rules on plugin settings, or a create (or replacement)
+// the service no longer stores.
 func (r *scriptRun) checkRefused(step ScriptStep, verdicts map[string]verdict, out string) {
 	for _, rule := range []string{"Secret setting in config", "Non-secret setting in secret_config_wo",
-		"Setting in both config and secret_config_wo", "The service no longer creates", "The service made a hog function"} {
+		"Setting in both config and secret_config_wo", "The service no longer creates", "The service made a hog function",
+		replacementRefused} {
 		if strings.Contains(out, rule) {
 			return
 		}

@@ -50,9 +50,12 @@ type options struct {
 	rpm        string // requests_per_minute for the timed phases; "" = the provider's default
 	planRepeat int
 	rateLimit  int
-	// scenario is "phases" (the timed phases beside the floors) or
-	// "ratelimit" (one apply against a rate-limited API; ratelimit.go).
+	// scenario is "phases" (the timed phases beside the floors),
+	// "ratelimit" (one apply against a rate-limited API; ratelimit.go),
+	// "compare" (compare.go) or "order" (order.go).
 	scenario string
+	// latency is added to each request of the order scenario's applies.
+	latency string
 	// profile makes each provider process write a CPU profile beside its
 	// rusage (a provider built with the benchprofile tag).
 	profile bool
@@ -71,7 +74,8 @@ func runMain() error {
 	flag.IntVar(&o.planRepeat, "plan-repeat", 3, "no-change plans to time (the median is reported)")
 	flag.IntVar(&o.rateLimit, "rate-limit", 480, "per-minute limit the local API enforces for the rate-limited plan")
 	flag.BoolVar(&o.profile, "profile", false, "have the provider (built with -tags benchprofile) write CPU profiles")
-	flag.StringVar(&o.scenario, "scenario", "phases", `"phases" (beside the floors), "ratelimit" (one apply against an API limited to -rate-limit per minute) or "compare" (-base-bin against -cand-bin, taking turns)`)
+	flag.StringVar(&o.scenario, "scenario", "phases", `"phases" (beside the floors), "ratelimit" (one apply against an API limited to -rate-limit per minute), "compare" (-base-bin against -cand-bin, taking turns) or "order" (an order resource over -n configs, -base-bin when set and -cand-bin)`)
+	flag.StringVar(&o.latency, "latency", "0s", "order: latency the local API adds to each request of the timed applies")
 	flag.StringVar(&o.baseBin, "base-bin", "", "compare: the provider binary before")
 	flag.StringVar(&o.candBin, "cand-bin", "", "compare: the provider binary after")
 	flag.IntVar(&o.rounds, "rounds", 2, "compare: rounds of every phase per build")
@@ -87,6 +91,11 @@ func runMain() error {
 		return b.run(context.Background())
 	case "ratelimit":
 		return b.runRateLimit(context.Background(), os.Stdout)
+	case "order":
+		if o.candBin == "" {
+			return errors.New("order needs -cand-bin")
+		}
+		return b.runOrder(context.Background(), os.Stdout)
 	case "compare":
 		if o.baseBin == "" || o.candBin == "" {
 			return errors.New("compare needs -base-bin and -cand-bin")

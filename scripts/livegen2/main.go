@@ -78,8 +78,8 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// plugins are a plugin of each kind in the local API's catalog: one that
-// has a migrator and one that has not.
+// plugins are two plugins of each kind in the local API's catalog (GeoIP
+// and Property Filter; S3 Import and BigQuery Import).
 var plugins = map[string][2]int64{"transformation": {1, 2}, "import_app": {3, 4}}
 
 // seed makes two enabled configs of each kind and a disabled one, with

@@ -85,3 +85,18 @@ func TestReadRunSkipReason(t *testing.T) {
 		t.Errorf("run %+v", r)
 	}
 }
+
+// TestCheckElsewhere: a test every run skipped is excused when its skip
+// says make check-official runs it, and is listed; any other reason still
+// fails the suite.
+func TestCheckElsewhere(t *testing.T) {
+	outC := `{"Action":"output","Package":"p","Test":"TestC","Output":"    c_test.go:5: the binary is not set: run make check-official POSTHOG_PROVIDER=...\n"}`
+	skipC := `{"Action":"skip","Package":"p","Test":"TestC"}`
+	if err := check([]string{writeRun(t, "oldest", passA, outC, skipC), writeRun(t, "newest", passA, skipC)}); err != nil {
+		t.Errorf("a test skipped in every run, left to make check-official: %v", err)
+	}
+	err := check([]string{writeRun(t, "oldest", passA, outC, skipC, outB, skipB)})
+	if err == nil || !strings.Contains(err.Error(), "1 test(s) skipped in every run") {
+		t.Errorf("a test left to make check-official beside one skipped for another reason: got %v, want the second to fail the suite", err)
+	}
+}

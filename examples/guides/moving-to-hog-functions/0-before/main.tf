@@ -1,24 +1,32 @@
-# The configs as Terraform manages them before the move.
-resource "pipeline_transformation_config" "geoip" {
-  plugin  = 1
+# The configs to move, as Terraform manages them (imported: PostHog makes
+# no new configs). The plugin ids are examples: yours differ.
+resource "pipeline_transformation_config" "taxonomy" {
+  plugin  = 5
   enabled = true
   order   = 1
-  name    = "GeoIP"
-  config  = jsonencode({ locale = "en" })
+  config  = jsonencode({ defaultNamingConvention = "snake_case" })
+}
 
-  secret_config_wo         = jsonencode({ api_key = var.geoip_api_key })
+resource "pipeline_transformation_config" "anonymization" {
+  plugin  = 20
+  enabled = true
+  order   = 2
+  config  = jsonencode({ privateFields = "email", legacyOption = "on" })
+
+  secret_config_wo         = jsonencode({ salt = var.anonymization_salt })
   secret_config_wo_version = 1
 }
 
-resource "pipeline_transformation_config" "currency" {
-  plugin  = 8
+# PostHog's own migration already made a hog function of this one, and
+# disabled it.
+resource "pipeline_transformation_config" "property_filter" {
+  plugin  = 2
   enabled = false
-  order   = 2
-  name    = "Currency"
-  config  = jsonencode({ normalizedCurrency = "EUR" })
+  order   = 3
+  config  = jsonencode({ properties = "$ip" })
 }
 
-variable "geoip_api_key" {
+variable "anonymization_salt" {
   type      = string
   sensitive = true
   ephemeral = true

@@ -1,4 +1,4 @@
-# Step 2: one hog function per config, with the official PostHog provider,
+# Step 2: a hog function per config, with the official PostHog provider,
 # from the file step 1 wrote. The file, not the data source, keeps the
 # values: disabling the configs in step 3 must not disable these.
 provider "posthog" {
@@ -10,15 +10,23 @@ locals {
   hog_functions = jsondecode(file("${path.module}/hog_functions.json"))
 }
 
-# The secrets the service never shows, by config id and setting:
-# { "1" = { api_key = "..." } }.
+# The secrets PostHog never shows, by config id and setting:
+# { "12" = { salt = "..." } }.
 variable "secret_inputs" {
   type      = map(map(string))
   sensitive = true
   default   = {}
 }
 
-resource "posthog_hog_function" "migrated" {
+# The hog functions PostHog already made of a config: taken over, not made
+# again (two would both run on every event).
+import {
+  for_each = { for id, h in local.hog_functions : id => h.existing_id if h.existing_id != null }
+  to       = posthog_hog_function.moved[each.key]
+  id       = each.value
+}
+
+resource "posthog_hog_function" "moved" {
   for_each = local.hog_functions
 
   name            = each.value.name
@@ -26,10 +34,11 @@ resource "posthog_hog_function" "migrated" {
   type            = each.value.type
   template_id     = each.value.template_id
   inputs_json     = each.value.inputs_json
+  filters_json    = each.value.filters_json
   execution_order = each.value.execution_order
   enabled         = each.value.enabled
 
-  sensitive_inputs_json = jsonencode({
+  sensitive_inputs_json = length(each.value.secret_inputs) == 0 ? null : jsonencode({
     for k in each.value.secret_inputs : k => { value = var.secret_inputs[each.key][k] }
   })
 }

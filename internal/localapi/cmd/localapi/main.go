@@ -181,9 +181,6 @@ func printSeed(w io.Writer, opts localapi.Options) {
 	fmt.Fprintln(w, "plugins:")
 	for _, p := range plugins {
 		kinds := p.Collections()
-		if opts.Today {
-			kinds = p.CollectionsToday()
-		}
 		if len(kinds) == 0 {
 			kinds = []string{"(in no collection)"}
 		}
@@ -192,8 +189,8 @@ func printSeed(w io.Writer, opts localapi.Options) {
 		if len(jobs) > 0 {
 			fmt.Fprintf(w, "; jobs %q", jobs)
 		}
-		if p.HasMigrator {
-			fmt.Fprint(w, "; migrator")
+		if p.URL != "" {
+			fmt.Fprintf(w, "; %s", p.URL)
 		}
 		fmt.Fprintln(w)
 	}

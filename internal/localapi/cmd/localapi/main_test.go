@@ -78,7 +78,7 @@ func TestCommandGenerations(t *testing.T) {
 	coll := "/api/projects/1/pipeline_transformation_configs/"
 
 	url := startCommand(t, bin, "-db", db)
-	status, body := request(t, "POST", url.base+coll, `{"plugin": 1, "order": 1, "filters": {"events": [{"type": "events"}]}}`)
+	status, body := request(t, "POST", url.base+coll, `{"plugin": 1, "order": 1, "enabled": true, "filters": {"events": [{"type": "events"}]}}`)
 	if status != 201 || !strings.Contains(body, `"id":1,`) || !strings.Contains(body, `"filters":`) {
 		t.Fatalf("create at generation 1: %d %s", status, body)
 	}
@@ -90,7 +90,7 @@ func TestCommandGenerations(t *testing.T) {
 	if status, body = request(t, "GET", url.base+coll+"1/", ""); status != 200 || strings.Contains(body, `"filters"`) {
 		t.Errorf("retrieve at generation 2: %d %s", status, body)
 	}
-	if status, body = request(t, "POST", url.base+coll, `{"plugin": 1, "order": 2}`); status != 201 || !strings.Contains(body, `"id":null`) {
+	if status, body = request(t, "POST", url.base+coll, `{"plugin": 1, "order": 2, "enabled": false}`); status != 201 || !strings.Contains(body, `"id":null`) {
 		t.Errorf("create at generation 2: %d %s", status, body)
 	}
 	if status, body = request(t, "GET", url.base+"/_localapi/hog-functions", ""); status != 200 || strings.Count(body, `"template_id"`) != 1 {
@@ -99,8 +99,12 @@ func TestCommandGenerations(t *testing.T) {
 	if status, body = request(t, "POST", url.base+coll+"1/job/", `{"job": {"type": "x"}}`); status != 404 {
 		t.Errorf("job at generation 2: %d %s", status, body)
 	}
-	if status, body = request(t, "POST", url.base+coll+"1/migrate/", ""); status != 200 || !strings.Contains(body, `"type":"transformation"`) {
+	if status, body = request(t, "POST", url.base+coll+"1/migrate/", ""); status != 400 || !strings.Contains(body, "No migration available") {
 		t.Errorf("migrate: %d %s", status, body)
+	}
+	if status, body = request(t, "POST", url.base+"/_localapi/bulk-migrate", `{"project": 1}`); status != 200 ||
+		!strings.Contains(body, `"source_config_id":1,`) || !strings.Contains(body, `"template_id":"plugin-posthog-plugin-geoip"`) {
+		t.Errorf("bulk migration: %d %s", status, body)
 	}
 	if status, body = request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"generation":2,"today":false}` {
 		t.Errorf("generation route: %d %s", status, body)
