@@ -2,10 +2,13 @@
 // produce (plugin catalogs, configurations of the config resources, changes
 // made on the service to every field, settings and secrets included, plugin
 // upgrades, a move to generation 2, imports) and drives the provider through
-// them as Terraform would: in one to three workspaces sharing the project,
-// with whole, targeted and -refresh=false plans and applies, and applies
-// killed at a request boundary (Terraform alone, or its provider too) and
-// applied again at once. After every step it checks that:
+// them as Terraform would: in one to three workspaces of one working
+// directory sharing the project, with whole, targeted and -refresh=false
+// plans and applies, applies killed at a request boundary (Terraform alone,
+// or its provider too) and applied again at once, configs let go of by
+// `terraform state rm` or a removed block and imported into another
+// state, and the working directory reached through a symlink, by its real
+// path, or moved. After every step it checks that:
 //
 //   - an apply succeeds exactly when the service accepts the values, and
 //     the next plan is empty;
@@ -14,9 +17,12 @@
 //     where the plan showed a change (each settings key on its own; secrets
 //     only with a new secret_config_wo_version, and then as it says);
 //   - no two resources, in any workspace, hold one config, and the service
-//     lists only configs a resource holds: after a killed apply the next
-//     adopts what it created (with a warning), and names in a warning any
-//     config a create whose answer the killed provider never got made;
+//     lists only configs a resource holds, or that the user let go of:
+//     after a killed apply the next adopts what it created and never gave
+//     Terraform (with a warning), and names in a warning any config a
+//     create whose answer the killed provider never got made, and any that
+//     Terraform got and did not keep; a create that succeeded made a new
+//     config or adopted one with a warning, never took one silently;
 //   - no config is replaced without cause, and the requests stay within the
 //     performance guide's budget.
 //

@@ -34,19 +34,16 @@ func TestScenarios(t *testing.T) {
 		cat := catalogGen.Draw(rt, "catalog")
 		env := LocalEnv(t, cat, rapid.Bool().Draw(rt, "provider project_id is @current"))
 		defer env.Close()
-		m := NewMachine(rt, env, journals(t))
+		m := NewMachine(rt, env, t.TempDir)
 		rt.Repeat(m.Actions())
 	})
 	t.Logf("applies that converged: %d, refused: %d; imports: %d, plugin upgrades: %d, changes on the service: %d, "+
-		"killed applies: %d (configs adopted after them: %d, left over and named: %d), moves to generation 2: %d",
+		"killed applies: %d (configs adopted after them: %d, left over and named: %d), moves to generation 2: %d, "+
+		"configs let go of by state rm or a removed block: %d (imported into another state: %d), other paths to "+
+		"the working directory: %d",
 		stats.Applies.Load(), stats.Refused.Load(), stats.Imports.Load(), stats.Upgrades.Load(), stats.Changes.Load(),
-		stats.Kills.Load(), stats.Adopted.Load(), stats.Leftovers.Load(), stats.Generations.Load())
-}
-
-// journals returns a maker of create journal directories, one per
-// workspace, removed when the test ends.
-func journals(t *testing.T) func() string {
-	return func() string { return t.TempDir() }
+		stats.Kills.Load(), stats.Adopted.Load(), stats.Leftovers.Load(), stats.Generations.Load(),
+		stats.Released.Load(), stats.ImportedElsewhere.Load(), stats.Paths.Load())
 }
 
 // Bounds of a live run: scenarios, and creates per scenario (the oracle's
@@ -69,7 +66,7 @@ func runLive(t *testing.T, host, key, project string, plugins map[string][]int64
 				t.Errorf("removing the scenario's configs: %v", err)
 			}
 		}()
-		m := NewMachine(rt, env, journals(t))
+		m := NewMachine(rt, env, t.TempDir)
 		rt.Repeat(m.Actions())
 	})
 	return runs
