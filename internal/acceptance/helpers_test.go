@@ -10,10 +10,13 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
+// answerDelay is how long slowAnswers holds an answer back.
+const answerDelay = 400 * time.Millisecond
+
 // slowAnswers handles each write at once and holds its answer back for
-// delay: a write under way when Terraform is killed has been applied, as
-// on a real service, and only its answer is lost.
-func slowAnswers(delay time.Duration) func(http.Handler) http.Handler {
+// answerDelay: a write under way when Terraform is killed has been applied,
+// as on a real service, and only its answer is lost.
+func slowAnswers() func(http.Handler) http.Handler {
 	return func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodGet {
@@ -23,7 +26,7 @@ func slowAnswers(delay time.Duration) func(http.Handler) http.Handler {
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, r)
 			select {
-			case <-time.After(delay):
+			case <-time.After(answerDelay):
 			case <-r.Context().Done():
 				return
 			}

@@ -17,24 +17,24 @@ import (
 
 // TestAccImportForEach_allConfigs: the configs data source page's example
 // (import blocks with for_each over configs) takes over every config of a
-// project in one apply, changing nothing on the service, and the next plan
-// is empty.
+// project in one apply on today's service, changing nothing on it, and the
+// next plan is empty.
 func TestAccImportForEach_allConfigs(t *testing.T) {
 	t.Parallel()
-	host, _ := acctest.IsolatedAPI(t, nil)
-	api := acctest.ClientFor(t, host, localapi.KeyFull)
 	ctx := context.Background()
-	for _, in := range []client.RecordInput{
-		{Plugin: client.Some(int64(1)), Order: client.Some(int64(1)), Enabled: client.Some(true), Name: client.Some("GeoIP (EU)"),
-			Config: client.Some(json.RawMessage(`{"locale":"de","api_key":"s3cret"}`))},
-		{Plugin: client.Some(int64(2)), Order: client.Some(int64(2)),
-			Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`))},
-		{Plugin: client.Some(int64(5)), Order: client.Some(int64(3)), Description: client.Some("  kept as is \n")},
-	} {
-		if _, err := api.Create(ctx, "1", client.Transformations, in); err != nil {
-			t.Fatal(err)
+	host, _ := acctest.IsolatedTodayAPI(t, nil, func(api *client.Client) {
+		for _, in := range []client.RecordInput{
+			{Plugin: client.Some(int64(1)), Order: client.Some(int64(1)), Enabled: client.Some(true), Name: client.Some("GeoIP (EU)"),
+				Config: client.Some(json.RawMessage(`{"locale":"de","api_key":"s3cret"}`))},
+			{Plugin: client.Some(int64(2)), Order: client.Some(int64(2))},
+			{Plugin: client.Some(int64(5)), Order: client.Some(int64(3)), Description: client.Some("  kept as is \n")},
+		} {
+			if _, err := api.Create(ctx, "1", client.Transformations, in); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
+	})
+	api := acctest.ClientFor(t, host, localapi.KeyFull)
 	before, err := api.ListAll(ctx, "1", client.Transformations)
 	if err != nil {
 		t.Fatal(err)

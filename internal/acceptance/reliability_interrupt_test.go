@@ -8,13 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -46,12 +47,16 @@ const interruptCount = 24
 // provider), is followed by an apply that converges: the state holds every
 // config, once, and the next plan is empty. After SIGINT nothing is lost
 // even before the second apply: creates under way finish and reach the
-// state. After a SIGKILL of Terraform the configs whose ids never reached
-// the state are adopted from the create journal, with a warning, also when
-// the second apply starts at once (the killed run's provider still
-// finishing) and under a parent that never reaps the provider. When the
-// provider dies too, a create whose answer never came proves nothing: the
-// second apply creates anew and names the configs that may be leftovers.
+// state. After a SIGKILL of Terraform alone, every config whose answer
+// came once Terraform was gone is adopted from the create journal, with a
+// warning, also when the second apply starts at once (the killed run's
+// provider still finishing) and under a parent that never reaps the
+// provider. A config handed to Terraform that it did not save may be in a
+// state for all the provider knows: it is made again, and a warning names
+// the one left over. When the provider dies too, a create whose answer
+// never came proves nothing: the second apply creates anew and names the
+// configs that may be leftovers. Every config the service has is in the
+// state or named so.
 func TestAccReliability_interruptedApply(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -77,7 +82,10 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 			}
 			// Writes are applied at once and answered 400ms later, so that
 			// several are under way whenever the stop comes.
-			host, local := acctest.IsolatedAPI(t, slowAnswers(400*time.Millisecond))
+			answers := &answerLog{}
+			host, local := acctest.IsolatedAPI(t, func(h http.Handler) http.Handler {
+				return answers.record(slowAnswers()(h))
+			})
 			provider := fmt.Sprintf("provider \"pipeline\" {\n  host = %q\n  api_key = %q\n  project_id = \"1\"\n  requests_per_minute = 0\n}\n",
 				host, acctest.KeyWrite)
 			tf := acctest.NewTerraform(t, provider+interruptConfigs, nil)
@@ -101,6 +109,7 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 				t.Fatal(err)
 			}
 			run.waitTerraform(t, &out)
+			gone := time.Now()
 			if tc.wait {
 				run.waitProviders(t)
 			}
@@ -119,28 +128,107 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the second apply failed: %v\n%s", err, second)
 			}
-			api := activeIDs(t, host)
-			final := tf.StateIDs()
-			if n := len(distinct(final)); n != interruptCount {
-				t.Errorf("the state holds %d distinct configs, want %d: %v", n, interruptCount, final)
+			final := distinct(tf.StateIDs())
+			if len(final) != interruptCount {
+				t.Errorf("the state holds %d distinct configs, want %d: %v", len(final), interruptCount, final)
 			}
+			adopted, named := warnedIDs(second, adoptedSummary), warnedIDs(second, leftoverSummary)
 			leftovers := 0
-			for id := range api {
-				if !slices.Contains(slices.Collect(maps.Values(final)), id) {
+			for id := range activeIDs(t, host) {
+				if !final[id] {
 					leftovers++
-					if !tc.group || !strings.Contains(second, fmt.Sprint(id)) {
+					if !named[id] {
 						t.Errorf("config %d is active but in no state, and no warning names it", id)
 					}
 				}
 			}
-			t.Logf("stopped with %d configs in the state; the second apply adopted %d, warned of %d leftovers",
-				len(state), strings.Count(second, "Warning: Adopted "), leftovers)
-			if !tc.group && leftovers != 0 {
-				t.Errorf("%d configs were created twice:\n%s", leftovers, second)
+			for id := range adopted {
+				if !final[id] || distinct(state)[id] {
+					t.Errorf("config %d was adopted, but it is not in the state, or was in it before", id)
+				}
 			}
+			// Answered once Terraform was gone: no state can hold it, and a
+			// provider that lived on journaled it, so it is adopted.
+			late := answers.answeredAfter(gone)
+			if !tc.group && tc.sig == syscall.SIGKILL {
+				if len(late) == 0 {
+					t.Errorf("no create was answered after the kill: the test proves nothing")
+				}
+				for _, id := range late {
+					if !adopted[id] {
+						t.Errorf("config %d was answered after Terraform was killed, but not adopted:\n%s", id, second)
+					}
+				}
+			}
+			if tc.sig == syscall.SIGINT && (len(adopted) != 0 || leftovers != 0) {
+				t.Errorf("after a clean stop the second apply adopted %v and left %d configs:\n%s", adopted, leftovers, second)
+			}
+			t.Logf("%s: stopped with %d configs in the state, %d answered after Terraform was gone; the second apply "+
+				"adopted %d, made again and warned of %d", tc.name, len(state), len(late), len(adopted), leftovers)
 			tf.EmptyPlan("after the second apply")
 		})
 	}
+}
+
+// answerLog records when the answers to creates were written, with the
+// config each named.
+type answerLog struct {
+	mu      sync.Mutex
+	answers []writtenAnswer
+}
+
+type writtenAnswer struct {
+	id                int64
+	received, written time.Time
+}
+
+// record wraps h, noting each create's answer as it is written.
+func (l *answerLog) record(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		received := time.Now()
+		tee := &teeWriter{ResponseWriter: w, copy: httptest.NewRecorder()}
+		h.ServeHTTP(tee, r)
+		var body struct {
+			ID int64 `json:"id"`
+		}
+		if r.Method == http.MethodPost && tee.copy.Code == http.StatusCreated && json.Unmarshal(tee.copy.Body.Bytes(), &body) == nil {
+			l.mu.Lock()
+			l.answers = append(l.answers, writtenAnswer{body.ID, received, tee.at})
+			l.mu.Unlock()
+		}
+	})
+}
+
+// answeredAfter returns the configs whose create came before t and whose
+// answer was written after it.
+func (l *answerLog) answeredAfter(t time.Time) []int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var ids []int64
+	for _, a := range l.answers {
+		if a.received.Before(t) && a.written.After(t) {
+			ids = append(ids, a.id)
+		}
+	}
+	return ids
+}
+
+// teeWriter writes an answer and keeps a copy of it, and when it began.
+type teeWriter struct {
+	http.ResponseWriter
+	copy *httptest.ResponseRecorder
+	at   time.Time
+}
+
+func (w *teeWriter) WriteHeader(code int) {
+	w.at = time.Now()
+	w.copy.WriteHeader(code)
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *teeWriter) Write(b []byte) (int, error) {
+	_, _ = w.copy.Write(b)
+	return w.ResponseWriter.Write(b)
 }
 
 // distinct returns the set of ids of a state.

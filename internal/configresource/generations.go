@@ -23,7 +23,10 @@ import (
 func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, err error) {
 	var unsaved *client.UnsavedError
 	var lost *createonce.LostAnswerError
+	var before *createonce.UnsavedBeforeError
 	switch {
+	case errors.As(err, &before):
+		diags.AddError(fmt.Sprintf("The service no longer creates %ss", r.kind.Noun), before.Explain())
 	case errors.As(err, &unsaved):
 		diags.AddError(fmt.Sprintf("The service made a hog function instead of a %s", r.kind.Noun), fmt.Sprintf(
 			"%s %s answered %d %s with a config that has no id: the service no longer stores plugin configs "+
@@ -56,6 +59,11 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 func (r *configResource) refuseCreateIfNotStored(ctx context.Context, resp *resource.ModifyPlanResponse) {
 	meta := r.Meta()
 	if meta == nil || resp.Diagnostics.HasError() {
+		return
+	}
+	var before *createonce.UnsavedBeforeError
+	if errors.As(createonce.RefuseUnsavedBefore(meta), &before) {
+		resp.Diagnostics.AddError(fmt.Sprintf("The service no longer creates %ss", r.kind.Noun), before.Explain())
 		return
 	}
 	var project types.String

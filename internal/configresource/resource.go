@@ -87,6 +87,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return
 	}
+	defer createonce.HandOver(meta, rec.ID) // from now on, a state may hold it
 	ctx = tflog.SetField(ctx, "config_id", rec.ID)
 	tflog.Debug(ctx, "created "+r.kind.Noun)
 
@@ -103,7 +104,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	if _, has := settings.Get(); err == nil && has && !sent {
 		op = "set the plugin settings of the new"
 		var updated *client.Record
-		updated, err = meta.Client.Update(ctx, project, r.kind.Collection, rec.ID, client.RecordInput{Config: settings})
+		updated, err = createonce.SetSettings(ctx, meta, r.kind, project, rec.ID, settings)
 		if err == nil {
 			rec = updated
 		}
@@ -131,6 +132,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	createonce.ConfirmInState(ctx, meta, req.State) // a removed block's plan refreshes, and plans nothing
 	// First: the framework wants one even for a config removed from state.
 	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &prior)...)
 	ctx, cancel := framework.OperationContext(ctx, limits.Read, framework.DefaultReadTimeout, &resp.Diagnostics)

@@ -9,9 +9,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -19,13 +19,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 const (
@@ -33,36 +30,13 @@ const (
 	// it, may be; noDateSkew before any answer had a Date.
 	clockSkew  = 2 * time.Second
 	noDateSkew = 2 * time.Minute
-	// stopGrace is how long a POST under way outlives Terraform's stop, so
+	// stopGrace is how long a write under way outlives Terraform's stop, so
 	// that the new config's id reaches the state or the journal.
 	stopGrace = 15 * time.Second
 )
 
 // inFlight counts the creates under way.
 var inFlight sync.WaitGroup
-
-// ExitWhenOrphaned exits once Terraform, the parent, is gone (killed),
-// where go-plugin would serve on, once the creates under way have recorded
-// what they made. Only Unix re-parents an orphan.
-func ExitWhenOrphaned() {
-	parent := os.Getppid()
-	if parent <= 1 {
-		return // started by init itself: nothing to watch
-	}
-	go func() {
-		for range time.Tick(time.Second) {
-			if os.Getppid() != parent {
-				done := make(chan struct{})
-				go func() { inFlight.Wait(); close(done) }()
-				select {
-				case <-done:
-				case <-time.After(stopGrace + 5*time.Second):
-				}
-				os.Exit(1)
-			}
-		}
-	}()
-}
 
 // Request is a create: what the POST sends, the plugin settings the config
 // is to hold (Input.Config, or sent later by the caller), and which are
@@ -95,12 +69,16 @@ func (r Request) fingerprint(host, project string, coll client.Collection) strin
 }
 
 // Create creates the config req sends in project's collection of kind k,
-// or adopts, with a warning, the one a killed run created with it.
+// or adopts, with a warning, the one a killed run created with it. The
+// caller calls HandOver when it gives Terraform what it returns.
 func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, req Request, diags *diag.Diagnostics) (*client.Record, error) {
 	inFlight.Add(1)
 	defer inFlight.Done()
 	c := meta.Client
 	j := journalOf(meta, meta.JournalDir)
+	if err := j.refuseResend(c.Host()); err != nil {
+		return nil, err
+	}
 	coll := string(k.Collection)
 	fp := req.fingerprint(c.Host(), project, k.Collection)
 
@@ -116,17 +94,22 @@ func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proj
 		sent := time.Now()
 		seq := j.begin(c.Host(), project, coll, fp, sent)
 		reg.gate.RLock()
-		rec, err := post(ctx, c, project, k.Collection, req.Input)
+		rec, err := outliveStop(ctx, func(ctx context.Context) (*client.Record, error) {
+			return c.Create(ctx, project, k.Collection, req.Input)
+		})
 		if err == nil {
 			reg.made.Store(rec.ID, true)
 		}
 		reg.gate.RUnlock()
 		switch {
 		case err == nil:
-			j.write(event{Seq: seq, ID: rec.ID})
+			j.answered(seq, rec.ID, rec.UpdatedAt)
 			return rec, nil
 		case !client.MayHaveApplied(err):
 			j.write(event{Seq: seq, Done: true})
+			if unsaved := (*client.UnsavedError)(nil); errors.As(err, &unsaved) {
+				j.noteUnsaved(c.Host(), unsaved)
+			}
 			return nil, err
 		}
 		// With no other create under way, so that the configs they made are
@@ -149,6 +132,46 @@ func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proj
 	}
 }
 
+// SetSettings sends the plugin settings of config id, which Create made
+// without them, and journals how it left the config.
+func SetSettings(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, id int64,
+	settings client.Opt[json.RawMessage],
+) (*client.Record, error) {
+	inFlight.Add(1)
+	defer inFlight.Done()
+	rec, err := outliveStop(ctx, func(ctx context.Context) (*client.Record, error) {
+		return meta.Client.Update(ctx, project, k.Collection, id, client.RecordInput{Config: settings})
+	})
+	if err == nil {
+		journalOf(meta, meta.JournalDir).wrote(id, rec.UpdatedAt)
+	}
+	return rec, err
+}
+
+// HandOver records that Terraform gets config id, which Create returned:
+// a state may hold it from now on, so no later create adopts it. The caller
+// defers it once Create succeeded.
+func HandOver(meta *framework.ProviderData, id int64) {
+	if meta != nil && meta.JournalDir != "" {
+		journalOf(meta, meta.JournalDir).handOver(id)
+	}
+}
+
+// ConfirmInState settles the journal entry of the config in a resource's
+// state, which a plan or a refresh reads: a state holds it, so no create may
+// adopt it, nor warn of it.
+func ConfirmInState(ctx context.Context, meta *framework.ProviderData, state tfsdk.State) {
+	if meta == nil || meta.Client == nil || meta.JournalDir == "" || state.Raw.IsNull() {
+		return
+	}
+	// A raw read: every plan of every config passes here.
+	id := framework.RawInt64(framework.RawAttributes(state.Raw)["id"])
+	if !framework.IsSet(id) {
+		return
+	}
+	journalOf(meta, meta.JournalDir).confirm(ctx, meta.Client.Host(), id.ValueInt64())
+}
+
 // registry is what the creates of one configured provider share: the
 // configs they made, and a gate a look for a lost answer's config holds.
 type registry struct {
@@ -163,22 +186,22 @@ func registryFor(c *client.Client) *registry {
 	return r.(*registry) //nolint:forcetypeassert // only *registry is stored
 }
 
-// post makes one create call, which outlives Terraform's stop (a
-// cancellation of ctx) by up to stopGrace; ctx's deadline still applies.
-func post(ctx context.Context, c *client.Client, project string, coll client.Collection, in client.RecordInput) (*client.Record, error) {
+// outliveStop makes one write of a create, which outlives Terraform's stop
+// (a cancellation of ctx) by up to stopGrace; ctx's deadline still applies.
+func outliveStop(ctx context.Context, write func(context.Context) (*client.Record, error)) (*client.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	if dl, ok := ctx.Deadline(); ok {
 		var cancelAtDeadline context.CancelFunc
-		pctx, cancelAtDeadline = context.WithDeadline(pctx, dl)
+		wctx, cancelAtDeadline = context.WithDeadline(wctx, dl)
 		defer cancelAtDeadline()
 	}
 	stop := context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, cancel) })
 	defer stop()
-	return c.Create(pctx, project, coll, in)
+	return write(wctx)
 }
 
 // LostAnswerError is a create whose answer was lost (Err); Note says which
@@ -192,7 +215,8 @@ func (e *LostAnswerError) Error() string { return e.Err.Error() + "\n\n" + e.Not
 func (e *LostAnswerError) Unwrap() error { return e.Err }
 
 // lostAnswer names the configs ids, made since with what was sent (lerr:
-// listing them failed).
+// listing them failed). Another state may hold any of them: another working
+// directory or workspace applying the same configuration at that moment.
 func lostAnswer(k kind.Kind, project string, ids []int64, lerr, err error) error {
 	var found string
 	switch {
@@ -201,9 +225,12 @@ func lostAnswer(k kind.Kind, project string, ids []int64, lerr, err error) error
 	case len(ids) == 0:
 		found = fmt.Sprintf("No %s that holds these settings was created since: applying again creates it.", k.Noun)
 	default:
-		found = fmt.Sprintf("The service has %s %s, created since with these settings. If that is this one, import it "+
-			"into this resource (an import block with id \"%s/<id>\") rather than applying again, which would create "+
-			"a second.", k.Noun, joinIDs(ids), project)
+		found = fmt.Sprintf("The service has %s %s, created since with these settings: this create's, or another "+
+			"run's that sent the same (another working directory or workspace applying this configuration to the "+
+			"project), which nothing here can tell apart. Applying again would create a second. Once no other apply "+
+			"to the project is under way, look in every state that manages its %ss (terraform state list): a config "+
+			"that none of them holds is this create's, and can be imported into this resource (an import block "+
+			"with id \"%s/<id>\"); one that a state holds is that state's.", k.Noun, joinIDs(ids), k.Noun, project)
 	}
 	return &LostAnswerError{Err: err, Note: fmt.Sprintf("The create may have reached the service although its answer "+
 		"was lost. It was not sent again, so as not to make a second %s, and nothing was saved in the state. %s", k.Noun, found)}
@@ -255,173 +282,4 @@ func joinIDs(ids []int64) string {
 		s[i] = fmt.Sprint(id)
 	}
 	return strings.Join(s, ", ")
-}
-
-// adopt settles the open entries of killed runs for creates of fp: the
-// first whose config still holds what in sends becomes this create's; an
-// entry without an id proves nothing, but earns a warning. nil, nil: POST.
-func adopt(ctx context.Context, c *client.Client, j *journal, k kind.Kind, project, fp string, in client.RecordInput,
-	diags *diag.Diagnostics,
-) (*client.Record, error) {
-	for _, e := range j.matching(ctx, c.Host(), project, string(k.Collection), fp) {
-		if e.ID == 0 {
-			if j.take(ctx, e) {
-				warnUnanswered(ctx, c, j, k, project, in, e, diags)
-			}
-			continue
-		}
-		rec, err := orphanConfig(ctx, c, k, project, in, e.ID)
-		if err != nil {
-			return nil, fmt.Errorf("a previous run in this working directory was killed after creating %s %d "+
-				"with these settings, and reading it failed: %w", k.Noun, e.ID, err)
-		}
-		if !j.take(ctx, e) || rec == nil {
-			continue
-		}
-		tflog.Warn(ctx, "adopted a config a killed run created", map[string]any{"config_id": rec.ID})
-		diags.AddWarning(fmt.Sprintf("Adopted %s %d, created by a killed run", k.Noun, rec.ID),
-			fmt.Sprintf("A previous run in this working directory and workspace created %s %d with exactly these "+
-				"settings at %s, but was killed before Terraform stored it in the state. This resource now manages "+
-				"it instead of creating a second one.", k.Noun, rec.ID, e.Sent.Format(time.RFC3339)))
-		registryFor(c).made.Store(rec.ID, true)
-		return resendSettings(ctx, c, k, project, rec, in)
-	}
-	return nil, nil
-}
-
-// orphanConfig returns config id, a killed run's orphan, if it is active
-// and still holds what in sends.
-func orphanConfig(ctx context.Context, c *client.Client, k kind.Kind, project string, in client.RecordInput, id int64) (*client.Record, error) {
-	for _, kk := range k.OwnFirst() {
-		rec, err := c.Get(ctx, project, kk.Collection, id)
-		if client.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if !madeBy(rec, in) || !matchesFallback(rec, in) {
-			return nil, nil
-		}
-		return rec, nil
-	}
-	return nil, nil
-}
-
-// warnUnanswered warns of each config an unanswered create of a killed run
-// may have made: those that match, created between its POST and its end.
-func warnUnanswered(ctx context.Context, c *client.Client, j *journal, k kind.Kind, project string, in client.RecordInput,
-	e *entry, diags *diag.Diagnostics,
-) {
-	before := e.Sent.Add(framework.DefaultWriteTimeout)
-	if j.loadedAt.Before(before) {
-		before = j.loadedAt
-	}
-	ids, err := candidates(ctx, c, k, project, in, e.Sent, before)
-	if err != nil {
-		return
-	}
-	noun := strings.ToUpper(k.Noun[:1]) + k.Noun[1:]
-	for _, id := range ids {
-		diags.AddWarning(fmt.Sprintf("%s %d may be left over from a killed run", noun, id),
-			fmt.Sprintf("A previous run in this working directory and workspace was killed at %s while creating a %s "+
-				"with these settings, before its answer came. %s %d, created then with these settings, may be what it "+
-				"made, or another state's. This resource was created anew; if %s %d is a leftover, delete it.",
-				e.Sent.Format(time.RFC3339), k.Noun, noun, id, k.Noun, id))
-	}
-}
-
-// resendSettings sends in's plugin settings again to an adopted config:
-// the service masks secrets, so only that makes sure it holds these.
-func resendSettings(ctx context.Context, c *client.Client, k kind.Kind, project string, rec *client.Record, in client.RecordInput) (*client.Record, error) {
-	if _, ok := in.Config.Get(); !ok {
-		return rec, nil
-	}
-	if shows, known := k.Shows(rec); known && !shows {
-		return rec, nil // another kind's config: Create refuses it anyway
-	}
-	updated, err := c.Update(ctx, project, k.Collection, rec.ID, client.RecordInput{Config: in.Config})
-	if err != nil {
-		return nil, fmt.Errorf("%s %d, created by a killed run, was adopted, but setting its plugin settings failed: %w", k.Noun, rec.ID, err)
-	}
-	return updated, nil
-}
-
-// madeBy reports whether rec may be the config a create of in made: an
-// active config holding everything in sends. A name or description left out
-// is checked by matchesFallback.
-func madeBy(rec *client.Record, in client.RecordInput) bool {
-	if rec.Deleted {
-		return false
-	}
-	if v, _ := in.Plugin.Get(); rec.Plugin != v {
-		return false
-	}
-	if v, _ := in.Enabled.Get(); rec.Enabled != v { // left out: the service's false
-		return false
-	}
-	if v, ok := in.Order.Get(); ok && rec.Order != v {
-		return false
-	}
-	for _, f := range []struct {
-		sent client.Opt[string]
-		got  *string
-	}{{in.Name, rec.Name}, {in.Description, rec.Description}} {
-		// The service strips what it stores; a blank is checked by
-		// matchesFallback, as the service shows the plugin's for it.
-		if v, ok := f.sent.Get(); ok && !record.IsBlank(v) && (f.got == nil || *f.got != record.Stored(v)) {
-			return false
-		}
-	}
-	// A service without filters (every version since mid-August 2024)
-	// drops those sent: nothing to match.
-	if v, ok := in.Filters.Get(); ok && !rec.FiltersOmitted() {
-		if jsonvalue.IsNull(rec.Filters) || !record.FiltersEqual(string(v), string(rec.Filters)) {
-			return false
-		}
-	} else if !ok && !jsonvalue.IsNull(rec.Filters) {
-		return false
-	}
-	if v, ok := in.Config.Get(); ok {
-		// Not an object (or null): nil. None at all may be a create whose
-		// settings were to follow in a PATCH, cut off before it.
-		stored, _ := record.ParseSettings(string(rec.Config))
-		if len(stored) > 0 && !record.HoldsSettings(stored, string(v), record.AsStored) {
-			return false
-		}
-	}
-	return true
-}
-
-// matchesFallback checks a name or description left out or sent blank:
-// the service shows the plugin's own for it (when plugin_info tells it).
-func matchesFallback(rec *client.Record, in client.RecordInput) bool {
-	p := record.PluginOf(rec.PluginInfo)
-	for _, f := range []struct {
-		sent   client.Opt[string]
-		got    *string
-		plugin record.OwnText
-	}{{in.Name, rec.Name, p.Name}, {in.Description, rec.Description, p.Description}} {
-		if v, sent := f.sent.Get(); sent && !record.IsBlank(v) {
-			continue // checked by madeBy
-		}
-		if isPlugins, told := f.plugin.Shows(f.got); told && !isPlugins {
-			return false
-		}
-	}
-	return true
-}
-
-// ConfirmInState settles the journal entry of the config in a resource's
-// prior state: Terraform holds it, so no create may adopt it.
-func ConfirmInState(ctx context.Context, meta *framework.ProviderData, state tfsdk.State) {
-	if meta == nil || meta.Client == nil || meta.JournalDir == "" || state.Raw.IsNull() {
-		return
-	}
-	// A raw read: every plan of every config passes here.
-	id := framework.RawInt64(framework.RawAttributes(state.Raw)["id"])
-	if !framework.IsSet(id) {
-		return
-	}
-	journalOf(meta, meta.JournalDir).confirm(ctx, meta.Client.Host(), id.ValueInt64())
 }

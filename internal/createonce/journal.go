@@ -1,14 +1,13 @@
 package createonce
 
 // The create journal: one locked file per provider process, of the creates
-// its killed run never handed to the state. See DESIGN.md, "Create recovery
-// adopts only a killed run's orphan".
+// it made and whether Terraform got their configs. See DESIGN.md, "Create
+// recovery adopts only a killed run's orphan".
 
 import (
 	"bufio"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -20,8 +19,6 @@ import (
 )
 
 const (
-	// journalSubdir is the journal's place in Terraform's data directory.
-	journalSubdir = "pipeline-provider/creates"
 	// journalMaxAge is how long an entry waits for a run to settle it.
 	journalMaxAge = 24 * time.Hour
 	// lockWait bounds the wait for a killed run's provider that is still
@@ -29,44 +26,8 @@ const (
 	lockWait = stopGrace + 15*time.Second
 )
 
-// DefaultJournalDir is the journal directory of this process, in
-// Terraform's data directory, keyed by the working directory and the
-// workspace; "" without a data directory (no `terraform init` here).
-func DefaultJournalDir() string {
-	dataDir := os.Getenv("TF_DATA_DIR")
-	if dataDir == "" {
-		dataDir = ".terraform"
-	}
-	if fi, err := os.Stat(dataDir); err != nil || !fi.IsDir() { //nolint:gosec // G703: the user's own TF_DATA_DIR
-		return ""
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dataDir, journalSubdir, journalKey(wd, workspace(dataDir)))
-}
-
-// workspace is Terraform's selected workspace, as Terraform finds it.
-func workspace(dataDir string) string {
-	if ws := os.Getenv("TF_WORKSPACE"); ws != "" {
-		return ws
-	}
-	if b, err := os.ReadFile(filepath.Join(dataDir, "environment")); err == nil { //nolint:gosec // G304: Terraform's own file
-		if ws := strings.TrimSpace(string(b)); ws != "" {
-			return ws
-		}
-	}
-	return "default"
-}
-
-func journalKey(workdir, workspace string) string {
-	sum := sha256.Sum256([]byte(workdir + "\x00" + workspace))
-	return hex.EncodeToString(sum[:8])
-}
-
 // event is one line of a journal file: the line that opens an entry sets
-// Host to Sent; later ones, ID or Done.
+// Host to Sent; later ones, ID and Updated, Handed or Done.
 type event struct {
 	Seq         int       `json:"seq"`
 	Host        string    `json:"host,omitempty"`
@@ -75,7 +36,13 @@ type event struct {
 	Fingerprint string    `json:"fp,omitempty"`
 	Sent        time.Time `json:"sent,omitzero"`
 	ID          int64     `json:"id,omitempty"`
-	Done        bool      `json:"done,omitempty"`
+	// Updated is the config's updated_at in the answer to this run's last
+	// write of it.
+	Updated string `json:"updated,omitempty"`
+	// Handed: the provider gave the config to a live Terraform, which may
+	// have stored it in a state.
+	Handed bool `json:"handed,omitempty"`
+	Done   bool `json:"done,omitempty"`
 }
 
 // entry is an open create of a killed run, in file.
@@ -92,6 +59,10 @@ type journal struct {
 	mu   sync.Mutex
 	own  *os.File
 	seq  int
+	mine map[int64]int // this run's configs: id -> seq
+	// keep: an entry of this run is still open at its end (an adoption
+	// whose write failed), so a finished run leaves its file too.
+	keep bool
 	open []*entry
 	// loadedAt is when the killed runs' files were read (their providers
 	// had ended); zero before.
@@ -113,7 +84,7 @@ func journalOf(key any, dir string) *journal {
 	defer journalsMu.Unlock()
 	j := journals[key]
 	if j == nil {
-		j = &journal{dir: dir}
+		j = &journal{dir: dir, mine: map[int64]int{}}
 		journals[key] = j
 	}
 	return j
@@ -124,9 +95,11 @@ func journalOf(key any, dir string) *journal {
 func Finish() { release(func(any, *journal) bool { return true }, true) }
 
 // Release ends the journals of dir as a finished run's (their files go) or
-// a killed run's. Tests use it to play the end of a provider process.
+// a killed run's, and what Orphan played. Tests use it to play the end of a
+// provider process.
 func Release(dir string, finished bool) {
 	release(func(_ any, j *journal) bool { return j.dir == dir }, finished)
+	orphaned.Delete(dir)
 }
 
 func release(which func(any, *journal) bool, finished bool) {
@@ -142,7 +115,7 @@ func release(which func(any, *journal) bool, finished bool) {
 	for _, j := range ending {
 		j.mu.Lock()
 		if j.own != nil {
-			if finished {
+			if finished && !j.keep {
 				_ = os.Remove(j.own.Name())
 			}
 			_ = j.own.Close() // releases the lock
@@ -153,7 +126,7 @@ func release(which func(any, *journal) bool, finished bool) {
 }
 
 // begin records a create about to be sent and returns its sequence number
-// (0: none); write then records its id or that it settled.
+// (0: none); answered, wrote, handOver and write record what followed.
 func (j *journal) begin(host, project, coll, fp string, sent time.Time) int {
 	if j == nil {
 		return 0
@@ -166,6 +139,51 @@ func (j *journal) begin(host, project, coll, fp string, sent time.Time) int {
 	j.seq++
 	j.append(event{Seq: j.seq, Host: host, Project: project, Collection: coll, Fingerprint: fp, Sent: sent.UTC()})
 	return j.seq
+}
+
+// answered records the config an answer to create seq named, as it was.
+func (j *journal) answered(seq int, id int64, updated string) {
+	if j == nil || seq == 0 {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.mine[id] = seq
+	j.append(event{Seq: seq, ID: id, Updated: updated})
+}
+
+// wrote records a later write of this run's config id, as it left it.
+func (j *journal) wrote(id int64, updated string) {
+	if j == nil {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if seq, ok := j.mine[id]; ok {
+		j.append(event{Seq: seq, Updated: updated})
+	}
+}
+
+// handOver records that Terraform gets this run's config id, when it is
+// still there to get it: a state may hold the config from now on. Before
+// that line, or without it, no state can.
+func (j *journal) handOver(id int64) {
+	if j == nil || j.terraformGone() {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if seq, ok := j.mine[id]; ok {
+		delete(j.mine, id)
+		j.append(event{Seq: seq, Handed: true})
+	}
+}
+
+// keepOpen keeps this run's file when it ends: an entry of it is open.
+func (j *journal) keepOpen() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.keep = true
 }
 
 func (j *journal) write(e event) {
@@ -252,10 +270,15 @@ func readOpen(f *os.File, name string) []*entry {
 			bySeq[e.Seq] = &entry{event: e, file: name}
 			all = append(all, bySeq[e.Seq])
 		case cur == nil:
-		case e.Done:
-			cur.Done = true
-		case e.ID != 0:
-			cur.ID = e.ID
+		default:
+			cur.Done = cur.Done || e.Done
+			cur.Handed = cur.Handed || e.Handed
+			if e.ID != 0 {
+				cur.ID = e.ID
+			}
+			if e.Updated != "" {
+				cur.Updated = e.Updated
+			}
 		}
 	}
 	return slices.DeleteFunc(all, func(e *entry) bool { return e.Done })
@@ -322,7 +345,7 @@ func (j *journal) matching(ctx context.Context, host, project, coll, fp string) 
 	return out
 }
 
-// confirm settles the entries of config id, which the state holds.
+// confirm settles the entries of config id, which a state holds.
 func (j *journal) confirm(ctx context.Context, host string, id int64) {
 	if j == nil {
 		return

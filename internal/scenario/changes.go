@@ -16,13 +16,15 @@ import (
 // and field by field, against what the apply's plan showed.
 
 // Applied is what one apply did: its plans (those of the resources it
-// planned), whether it refreshed, and the configs of killed runs of the
-// same workspace that its creates adopted (each config a create took
-// must be one of those). Without a refresh, the plan knows a config's
-// secret keys as the state last read them (StaleSecrets, by config),
-// which an upgrade of the plugin may have changed since.
+// planned), the resources whose apply succeeded (Done, by name), whether it
+// refreshed, and the configs of killed runs of the same workspace that its
+// creates adopted with a warning (each config a create took must be one of
+// those). Without a refresh, the plan knows a config's secret keys as the
+// state last read them (StaleSecrets, by config), which an upgrade of the
+// plugin may have changed since.
 type Applied struct {
 	Shown        []Shown
+	Done         map[string]bool
 	Refresh      bool
 	Adopted      map[int64]bool
 	StaleSecrets map[int64][]string
@@ -46,13 +48,16 @@ type Applied struct {
 //   - A new config answers a planned create or replacement of its plugin,
 //     and a config that existed before became a create's only if it was a
 //     killed run's orphan the apply adopted.
+//   - Each create or replacement that succeeded left a new config of its
+//     plugin, or adopted one with a warning: a create that took a config
+//     silently (one no resource held) would pass every other check.
 //
 // Secret keys are those of the plugin's schema in the catalog (and,
 // without a refresh, those the state last read).
 func ChangesAsPlanned(cat *Catalog, a Applied, before, after Snapshot) []string {
 	var problems []string
 	byID := map[int64]Shown{}
-	creates := map[int64]int{} // by plugin
+	creates, done := map[int64]int{}, map[int64]int{} // by plugin: planned, and succeeded
 	for _, s := range a.Shown {
 		if s.ID != 0 {
 			byID[s.ID] = s
@@ -61,6 +66,9 @@ func ChangesAsPlanned(cat *Catalog, a Applied, before, after Snapshot) []string 
 			if p, ok := s.After["plugin"].(*big.Float); ok {
 				n, _ := p.Int64()
 				creates[n]++
+				if a.Done[s.Name] {
+					done[n]++
+				}
 			}
 		}
 	}
@@ -90,16 +98,27 @@ func ChangesAsPlanned(cat *Catalog, a Applied, before, after Snapshot) []string 
 			problems = append(problems, differences(id, "the plan of "+s.Name+" does not show it", was, now, view)...)
 		}
 	}
+	made := map[int64]int{} // by plugin: new configs, and adopted ones
 	for _, id := range slices.Sorted(maps.Keys(after)) {
 		if _, ok := before[id]; ok {
+			if a.Adopted[id] {
+				made[after[id].Plugin]++
+			}
 			continue
 		}
 		p := after[id].Plugin
+		made[p]++
 		if creates[p] == 0 {
 			problems = append(problems, fmt.Sprintf("config %d of plugin %d is new, but the plan creates no config of that plugin", id, p))
 			continue
 		}
 		creates[p]--
+	}
+	for _, p := range slices.Sorted(maps.Keys(done)) {
+		if made[p] < done[p] {
+			problems = append(problems, fmt.Sprintf("%d creates of a config of plugin %d succeeded, but %d configs of it "+
+				"are new or adopted with a warning: a create took a config that existed without saying so", done[p], p, made[p]))
+		}
 	}
 	return problems
 }

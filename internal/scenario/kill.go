@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -58,6 +60,17 @@ func (l *LostAnswer) CreatedID() int64 {
 		return 0
 	}
 	return *rec.ID
+}
+
+// WrittenID is the id of the config a lost answer to an update was about
+// (0: none).
+func (l *LostAnswer) WrittenID() int64 {
+	if l == nil || l.Method != http.MethodPatch && l.Method != http.MethodPut {
+		return 0
+	}
+	parts := strings.Split(strings.Trim(l.Path, "/"), "/")
+	id, _ := strconv.ParseInt(parts[len(parts)-1], 10, 64)
+	return id
 }
 
 // killSwitch is the handler in front of the local API that plays kills.

@@ -3,7 +3,11 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -11,6 +15,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 )
 
 // Machine is one scenario: workspaces of config resources (slots) that
@@ -20,43 +25,64 @@ import (
 type Machine struct {
 	env        *Env
 	workspaces []*Workspace
-	// leftovers are configs that a killed provider's create made without
-	// an answer and that a later apply named in a warning: the one kind of
-	// config the service may list that no resource holds.
+	// dir is the working directory's path as the steps reach it (the real
+	// one, a symlink to it), real its real path, and root where both are.
+	dir, real, root string
+	paths           int
+	// leftovers are configs of a killed run that a later apply named in a
+	// warning instead of adopting them, and released those a `terraform
+	// state rm` or a removed block let go of (with their kind): the configs
+	// the service may list that no resource holds.
 	leftovers map[int64]bool
+	released  map[int64]string
 	// orders are the order resources, by kind, each in a workspace of its
-	// own (Order).
-	orders  map[string]*orderSlot
-	journal func() string
-	log     []string
+	// own in the working directory (Order).
+	orders map[string]*orderSlot
+	log    []string
 }
 
 // Stats counts what the scenarios did, so that a run can tell how much of
 // it converged rather than stopped at a refusal.
 type Stats struct {
 	Applies, Refused, Imports, Upgrades, Changes, Kills, Adopted, Leftovers, Versions, Orders atomic.Int64
+	Released, ImportedElsewhere, Paths                                                        atomic.Int64
 }
 
 // stats are the counts of the scenarios of this process.
 var stats Stats
 
 // NewMachine returns a scenario of one to three workspaces of one or two
-// resources each. journal returns a new create journal directory.
-func NewMachine(t *rapid.T, env *Env, journal func() string) *Machine {
-	return &Machine{env: env, workspaces: newWorkspaces(t, journal), leftovers: map[int64]bool{}, orders: map[string]*orderSlot{},
-		journal: journal}
+// resources each, in a working directory (with its .terraform) made in
+// tempDir's new directory.
+func NewMachine(t *rapid.T, env *Env, tempDir func() string) *Machine {
+	root := tempDir()
+	work := filepath.Join(root, "work")
+	if err := os.MkdirAll(filepath.Join(work, ".terraform"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return &Machine{env: env, workspaces: newWorkspaces(t), dir: work, real: work, root: root,
+		leftovers: map[int64]bool{}, released: map[int64]string{}, orders: map[string]*orderSlot{}}
+}
+
+// journal is the create journal directory of ws, as its provider finds it
+// from the working directory's path.
+func (m *Machine) journal(ws *Workspace) string {
+	return createonce.JournalDir(m.dir, ".terraform", ws.Name)
 }
 
 // Actions are the scenario's steps for rapid's Repeat; "" is the check
 // after each.
 func (m *Machine) Actions() map[string]func(*rapid.T) {
 	actions := map[string]func(*rapid.T){
-		"apply":   m.Apply,
-		"destroy": m.Destroy,
-		"change":  m.ChangeOutOfBand,
-		"import":  m.Import,
-		"plan":    m.Plan,
-		"":        m.Check,
+		"apply":            m.Apply,
+		"destroy":          m.Destroy,
+		"change":           m.ChangeOutOfBand,
+		"import":           m.Import,
+		"plan":             m.Plan,
+		"state rm":         m.ReleaseFromState,
+		"import elsewhere": m.ImportElsewhere,
+		"path":             m.AnotherPath,
+		"":                 m.Check,
 	}
 	if m.env.Local != nil {
 		actions["upgrade"] = m.Upgrade
@@ -200,27 +226,40 @@ func intAttr(v tftypes.Value) (int64, bool) {
 
 // Check runs after every step: no two resources, in any workspace, hold
 // one config; and every config the service lists in the project is one
-// that a resource holds, or a leftover a warning named, so nothing was
-// created twice or left behind unannounced.
+// that a resource holds, or a leftover a warning named, or one the user let
+// go of, so nothing was created twice or left behind unannounced.
 func (m *Machine) Check(t *rapid.T) {
+	active, err := m.env.ActiveIDs(context.Background())
+	if err != nil {
+		m.fail(t, "listing the project: %v", err)
+	}
+	unheld := func(id int64) bool { _, let := m.released[id]; return m.env.Preexisting[id] || m.leftovers[id] || let }
+	if problems := holdingProblems(m.slots(), active, unheld); len(problems) > 0 {
+		m.fail(t, "%s", joinLines(problems))
+	}
+}
+
+// holdingProblems lists where slots and the service's active configs break
+// "no two resources hold one config, and the service lists only configs a
+// resource holds or that may be held by none (mayBeUnheld)".
+func holdingProblems(slots []held, active map[int64]bool, mayBeUnheld func(int64) bool) []string {
+	var problems []string
 	holder := map[int64]held{}
-	for _, h := range m.slots() {
+	for _, h := range slots {
 		id, _, ok := idOf(h.s.inst)
 		if !ok {
 			continue
 		}
 		if other, taken := holder[id]; taken {
-			m.fail(t, "%s and %s both hold config %d", other, h, id)
+			problems = append(problems, fmt.Sprintf("%s and %s both hold config %d", other, h, id))
 		}
 		holder[id] = h
 	}
-	active, err := m.env.ActiveIDs(context.Background())
-	if err != nil {
-		m.fail(t, "listing the project: %v", err)
-	}
-	for id := range active {
-		if _, ok := holder[id]; !ok && !m.env.Preexisting[id] && !m.leftovers[id] {
-			m.fail(t, "the service lists config %d, which no resource holds and no warning named (created twice, or left behind)", id)
+	for _, id := range slices.Sorted(maps.Keys(active)) {
+		if _, ok := holder[id]; !ok && !mayBeUnheld(id) {
+			problems = append(problems, fmt.Sprintf("the service lists config %d, which no resource holds and no "+
+				"warning named (created twice, or left behind)", id))
 		}
 	}
+	return problems
 }

@@ -39,25 +39,21 @@ func TestScenarios(t *testing.T) {
 		v := rapid.SampledFrom(startVersions).Draw(rt, "version")
 		env := LocalEnv(t, cat, current, v, rapid.Int64Range(1, int64(len(cat.Plugins))).Draw(rt, "first config id"))
 		defer env.Close()
-		m := NewMachine(rt, env, journals(t))
+		m := NewMachine(rt, env, t.TempDir)
 		rt.Repeat(m.Actions())
 	})
 	t.Logf("applies that converged: %d, refused: %d; imports: %d, plugin upgrades: %d, changes on the service: %d, "+
 		"killed applies: %d (configs adopted after them: %d, left over and named: %d), moves to a later version: %d, "+
-		"order applies: %d",
+		"order applies: %d, configs let go of by state rm or a removed block: %d (imported into another state: %d), "+
+		"other paths to the working directory: %d",
 		stats.Applies.Load(), stats.Refused.Load(), stats.Imports.Load(), stats.Upgrades.Load(), stats.Changes.Load(),
-		stats.Kills.Load(), stats.Adopted.Load(), stats.Leftovers.Load(), stats.Versions.Load(), stats.Orders.Load())
+		stats.Kills.Load(), stats.Adopted.Load(), stats.Leftovers.Load(), stats.Versions.Load(), stats.Orders.Load(),
+		stats.Released.Load(), stats.ImportedElsewhere.Load(), stats.Paths.Load())
 }
 
 // startVersions are the versions a scenario starts at: those that store
 // the configs it creates (B, the seed's, C and D).
 var startVersions = []localapi.Version{localapi.VersionB, localapi.VersionC, localapi.VersionD}
-
-// journals returns a maker of create journal directories, one per
-// workspace, removed when the test ends.
-func journals(t *testing.T) func() string {
-	return func() string { return t.TempDir() }
-}
 
 // Bounds of a live run: scenarios, and creates per scenario (the oracle's
 // included).
@@ -79,7 +75,7 @@ func runLive(t *testing.T, host, key, project string, plugins map[string][]int64
 				t.Errorf("removing the scenario's configs: %v", err)
 			}
 		}()
-		m := NewMachine(rt, env, journals(t))
+		m := NewMachine(rt, env, t.TempDir)
 		rt.Repeat(m.Actions())
 	})
 	return runs

@@ -257,13 +257,16 @@ func (r *scriptRun) apply(step ScriptStep, kill *Kill) {
 	if len(adopted) > 0 {
 		r.logf("   adopted %v", slices.Sorted(maps.Keys(adopted)))
 	}
-	a := Applied{Shown: shown, Refresh: step.Flags.Refresh, Adopted: adopted}
+	a := Applied{Shown: shown, Refresh: step.Flags.Refresh, Adopted: adopted, Done: map[string]bool{}}
+	for _, s := range shown {
+		a.Done[s.Name] = err == nil && !run.killed // which resources of a failed apply succeeded, the output does not say
+	}
 	if problems := ChangesAsPlanned(r.script.Catalog, a, before, after); len(problems) > 0 {
 		r.fail("the apply changed the service other than as its plan said:\n  %s\n%s", joinLines(problems), out)
 	}
 	if run.killed {
 		r.logf("   killed; the service holds %d configs that no state holds", len(orphans))
-		r.afterKill(step, orphans, run.lost)
+		r.afterKill(step, orphans)
 		return
 	}
 	for _, id := range idsIn(out, leftoverText) {
@@ -325,11 +328,12 @@ func (r *scriptRun) runApply(kill *Kill) applyRun {
 	return applyRun{out: buf.String(), err: waitErr, killed: fired, lost: lost}
 }
 
-// afterKill applies the killed step again at once, and checks that it
-// adopted every config the killed apply created whose answer reached its
-// provider, and named in a warning any whose answer never came.
-func (r *scriptRun) afterKill(step ScriptStep, orphans map[int64]bool, lost *LostAnswer) {
-	unanswered := lost.CreatedID()
+// afterKill applies the killed step again at once, and checks that every
+// config the killed apply created that no state holds is held now
+// (adopted: its answer came once Terraform was gone) or named in a
+// warning (its answer never came, or Terraform got it and did not save
+// it, which the provider cannot tell from a config moved to another state).
+func (r *scriptRun) afterKill(step ScriptStep, orphans map[int64]bool) {
 	again := step
 	again.Op = "apply"
 	r.logf("   applied again at once")
@@ -342,7 +346,7 @@ func (r *scriptRun) afterKill(step ScriptStep, orphans map[int64]bool, lost *Los
 		if _, ok := held[id]; ok {
 			continue
 		}
-		if id == unanswered && r.leftovers[id] {
+		if r.leftovers[id] {
 			continue
 		}
 		r.fail("config %d, which the killed apply created, is held by no state and no warning named it (%v)",

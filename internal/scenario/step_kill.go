@@ -16,9 +16,13 @@ import (
 // and kills the apply at a request boundary, Terraform alone
 // or with its provider, then applies again at once with the same options,
 // as a user re-runs the command. The second apply adopts every config
-// the killed one created whose answer reached its provider (with a
-// warning), and names in a warning every config a create made whose
-// answer never came; nothing is made twice otherwise.
+// the killed one created and never gave Terraform (with a warning), and
+// names in a warning every config a create made whose answer never came,
+// and every one Terraform got but did not save; nothing is made twice
+// otherwise. Now and then the user first lets go of a config the state
+// holds (ReleaseFromState), whose entry the kill left open: the next
+// apply's create of the same settings never takes it; or reaches the
+// working directory another way (AnotherPath).
 func (m *Machine) KilledApply(t *rapid.T) {
 	ws := m.pick(t)
 	m.configure(t, ws, pickSlot(t, ws, "resource"))
@@ -38,6 +42,12 @@ func (m *Machine) KilledApply(t *rapid.T) {
 		return // refused, or done before the kill
 	}
 	stats.Kills.Add(1)
+	if rapid.IntRange(0, 2).Draw(t, "let go of a config before applying again") == 0 {
+		m.release(t, ws) // the killed run's entries of what Terraform saved are still open
+	}
+	if rapid.IntRange(0, 2).Draw(t, "reach the directory another way before applying again") == 0 {
+		m.AnotherPath(t)
+	}
 	m.step("apply %s %s", ws.Name, flags)
 	if again := m.run(t, ws, flags, nil); again.planRefused {
 		// The service refuses what the configuration says, now that the
@@ -62,23 +72,34 @@ func (m *Machine) KilledApply(t *rapid.T) {
 		m.fail(t, "config %d, made by a create whose answer the killed provider never got, is held by no resource and "+
 			"no warning of the next apply of %s named it", id, ws.Name)
 	}
+	for _, id := range slices.Sorted(maps.Keys(ws.unadoptable)) {
+		if !m.isHeld(id) {
+			m.fail(t, "config %d, which the killed apply of %s gave Terraform (the state did not keep it) or wrote to "+
+				"without an answer, is held by no resource and no warning of the next apply named it", id, ws.Name)
+		}
+	}
+	clear(ws.unadoptable)
 	ws.openEntries = 0
 }
 
-// holder returns the resource that holds config id.
-func (m *Machine) holder(id int64) (held, bool) {
+// isHeld reports whether a resource holds config id.
+func (m *Machine) isHeld(id int64) bool {
 	for _, h := range m.slots() {
 		if got, _, ok := idOf(h.s.inst); ok && got == id {
-			return h, true
+			return true
 		}
 	}
-	return held{}, false
+	return false
 }
 
 // noteOrphans records what a killed apply of ws left: configs it created
-// that no state holds, their answer received (orphans, which the create
-// journal holds) or lost with the provider (unanswered).
-func (m *Machine) noteOrphans(ws *Workspace, before, after Snapshot, lost *LostAnswer) {
+// that no state holds, given to Terraform by an apply that finished before
+// the kill (the state did not keep them) or written to by the request whose
+// answer a killed provider lost (unadoptable), or whose answer came to the
+// provider of the apply under way (orphans, which the create journal
+// holds), or never came (unanswered).
+func (m *Machine) noteOrphans(ws *Workspace, before, after Snapshot, out *applied) {
+	lost := out.lost
 	if lost != nil && lost.Method == "POST" {
 		ws.openEntries++
 	}
@@ -87,12 +108,15 @@ func (m *Machine) noteOrphans(ws *Workspace, before, after Snapshot, lost *LostA
 		if _, existed := before[id]; existed || rec.Deleted {
 			continue
 		}
-		if _, ok := m.holder(id); ok {
+		if m.isHeld(id) {
 			continue
 		}
-		if id == unanswered {
+		switch {
+		case out.handed[id] || id == lost.WrittenID():
+			ws.unadoptable[id] = true
+		case id == unanswered:
 			ws.unanswered[id] = true
-		} else {
+		default:
 			ws.orphans[id] = true
 		}
 	}
@@ -148,14 +172,16 @@ func (m *Machine) checkAdoptions(t *rapid.T, ws *Workspace, w planned, out *appl
 
 // noteLeftovers takes the configs that warnings of the apply name as left
 // over from a killed run: those a killed provider's create made without an
-// answer may stay, no resource holding them.
+// answer, and those Terraform got and did not save, may stay, no resource
+// holding them.
 func (m *Machine) noteLeftovers(ws *Workspace, out *applied) {
 	for _, diags := range out.diags {
 		for _, id := range warned(diags, leftoverWarning) {
-			if ws.unanswered[id] {
+			if ws.unanswered[id] || ws.unadoptable[id] {
 				stats.Leftovers.Add(1)
 				m.leftovers[id] = true
 				delete(ws.unanswered, id)
+				delete(ws.unadoptable, id)
 			}
 		}
 	}

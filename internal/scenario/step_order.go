@@ -17,11 +17,11 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 )
 
-// orderSlot is the order resource of one kind, in a workspace of its own:
+// orderSlot is the order resource of one kind, in a workspace of its own
+// (orders-KIND) of the working directory:
 // pipeline_KIND_order over configs the scenario's resources hold.
 type orderSlot struct {
-	inst    acctest.Instance
-	journal string
+	inst acctest.Instance
 	// hcl is its configuration as last applied.
 	hcl string
 }
@@ -57,14 +57,15 @@ func (m *Machine) Order(t *rapid.T) {
 	policy := rapid.SampledFrom([]string{"last", "keep"}).Draw(t, "unlisted_configs")
 	o := m.orders[kind]
 	if o == nil {
-		o = &orderSlot{journal: m.journal()}
+		o = &orderSlot{}
 		m.orders[kind] = o
 	}
 	o.hcl = orderHCL(kind, ids, policy)
 	m.step("order %s: config_ids = %v, unlisted_configs = %q", kind, ids, policy)
 
-	srv := m.env.Server(o.journal)
-	defer createonce.Release(o.journal, true)
+	journal := m.journal(&Workspace{Name: "orders-" + kind})
+	srv := m.env.Server(journal)
+	defer createonce.Release(journal, true)
 	c, err := acctest.NewCore(srv, orderTypeName(kind))
 	if err != nil {
 		t.Fatal(err)

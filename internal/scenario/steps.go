@@ -96,8 +96,9 @@ func (m *Machine) Import(t *rapid.T) {
 	if rec, err := m.env.API.Get(ctx, m.projectOf(project), Collection(s.kind), id); err != nil || rec.Deleted {
 		t.Skip("the config is gone from the service: nothing to import")
 	}
-	srv := m.env.Server(ws.journal)
-	defer createonce.Release(ws.journal, true)
+	journal := m.journal(ws)
+	srv := m.env.Server(journal)
+	defer createonce.Release(journal, true)
 	c := m.core(t, srv, s.kind)
 	project = rapid.SampledFrom([]string{"", m.env.ProjectID, "@current"}).Draw(t, "import project")
 	var (

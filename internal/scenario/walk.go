@@ -29,8 +29,9 @@ type planned struct {
 // `terraform plan` does not.
 func (m *Machine) plan(t *rapid.T, ws *Workspace, flags Flags) planned {
 	ctx := context.Background()
-	srv := m.env.Server(ws.journal)
-	defer createonce.Release(ws.journal, true)
+	journal := m.journal(ws)
+	srv := m.env.Server(journal)
+	defer createonce.Release(journal, true)
 	m.resetCounters()
 	w := planned{plans: make([]*acctest.Plan, len(ws.slots)), refreshed: make([]acctest.Instance, len(ws.slots)),
 		invalid: make([][]*tfprotov6.Diagnostic, len(ws.slots))}
@@ -100,6 +101,10 @@ type applied struct {
 	// writes its apply made.
 	diags  [][]*tfprotov6.Diagnostic
 	writes []int64
+	// done: the resource's apply ran and succeeded. handed are the
+	// configs that applies finished before a kill gave Terraform.
+	done   []bool
+	handed map[int64]bool
 	// planRefused: the plan was refused, so nothing was applied.
 	planRefused bool
 }
@@ -150,12 +155,13 @@ func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, kill *Kill) *appli
 		m.fail(t, "reading the project: %v", err)
 	}
 	adopted := m.checkAdoptions(t, ws, w, out)
-	a := Applied{Refresh: flags.Refresh, Adopted: adopted, StaleSecrets: map[int64][]string{}}
+	a := Applied{Refresh: flags.Refresh, Adopted: adopted, StaleSecrets: map[int64][]string{}, Done: map[string]bool{}}
 	for i, p := range w.plans {
 		if p != nil {
 			sh := ShownOf(ws.address(ws.slots[i]), p)
 			a.Shown = append(a.Shown, sh)
 			a.StaleSecrets[sh.ID] = secretsRead[i]
+			a.Done[sh.Name] = out.done[i]
 		}
 	}
 	if problems := ChangesAsPlanned(m.env.Catalog, a, before, after); len(problems) > 0 {
@@ -177,7 +183,7 @@ func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, kill *Kill) *appli
 				s.drift = true
 			}
 		}
-		m.noteOrphans(ws, before, after, out.lost)
+		m.noteOrphans(ws, before, after, out)
 		return out
 	}
 	m.noteLeftovers(ws, out)
@@ -254,16 +260,20 @@ type verdict struct {
 func (m *Machine) applyWalk(t *rapid.T, ws *Workspace, w planned, kill *Kill) *applied {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := m.env.Server(ws.journal)
+	journal := m.journal(ws)
+	srv := m.env.Server(journal)
 	if kill != nil {
 		m.env.kills.arm(*kill, func() {
 			if kill.Provider {
-				createonce.Release(ws.journal, false) // nothing more reaches the journal
+				createonce.Release(journal, false) // nothing more reaches the journal
+			} else {
+				createonce.Orphan(journal) // what the provider hands over now reaches no state
 			}
 			cancel()
 		})
 	}
-	out := &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots)), writes: make([]int64, len(ws.slots))}
+	out := &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots)), writes: make([]int64, len(ws.slots)),
+		done: make([]bool, len(ws.slots)), handed: map[int64]bool{}}
 	m.resetCounters()
 	for i, p := range w.plans {
 		if p == nil || p.Action() == "noop" {
@@ -279,7 +289,13 @@ func (m *Machine) applyWalk(t *rapid.T, ws *Workspace, w planned, kill *Kill) *a
 		if err != nil {
 			m.fail(t, "apply of %s (%s): %v", ws.address(s), p.Action(), err)
 		}
+		if id, _, ok := idOf(next); ok {
+			if was, _, held := idOf(s.inst); !held || was != id {
+				out.handed[id] = true // Terraform got it, and may save it
+			}
+		}
 		s.inst, out.diags[i], out.writes[i] = next, diags, m.writes()-writes
+		out.done[i] = !acctest.HasError(diags)
 		s.read(m.env.Catalog)
 		if acctest.HasError(diags) && settingsPolicy(diags) && m.writes() > writes {
 			m.fail(t, "the apply of %s (%s) was refused for its plugin settings only after it wrote to the service:%s",
@@ -289,7 +305,7 @@ func (m *Machine) applyWalk(t *rapid.T, ws *Workspace, w planned, kill *Kill) *a
 	if kill != nil {
 		out.killed, out.lost = m.env.kills.disarm()
 	}
-	createonce.Release(ws.journal, !out.killed)
+	createonce.Release(journal, !out.killed)
 	return out
 }
 

@@ -11,15 +11,23 @@ import (
 )
 
 // Workspace is one state of config resources. The scenario's workspaces
-// share the project, as `terraform workspace new` does, and each has a
-// create journal of its own (keyed by working directory and workspace).
+// are those of one working directory and share the project, as `terraform
+// workspace new` does, and each has a create journal of its own (keyed by
+// working directory and workspace).
 type Workspace struct {
-	Name    string
-	journal string
-	slots   []*slot
+	Name  string
+	slots []*slot
 	// orphans are configs that killed runs of the workspace created and
-	// that no state holds: the next apply must adopt them.
+	// never gave Terraform, which no state can hold: the next apply must
+	// adopt them.
 	orphans map[int64]bool
+	// unadoptable are configs of a killed run that no state holds but that
+	// the provider cannot prove so: given to Terraform by an apply finished
+	// before the kill (the state written then was older), or written to by
+	// the killed provider's last request, whose answer never came. The next
+	// apply that meets their journal entry makes a config anew and must
+	// name them in a warning.
+	unadoptable map[int64]bool
 	// unanswered are configs that creates of a killed provider made
 	// without an answer: the next apply that meets their journal entry
 	// must name them in a warning.
@@ -95,13 +103,13 @@ func flagsGen(ws *Workspace) *rapid.Generator[Flags] {
 const maxResources = 2
 
 // newWorkspaces draws the scenario's workspaces: one to three, of one or
-// two resources of drawn kinds, each with a journal directory.
-func newWorkspaces(t *rapid.T, journal func() string) []*Workspace {
+// two resources of drawn kinds.
+func newWorkspaces(t *rapid.T) []*Workspace {
 	names := []string{"default", "blue", "green"}
 	n := rapid.IntRange(1, len(names)).Draw(t, "workspaces")
 	out := make([]*Workspace, n)
 	for i := range n {
-		ws := &Workspace{Name: names[i], journal: journal(), orphans: map[int64]bool{}, unanswered: map[int64]bool{}}
+		ws := &Workspace{Name: names[i], orphans: map[int64]bool{}, unadoptable: map[int64]bool{}, unanswered: map[int64]bool{}}
 		for j := range rapid.IntRange(1, maxResources).Draw(t, "resources of "+ws.Name) {
 			kind := rapid.SampledFrom(Kinds).Draw(t, fmt.Sprintf("kind of %s.r%d", ws.Name, j))
 			ws.slots = append(ws.slots, &slot{name: fmt.Sprint("r", j), kind: kind, converged: true})
