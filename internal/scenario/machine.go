@@ -35,6 +35,9 @@ type Machine struct {
 	// the service may list that no resource holds.
 	leftovers map[int64]bool
 	released  map[int64]string
+	// deferred are configs of a killed run whose next apply was refused at
+	// plan time: a later apply may adopt them (or name them), and need not.
+	deferred map[int64]bool
 	// orders are the order resources, by kind, each in a workspace of its
 	// own in the working directory (Order).
 	orders map[string]*orderSlot
@@ -61,7 +64,7 @@ func NewMachine(t *rapid.T, env *Env, tempDir func() string) *Machine {
 		t.Fatal(err)
 	}
 	return &Machine{env: env, workspaces: newWorkspaces(t), dir: work, real: work, root: root,
-		leftovers: map[int64]bool{}, released: map[int64]string{}, orders: map[string]*orderSlot{}}
+		leftovers: map[int64]bool{}, released: map[int64]string{}, deferred: map[int64]bool{}, orders: map[string]*orderSlot{}}
 }
 
 // journal is the create journal directory of ws, as its provider finds it

@@ -53,16 +53,14 @@ func (m *Machine) KilledApply(t *rapid.T) {
 		// The service refuses what the configuration says, now that the
 		// provider knows more of it (a look at the project shows that it
 		// has no filters, say): nothing applies, so nothing adopts or
-		// names what the killed apply made; the create journal keeps it
-		// for an apply that plans.
-		for _, id := range slices.Sorted(maps.Keys(ws.orphans)) {
-			m.leftovers[id] = true
+		// names what the killed apply made. The create journal keeps it
+		// for a later apply that plans, which may adopt or name it.
+		for _, ids := range []map[int64]bool{ws.orphans, ws.unanswered, ws.unadoptable} {
+			for id := range ids {
+				m.leftovers[id], m.deferred[id] = true, true
+			}
+			clear(ids)
 		}
-		for _, id := range slices.Sorted(maps.Keys(ws.unanswered)) {
-			m.leftovers[id] = true
-		}
-		clear(ws.orphans)
-		clear(ws.unanswered)
 		return
 	}
 	for _, id := range slices.Sorted(maps.Keys(ws.orphans)) {
@@ -151,9 +149,10 @@ func (m *Machine) checkAdoptions(t *rapid.T, ws *Workspace, w planned, out *appl
 	for i, diags := range out.diags {
 		for _, id := range warned(diags, adoptedWarning) {
 			s := ws.slots[i]
-			if !ws.orphans[id] {
+			if !ws.orphans[id] && !m.deferred[id] {
 				m.fail(t, "%s adopted config %d, which no killed run of %s left", ws.address(s), id, ws.Name)
 			}
+			delete(m.deferred, id)
 			// A create refused after the adoption leaves nothing held (what
 			// the service lists is Check's).
 			if got, _, ok := idOf(s.inst); !acctest.HasError(diags) && (!ok || got != id) {
