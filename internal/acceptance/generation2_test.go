@@ -82,9 +82,10 @@ output "%[2]s" {
 // empty; update, disable, reorder, data sources, an import of a config made
 // under generation 1 all work, each followed by an empty plan. A create is
 // refused with the documented message: exactly one POST per refused create,
-// one hog function for the plugin with a migrator and none for the other,
+// one hog function for the plugin with a template and none for the other,
 // nothing in state, no create journal entry left; a job resource is told
-// that the service has no job action. Destroy deletes every config.
+// at plan time that the service has no job action. Destroy deletes every
+// config.
 func TestAccGeneration2_existingConfigs(t *testing.T) {
 	t.Parallel()
 	host, local := acctest.IsolatedAPI(t, nil)
@@ -176,8 +177,10 @@ resource "pipeline_transformation_config" "outside" {
 	}
 	tf.EmptyPlan("import")
 
-	// Creates: refused at plan time, the service having shown its configs
-	// without filters; nothing is sent that writes.
+	// Creates: nothing tells E from D before a create (the notes' table),
+	// so each is sent once: the transformation's made a hog function,
+	// which the answer shows (a config without an id), and the import
+	// app's was refused; neither is sent again, nothing lands in the state.
 	local.ResetCounters()
 	if err := local.ResetHogFunctions(); err != nil {
 		t.Fatal(err)
@@ -199,9 +202,9 @@ resource "pipeline_import_app_config" "new" {
 		t.Fatalf("the creates succeeded:\n%s", out)
 	}
 	for _, want := range []string{
-		"Error: The service no longer creates transformation configs",
+		"Error: The service made a hog function instead of a transformation config",
 		"Error: The service no longer creates import app configs",
-		"a create would at best make a hog function instead, so nothing was sent.",
+		"The request was not sent again",
 		"posthog_hog_function",
 	} {
 		if !strings.Contains(flat, want) {
@@ -209,15 +212,15 @@ resource "pipeline_import_app_config" "new" {
 		}
 	}
 	c := local.Counters()
-	if c["create"] != 0 || c["update"] != 0 || c["delete"] != 0 {
-		t.Errorf("writes counted %v, want none", c)
+	if c["create"] != 2 || c["update"] != 0 || c["delete"] != 0 {
+		t.Errorf("writes counted %v, want the two creates", c)
 	}
-	if made := local.HogFunctions(); len(made) != 0 {
-		t.Errorf("hog functions %+v, want none", made)
+	if made := local.HogFunctions(); len(made) != 1 || made[0].Plugin != 1 {
+		t.Errorf("hog functions %+v, want the one of plugin 1", made)
 	}
 
-	// A job: refused at plan time, the service having shown configs
-	// without filters: it has no job action either. Nothing is sent.
+	// A job: refused at plan time, the job route answering 404: the
+	// service has had no job action since late 2024. Nothing is sent.
 	tf.WriteConfig(provider + imported + `
 resource "pipeline_transformation_job" "reprocess" {
   config_id = pipeline_transformation_config.b.id
@@ -232,7 +235,7 @@ resource "pipeline_transformation_job" "reprocess" {
 	}
 	for _, want := range []string{
 		"Error: The service no longer runs plugin jobs",
-		"has no job action, so nothing was sent.",
+		"answer 404 for it), so nothing was sent.",
 	} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the job's refusal does not say %q", want)

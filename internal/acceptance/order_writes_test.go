@@ -22,21 +22,34 @@ import (
 // TestAccOrder_onlyNamedConfigs (issue 35): on a project whose config ids
 // overlap its plugin ids, as on any real instance, an order resource names
 // configs whose ids are the plugin ids of other enabled configs, one of them
-// in the other collection. Until PostHog PR #25065 the service's rearrange
+// in the other collection, on every version of the service that has the
+// API. Until PostHog PR #25065 (versions B and C) the service's rearrange
 // read its keys as plugin ids, so a request keyed by these config ids would
 // have reordered those other configs. With the legacy key (which may call
-// rearrange) the orders of every config of the project, both collections,
-// are checked before and after each apply: the first apply (in sequence
-// already) changes none, the second changes the named ones to the orders
-// its plan showed and no other, and the next plan is empty.
+// rearrange where the version lets it) the orders of every config of the
+// project, both collections, are checked before and after each apply: the
+// first apply (in sequence already) changes none, the second changes the
+// named ones to the orders its plan showed and no other, and the next plan
+// is empty. The configs are made at B: from E on the service makes none.
 func TestAccOrder_onlyNamedConfigs(t *testing.T) {
-	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
-		t.Parallel()
-		host, _ := acctest.IsolatedAPI(t, nil)
-		api := acctest.ClientFor(t, host, localapi.KeyFull)
-		other := otherKind(tc.Kind)
-		p0, p1, q := tc.Plugins[0], tc.Plugins[1], tc.OtherPlugin
+	for _, v := range []localapi.Version{localapi.VersionB, localapi.VersionC, localapi.VersionD, localapi.VersionE, localapi.VersionE2026} {
+		t.Run(v.String(), func(t *testing.T) {
+			t.Parallel()
+			acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
+				t.Parallel()
+				orderOnlyNamedConfigs(t, tc, v)
+			})
+		})
+	}
+}
 
+// orderOnlyNamedConfigs is TestAccOrder_onlyNamedConfigs of kind tc at
+// version v.
+func orderOnlyNamedConfigs(t *testing.T, tc acctest.KindCase, v localapi.Version) {
+	other := otherKind(tc.Kind)
+	p0, p1, q := tc.Plugins[0], tc.Plugins[1], tc.OtherPlugin
+	var n1, n2, n3 *client.Record
+	host, _ := acctest.IsolatedVersionAPI(t, v, nil, func(api *client.Client) {
 		// Named: configs of plugin p0 whose ids are p1 and q, then one more.
 		// Others: enabled configs of plugins p1 and q, the latter in the
 		// other collection, which a rearrange keyed by plugin id would move.
@@ -44,57 +57,58 @@ func TestAccOrder_onlyNamedConfigs(t *testing.T) {
 		for _, id := range slices.Sorted(slices.Values([]int64{p1, q})) {
 			named[id] = createWithID(t, api, tc.Kind.Collection, id, enabledConfig(p0, map[int64]int64{p1: 1, q: 2}[id]))
 		}
-		n1, n2 := named[p1], named[q]
-		n3 := acctest.MustCreate(t, api, tc.Kind.Collection, enabledConfig(p0, 3))
+		n1, n2 = named[p1], named[q]
+		n3 = acctest.MustCreate(t, api, tc.Kind.Collection, enabledConfig(p0, 3))
 		acctest.MustCreate(t, api, tc.Kind.Collection, enabledConfig(p1, 4))
 		acctest.MustCreate(t, api, other.Collection, enabledConfig(q, 7))
-		before := projectOrders(t, api)
-		for _, n := range []*client.Record{n1, n2} {
-			if !pluginOfAnother(before, n.ID) {
-				t.Fatalf("no other enabled config has plugin %d, config %d's id: the ids do not overlap\n%v", n.ID, n.ID, before)
-			}
-		}
-
-		order := "pipeline_" + tc.Kind.Name + "_order.this"
-		config := func(ids ...*client.Record) string {
-			refs := make([]string, len(ids))
-			for i, r := range ids {
-				refs[i] = client.FormatID(r.ID)
-			}
-			return fmt.Sprintf("provider \"pipeline\" {\n  host       = %q\n  api_key    = %q\n  project_id = \"1\"\n}\n\n"+
-				"resource \"pipeline_%s_order\" \"this\" {\n  config_ids = [%s]\n}\n", host, localapi.KeyFull, tc.Kind.Name, strings.Join(refs, ", "))
-		}
-		tf := acctest.NewTerraform(t, config(n1, n2, n3), nil)
-		mustApply(t, tf)
-		if after := projectOrders(t, api); !maps.Equal(after, before) {
-			t.Fatalf("an order already in sequence changed the service:\nbefore %v\nafter  %v", before, after)
-		}
-
-		tf.WriteConfig(config(n2, n3, n1))
-		mustRun(t, tf, "plan", "-out=reorder.tfplan", "-no-color")
-		planned := plannedOrders(t, tf, "reorder.tfplan", order)
-		mustApply(t, tf, "reorder.tfplan")
-		after := projectOrders(t, api)
-		for id, was := range before {
-			want := was.order
-			if o, ok := planned[id]; ok {
-				want = o
-			}
-			if after[id].order != want {
-				t.Errorf("config %d (plugin %d) has order %d after the apply, want %d (%d before, planned %v)",
-					id, was.plugin, after[id].order, want, was.order, planned)
-			}
-		}
-		for _, n := range []*client.Record{n2, n3, n1} {
-			if after[n.ID].order == before[n.ID].order {
-				t.Errorf("config %d, named, kept its order %d: the apply did not reorder it", n.ID, after[n.ID].order)
-			}
-		}
-		if len(after) != len(before) {
-			t.Errorf("the project's configs went from %v to %v", before, after)
-		}
-		tf.EmptyPlan("after the apply")
 	})
+	api := acctest.ClientFor(t, host, localapi.KeyFull)
+	before := projectOrders(t, api)
+	for _, n := range []*client.Record{n1, n2} {
+		if !pluginOfAnother(before, n.ID) {
+			t.Fatalf("no other enabled config has plugin %d, config %d's id: the ids do not overlap\n%v", n.ID, n.ID, before)
+		}
+	}
+
+	order := "pipeline_" + tc.Kind.Name + "_order.this"
+	config := func(ids ...*client.Record) string {
+		refs := make([]string, len(ids))
+		for i, r := range ids {
+			refs[i] = client.FormatID(r.ID)
+		}
+		return fmt.Sprintf("provider \"pipeline\" {\n  host       = %q\n  api_key    = %q\n  project_id = \"1\"\n}\n\n"+
+			"resource \"pipeline_%s_order\" \"this\" {\n  config_ids = [%s]\n}\n", host, localapi.KeyFull, tc.Kind.Name, strings.Join(refs, ", "))
+	}
+	tf := acctest.NewTerraform(t, config(n1, n2, n3), nil)
+	mustApply(t, tf)
+	if after := projectOrders(t, api); !maps.Equal(after, before) {
+		t.Fatalf("an order already in sequence changed the service:\nbefore %v\nafter  %v", before, after)
+	}
+
+	tf.WriteConfig(config(n2, n3, n1))
+	mustRun(t, tf, "plan", "-out=reorder.tfplan", "-no-color")
+	planned := plannedOrders(t, tf, "reorder.tfplan", order)
+	mustApply(t, tf, "reorder.tfplan")
+	after := projectOrders(t, api)
+	for id, was := range before {
+		want := was.order
+		if o, ok := planned[id]; ok {
+			want = o
+		}
+		if after[id].order != want {
+			t.Errorf("config %d (plugin %d) has order %d after the apply, want %d (%d before, planned %v)",
+				id, was.plugin, after[id].order, want, was.order, planned)
+		}
+	}
+	for _, n := range []*client.Record{n2, n3, n1} {
+		if after[n.ID].order == before[n.ID].order {
+			t.Errorf("config %d, named, kept its order %d: the apply did not reorder it", n.ID, after[n.ID].order)
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("the project's configs went from %v to %v", before, after)
+	}
+	tf.EmptyPlan("after the apply")
 }
 
 // TestAccOrder_halfDone (issue 35): orders written config by config can stop

@@ -13,11 +13,13 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
-// The service generation the tests run against (the notes' "Service
-// generations"). A live instance of generation 2 creates no configs, so the
-// tests that create one are skipped there, with that reason, while the
-// tests of configs that already exist (Existing) run; the in-process local
-// API is generation 1.
+// The service generation the tests run against (the notes' "Versions of
+// the service": generation 1 is version B, the seed's, 2 the versions
+// whose records have no filters, E and E2026, but C and D too, 3 version
+// F). A live instance of generation 2 creates no configs, or none with the
+// filters the tests set, so the tests that create one are skipped there,
+// with that reason, while the tests of configs that already exist
+// (Existing) run; the in-process local API is version B.
 
 // EnvServiceGeneration tells the generation of a live instance (1, 2 or 3);
 // without it the tests detect it.

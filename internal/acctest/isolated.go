@@ -45,19 +45,27 @@ func IsolatedAPIWith(t testing.TB, opts localapi.Options, wrap func(http.Handler
 }
 
 // IsolatedTodayAPI is IsolatedAPI as the service is today
-// (localapi.Options.Today): generation 2 with every key scoped, JSON
-// creates refused, no delivery_rate_24h, the import apps' second rule.
-// Today's service makes no config, so before, unless nil, is called first
-// with a client of KeyFull while the server is still at generation 1: the
-// configs it makes are there when the server moves to today's generation
-// 2. wrap sees before's requests too.
+// (localapi.VersionE2026): every key scoped, JSON creates refused, no
+// delivery_rate_24h, the import apps' second rule. Today's service makes
+// no config, so before, unless nil, is called first with a client of
+// KeyFull while the server is still at version B: the configs it makes are
+// there when the server moves on. wrap sees before's requests too.
 func IsolatedTodayAPI(t testing.TB, wrap func(http.Handler) http.Handler, before func(c *client.Client)) (host string, srv *localapi.Server) {
 	t.Helper()
-	host, srv = IsolatedAPIWith(t, localapi.Options{Today: true, Generation: localapi.Generation1}, wrap)
+	return IsolatedVersionAPI(t, localapi.VersionE2026, wrap, before)
+}
+
+// IsolatedVersionAPI is IsolatedAPI as version v of the service, with the
+// configs before makes (unless nil, with a client of KeyFull) at version
+// B, which makes every config: from E on the service makes none.
+func IsolatedVersionAPI(t testing.TB, v localapi.Version, wrap func(http.Handler) http.Handler, before func(c *client.Client)) (host string, srv *localapi.Server) {
+	t.Helper()
+	// Today's mode with E2026, so that a later SetGeneration(2) means it.
+	host, srv = IsolatedAPIWith(t, localapi.Options{Version: localapi.VersionB, Today: v == localapi.VersionE2026}, wrap)
 	if before != nil {
 		before(ClientFor(t, host, KeyFull))
 	}
-	if err := srv.SetGeneration(localapi.Generation2); err != nil {
+	if err := srv.SetVersion(v); err != nil {
 		t.Fatal(err)
 	}
 	return host, srv

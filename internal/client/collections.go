@@ -12,24 +12,32 @@ import (
 
 // collections is what the client learns of the service's collections in
 // its life (one Terraform operation); safe for concurrent use.
+//
+// What tells the service's versions apart (the notes' "Versions of the
+// service"): records with filters are B's, which stores configs and has
+// jobs; records without filters are any later version's, which tells
+// nothing of creates (C and D store them). A create answered without an id
+// or refused as no longer possible is E's or later, and so is a record
+// without delivery_rate_24h (E as it is in 2026). Whether the job action
+// exists (B and C) only a look at its route tells (HasJobAction).
 type collections struct {
 	mu                           sync.Mutex
-	gone                         map[target]bool       // whether its API is gone, once a look told
-	probes                       singleflight.Group    // concurrent 404s share one look
-	noFilters                    map[Collection]bool   // its records came without filters
-	withFilters                  bool                  // records came with filters
-	noCreates                    bool                  // a create stored nothing
-	storesProbes                 map[target]*sync.Once // LearnStoresConfigs' one look per collection
-	actionsProbe                 sync.Once             // KeyMayCallActions' one look
+	gone                         map[target]bool    // whether its API is gone, once a look told
+	probes                       singleflight.Group // concurrent 404s share one look
+	noFilters                    bool               // records came without filters (C or later)
+	withFilters                  bool               // records came with filters (B)
+	noCreates                    bool               // a create stored nothing, or records came as today's
+	look                         sync.Once          // Learn's one look
+	actionsProbe                 sync.Once          // KeyMayCallActions' one look
 	actionsAllowed, actionsKnown bool
+	jobProbe                     sync.Once // HasJobAction's one look
+	jobRoute, jobKnown           bool
 	missingActions               map[target]int64 // an action's 404 although this record existed
 }
 
 func (s *collections) init() {
 	s.gone = map[target]bool{}
-	s.noFilters = map[Collection]bool{}
 	s.missingActions = map[target]int64{}
-	s.storesProbes = map[target]*sync.Once{}
 }
 
 // call sends r like do, and resolves a 404 of it against r.target.
@@ -119,28 +127,34 @@ func (c *Client) collectionGone(ctx context.Context, t target) (gone, known bool
 	return false, false
 }
 
-// noteRecords learns from records of coll of project whether they come
-// without filters, and what "@current" stands for.
-func (c *Client) noteRecords(project string, coll Collection, recs ...Record) {
+// noteRecords learns from records of project whether they come without
+// filters or as today's service answers them, and what "@current" stands
+// for.
+func (c *Client) noteRecords(project string, recs ...Record) {
 	c.noteCurrentProject(project, recs)
 	c.colls.mu.Lock()
 	defer c.colls.mu.Unlock()
 	for i := range recs {
 		if recs[i].FiltersOmitted() {
-			c.colls.noFilters[coll] = true
+			c.colls.noFilters = true
 		} else if recs[i].ID != 0 {
 			c.colls.withFilters = true
+		}
+		if recs[i].ID != 0 && recs[i].DeliveryRateOmitted() {
+			c.colls.noCreates = true
 		}
 	}
 }
 
-// StoresConfigs reports whether the service stores configs (records came with
-// filters) or not (without them, or a create stored nothing), and whether either told.
+// StoresConfigs reports whether the service stores the configs it is sent
+// (records came with filters: version B) or not (a create stored nothing,
+// or records came without delivery_rate_24h: E or later), and whether
+// either told. Records without filters tell nothing: C and D store configs.
 func (c *Client) StoresConfigs() (stores, known bool) {
 	c.colls.mu.Lock()
 	defer c.colls.mu.Unlock()
 	switch {
-	case c.colls.noCreates || len(c.colls.noFilters) > 0:
+	case c.colls.noCreates:
 		return false, true
 	case c.colls.withFilters:
 		return true, true
@@ -148,30 +162,43 @@ func (c *Client) StoresConfigs() (stores, known bool) {
 	return false, false
 }
 
-// LearnStoresConfigs tells StoresConfigs, looking at one record of coll of
-// project, once, when nothing told yet.
+// Learn looks at records of project, once in the client's life (the
+// service is one version whatever the project), when none came yet: the
+// first record of coll, else of the other collection, so that
+// StoresConfigs and DropsFilters tell what they can before anything is
+// written.
+func (c *Client) Learn(ctx context.Context, project string, coll Collection) {
+	c.colls.mu.Lock()
+	seen := c.colls.noFilters || c.colls.withFilters
+	c.colls.mu.Unlock()
+	if seen {
+		return
+	}
+	c.colls.look.Do(func() {
+		for _, in := range []Collection{coll, coll.other()} {
+			if page, err := c.List(ctx, project, in, 1, 0); err != nil || len(page.Results) > 0 {
+				return
+			}
+		}
+	})
+}
+
+// LearnStoresConfigs is StoresConfigs after Learn.
 func (c *Client) LearnStoresConfigs(ctx context.Context, project string, coll Collection) (stores, known bool) {
 	if stores, known := c.StoresConfigs(); known {
 		return stores, known
 	}
-	k := target{project: project, coll: coll}
-	c.colls.mu.Lock()
-	once := c.colls.storesProbes[k]
-	if once == nil {
-		once = new(sync.Once)
-		c.colls.storesProbes[k] = once
-	}
-	c.colls.mu.Unlock()
-	once.Do(func() { _, _ = c.List(ctx, project, coll, 1, 0) })
+	c.Learn(ctx, project, coll)
 	return c.StoresConfigs()
 }
 
-// DropsFilters reports whether the service answered records of coll
-// without a filters field (generation 2, which ignores filters).
-func (c *Client) DropsFilters(coll Collection) bool {
+// DropsFilters reports whether the service answered records without a
+// filters field: every version since mid-August 2024 (PostHog PR #24374),
+// which ignores filters.
+func (c *Client) DropsFilters() bool {
 	c.colls.mu.Lock()
 	defer c.colls.mu.Unlock()
-	return c.colls.noFilters[coll]
+	return c.colls.noFilters
 }
 
 // KeyMayCallActions reports whether the key may call the custom actions
@@ -188,4 +215,28 @@ func (c *Client) KeyMayCallActions(ctx context.Context, project string, coll Col
 		}
 	})
 	return c.colls.actionsAllowed, c.colls.actionsKnown
+}
+
+// HasJobAction reports whether the service has the job action (versions
+// B and C; PostHog removed it in late 2024), and whether anything told:
+// records with filters (B), a service that stores no configs (E or
+// later), else one look, once, at the job route of config id, which must
+// exist: a GET, which the action does not serve, so that it runs nothing.
+// Where the route exists the answer is 405, or 403 to a key with scopes
+// (refused every custom action); where it does not, 404.
+func (c *Client) HasJobAction(ctx context.Context, project string, coll Collection, id int64) (has, known bool) {
+	if stores, known := c.StoresConfigs(); known {
+		return stores, true // only B's records tell that it stores configs
+	}
+	c.colls.jobProbe.Do(func() {
+		_, err := c.call(ctx, target{project, coll, id, "job"}.request(http.MethodGet))
+		var apiErr *APIError
+		switch {
+		case IsMissingAction(err) || IsServiceGone(err):
+			c.colls.jobKnown = true
+		case err == nil, errors.As(err, &apiErr) && (apiErr.Status == http.StatusMethodNotAllowed || IsKeyRefused(err)):
+			c.colls.jobRoute, c.colls.jobKnown = true, true
+		}
+	})
+	return c.colls.jobRoute, c.colls.jobKnown
 }

@@ -295,7 +295,7 @@ func TestMissingAction(t *testing.T) {
 }
 
 // TestDropsFilters: records that come without a filters field (not null:
-// absent) mark their collection.
+// absent) mark the service, whatever their collection.
 func TestDropsFilters(t *testing.T) {
 	t.Parallel()
 	withoutFilters := strings.Replace(recordJSON, `, "filters": null`, "", 1)
@@ -309,14 +309,15 @@ func TestDropsFilters(t *testing.T) {
 	})
 	c := newTestClient(t, srv.URL)
 	ctx := context.Background()
-	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil || c.DropsFilters(Transformations) {
-		t.Fatalf("filters null: %v, DropsFilters %v", err, c.DropsFilters(Transformations))
+	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil || c.DropsFilters() {
+		t.Fatalf("filters null: %v, DropsFilters %v", err, c.DropsFilters())
 	}
 	body = withoutFilters
-	if _, err := c.ListAll(ctx, "1", ImportApps); err != nil || !c.DropsFilters(ImportApps) || c.DropsFilters(Transformations) {
-		t.Fatalf("list without filters: %v, import apps %v, transformations %v", err, c.DropsFilters(ImportApps), c.DropsFilters(Transformations))
+	fresh := newTestClient(t, srv.URL)
+	if _, err := fresh.ListAll(ctx, "1", ImportApps); err != nil || !fresh.DropsFilters() {
+		t.Fatalf("list without filters: %v, DropsFilters %v", err, fresh.DropsFilters())
 	}
-	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil || !c.DropsFilters(Transformations) {
+	if _, err := c.Get(ctx, "1", Transformations, 42); err != nil || !c.DropsFilters() {
 		t.Fatalf("get without filters: %v", err)
 	}
 }

@@ -86,7 +86,7 @@ func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, int, er
 	if err := json.Unmarshal(resp.body, &rec); err != nil {
 		return nil, 0, c.decodeError(r, resp, err)
 	}
-	c.noteRecords(r.target.project, r.target.coll, rec)
+	c.noteRecords(r.target.project, rec)
 	return &rec, resp.status, nil
 }
 

@@ -41,7 +41,7 @@ func (c *Client) List(ctx context.Context, project string, coll Collection, limi
 	if err != nil {
 		return nil, err
 	}
-	c.noteRecords(project, coll, page.Results...)
+	c.noteRecords(project, page.Results...)
 	return page, nil
 }
 

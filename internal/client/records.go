@@ -18,6 +18,14 @@ const (
 	ImportApps Collection = "pipeline_import_apps_configs"
 )
 
+// other is the collection that is not coll.
+func (coll Collection) other() Collection {
+	if coll == Transformations {
+		return ImportApps
+	}
+	return Transformations
+}
+
 // Record is a pipeline config record as the live service returns it. The
 // fields the published schema gets wrong are raw JSON, nil when absent.
 type Record struct {
@@ -63,8 +71,12 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 }
 
 // FiltersOmitted reports whether the answer had no filters field at all
-// (not even null), as at generation 2.
+// (not even null), as every version since mid-August 2024 answers.
 func (r *Record) FiltersOmitted() bool { return r.Filters == nil }
+
+// DeliveryRateOmitted reports whether the answer had no delivery_rate_24h
+// field at all (not even null), as the service answers since March 2026.
+func (r *Record) DeliveryRateOmitted() bool { return r.DeliveryRate24h == nil }
 
 // Opt is a request field left out (the zero value), sent as null, or sent
 // with a value.

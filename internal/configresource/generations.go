@@ -93,16 +93,28 @@ func describePlugin(id int64, rec *client.Record) string {
 }
 
 // planDroppedFilters refuses at plan time configured filters the service
-// is known to drop (its records came without them in this operation).
+// drops: its records came without them in this operation, or do at a look
+// at the project's first record (Client.Learn) when nothing was read yet
+// and the apply would send them (a create, or filters the state has not).
 func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	meta := r.Meta()
-	if meta == nil || req.Plan.Raw.IsNull() || !meta.Client.DropsFilters(r.kind.Collection) ||
-		resp.Plan.Raw.Equal(req.State.Raw) {
+	if meta == nil || req.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) {
 		return
 	}
-	var filters record.FiltersValue
+	var filters, prior record.FiltersValue
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, filtersPath, &filters)...)
-	if framework.IsSet(filters) && !filters.FiltersNothing() {
+	if !framework.IsSet(filters) || filters.FiltersNothing() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, filtersPath, &prior)...)
+	}
+	var project types.String
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, framework.ProjectIDPath, &project)...)
+	if sent := !framework.IsSet(prior) || !record.FiltersEqual(filters.ValueString(), prior.ValueString()); sent && framework.IsSet(project) {
+		meta.Client.Learn(ctx, project.ValueString(), r.kind.Collection)
+	}
+	if meta.Client.DropsFilters() {
 		r.addDroppedFilters(&resp.Diagnostics, "")
 	}
 }
@@ -116,14 +128,14 @@ func (r *configResource) checkDroppedFilters(planned record.FiltersValue, rec *c
 
 func (r *configResource) addDroppedFilters(diags *diag.Diagnostics, applied string) {
 	diags.AddAttributeError(filtersPath, "The service ignores filters", fmt.Sprintf(
-		"The service answers %ss without a filters field: it no longer has filters (%s) and ignores filters "+
-			"sent to it, so this value can never be applied.%s Remove filters from this resource's configuration. "+
-			"Hog functions have filters of their own: see %s.",
-		r.kind.Noun, framework.Generation2Since, applied, framework.MovingGuide))
+		"The service answers %ss without a filters field: it no longer has filters (%s; only its version of "+
+			"June to mid-August 2024 had them) and ignores filters sent to it, so this value can never be applied.%s "+
+			"Remove filters from this resource's configuration. Hog functions have filters of their own: see %s.",
+		r.kind.Noun, framework.FiltersGoneSince, applied, framework.MovingGuide))
 }
 
 // warnFinalDestroy warns in the plan of a destroy, on a service that makes
-// no configs any more (the config's last answer came without filters, or
+// no configs any more (the plugin facts of the config's last answer, or
 // Client.StoresConfigs tells), that no apply can make the config again.
 // Terraform plans a destroy with a provider that read nothing, so the
 // plugin facts tell, with no request: a destroy is one PATCH.
@@ -178,7 +190,16 @@ func (r *configResource) refuseReplacement(ctx context.Context, plan, state *rec
 		return
 	}
 	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
-	if stores, known := meta.Client.LearnStoresConfigs(ctx, project, r.kind.Collection); !known || stores {
+	stores, known := meta.Client.LearnStoresConfigs(ctx, project, r.kind.Collection)
+	if !known && meta.Client.DropsFilters() {
+		// Versions C to E answer alike; E stores no config.
+		resp.Diagnostics.AddWarning(fmt.Sprintf("Replacing config %d cannot be undone on every service", id), fmt.Sprintf(
+			"Terraform will delete config %d of project %s and create another. The service answers as PostHog's have "+
+				"since August 2024, and nothing tells before a create whether it is one of July 2025 or later, which stores "+
+				"no new config (%s): there the create fails after the delete. %s", id, project, framework.Generation2Since,
+			restoreNote(project, r.kind.Collection, id)))
+	}
+	if !known || stores {
 		return
 	}
 	why := fmt.Sprintf("Terraform would have to delete it and create another, and the service no longer makes "+

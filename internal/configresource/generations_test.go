@@ -14,13 +14,14 @@ import (
 
 const seededFilters = `{"events":[{"id":"$pageview","type":"events"}]}`
 
-// TestConfigResource_droppedFilters: against a generation 2 service, which
-// has no filters field, configured filters are an error on the filters
-// attribute, never an inconsistent result: at plan time (without a request)
-// once this operation's refresh saw a record without the field, and at
-// apply when the provider could not know before (the update's answer lacks
-// the field). The apply stores what the service answered, the other changes
-// applied.
+// TestConfigResource_droppedFilters: against a service without filters
+// (version C, the first without: PostHog PR #24374), configured filters are
+// an error on the filters attribute, never an inconsistent result: at plan
+// time after one look at a record of the project when the operation read
+// none (a plan without a refresh), with no request once its refresh saw a
+// record without the field, and at apply when the service lost them
+// between the plan and the apply (the update's answer lacks the field),
+// which stores what the service answered, the other changes applied.
 func TestConfigResource_droppedFilters(t *testing.T) {
 	acctest.ForEachKind(t, func(t *testing.T, tc acctest.KindCase) {
 		t.Parallel()
@@ -33,47 +34,50 @@ func TestConfigResource_droppedFilters(t *testing.T) {
 			"name":    str("before"),
 		}
 		created := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1").Apply(t, tc.TypeName, nil, nil, config)
-		acctest.FailOnDiagnostics(t, "create at generation 1", created.Diagnostics)
-		if err := srv.SetGeneration(localapi.Generation2); err != nil {
-			t.Fatal(err)
-		}
+		acctest.FailOnDiagnostics(t, "create at version B", created.Diagnostics)
 		config["name"] = str("after")
 
-		// Apply, without a refresh first (-refresh=false): the provider
-		// learns of the missing field from the update's answer.
+		// Planned at B, applied at C.
 		ps := acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
-		applied := ps.Apply(t, tc.TypeName, created.NewState, created.NewIdentity, config)
-		expectFiltersError(t, "apply", applied.Diagnostics, "The other changes were applied")
 		typ := ps.ResourceType(t, tc.TypeName)
+		plan := ps.Plan(t, tc.TypeName, created.NewState, created.Private, created.NewIdentity, config)
+		acctest.FailOnDiagnostics(t, "plan at version B", plan.Diagnostics)
+		if err := srv.SetVersion(localapi.VersionC); err != nil {
+			t.Fatal(err)
+		}
+		applied, err := ps.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+			TypeName: tc.TypeName, PriorState: created.NewState, PlannedState: plan.PlannedState,
+			Config: acctest.DynamicValue(t, typ, config), PlannedPrivate: plan.PlannedPrivate, PlannedIdentity: plan.PlannedIdentity,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectFiltersError(t, "apply", applied.Diagnostics, "The other changes were applied")
 		stored := acctest.Attributes(t, applied.NewState, typ)
 		if !stored["filters"].IsNull() || !stored["name"].Equal(str("after")) {
 			t.Errorf("state after the refused apply: filters %v, name %v; want the service's answer (no filters, the new name)",
 				stored["filters"], stored["name"])
 		}
 
+		// A plan without a refresh: one look at the project, no write.
+		srv.ResetCounters()
+		plan = acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1").
+			Plan(t, tc.TypeName, applied.NewState, applied.Private, applied.NewIdentity, config)
+		expectFiltersError(t, "plan without a refresh", plan.Diagnostics, "can never be applied")
+		if c := srv.Counters(); c["total"] != 1 || c["list"] != 1 {
+			t.Errorf("the refused plan without a refresh made %v, want one list", c)
+		}
+
 		// Plan after a refresh of the same operation: refused before any write.
 		ps = acctest.NewProviderServerFor(t, host, acctest.KeyWrite, "1")
 		read, err := ps.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: tc.TypeName, CurrentState: applied.NewState,
-			CurrentIdentity: applied.NewIdentity})
+			CurrentIdentity: applied.NewIdentity, Private: applied.Private})
 		if err != nil {
 			t.Fatal(err)
 		}
 		acctest.FailOnDiagnostics(t, "refresh", read.Diagnostics)
-		proposed := map[string]tftypes.Value{}
-		for name, v := range acctest.Attributes(t, read.NewState, typ) {
-			proposed[name] = v
-		}
-		for name, v := range config {
-			proposed[name] = v
-		}
 		srv.ResetCounters()
-		plan, err := ps.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-			TypeName: tc.TypeName, PriorState: read.NewState, PriorIdentity: read.NewIdentity,
-			ProposedNewState: acctest.DynamicValue(t, typ, proposed), Config: acctest.DynamicValue(t, typ, config),
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan = ps.Plan(t, tc.TypeName, read.NewState, read.Private, read.NewIdentity, config)
 		expectFiltersError(t, "plan", plan.Diagnostics, "can never be applied")
 		// Refused from what the refresh saw: no request at all to find out.
 		if n := srv.Counters()["total"]; n != 0 {

@@ -157,8 +157,9 @@ func TestPluginFactsOf(t *testing.T) {
 	none := json.RawMessage(`null`) // filters that are there: a service that makes configs
 
 	for name, tt := range map[string]struct {
-		rec  client.Record
-		want pluginFacts
+		rec       client.Record
+		noCreates bool
+		want      pluginFacts
 	}{
 		"own name, the plugin's description": {
 			rec:  client.Record{Name: str("Mine"), Description: str("Adds location"), PluginInfo: info, Filters: none},
@@ -167,8 +168,12 @@ func TestPluginFactsOf(t *testing.T) {
 		"a list page (no plugin_info): the prior facts": {
 			rec: client.Record{Name: str("Mine"), PluginInfo: json.RawMessage(`null`), Filters: none}, want: prior,
 		},
-		"a record without filters (a service that makes no configs)": {
+		"a record without filters (versions C to E: nothing told)": {
 			rec:  client.Record{Name: str("Mine"), Description: str("Adds location"), PluginInfo: info},
+			want: pluginFacts{SecretKeys: &keys, DescriptionFromPlugin: true},
+		},
+		"a service known to make no configs": {
+			rec: client.Record{Name: str("Mine"), Description: str("Adds location"), PluginInfo: info}, noCreates: true,
 			want: pluginFacts{SecretKeys: &keys, DescriptionFromPlugin: true, NoCreates: true},
 		},
 		"plugin_info without a config_schema: the prior secret keys": {
@@ -178,7 +183,7 @@ func TestPluginFactsOf(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := pluginFactsOf(&tt.rec, prior); !reflect.DeepEqual(got, tt.want) {
+			if got := pluginFactsOf(&tt.rec, prior, tt.noCreates); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("facts %+v, want %+v", got, tt.want)
 			}
 		})

@@ -21,9 +21,11 @@ const pluginFactsKey = "plugin"
 // the service, kept in private state, which plans never show, from the
 // service's last answer.
 type pluginFacts struct {
-	// Whether the answer came without filters: the service makes no
-	// configs (Client.StoresConfigs), so a destroy is for good. Kept here
-	// because a destroy is planned by a provider that has read nothing.
+	// Whether the service was known to make no configs when it answered
+	// (Client.StoresConfigs: an answer as today's service gives it, or a
+	// create of the same run that stored nothing), so a destroy is for
+	// good. Kept here because a destroy is planned by a provider that has
+	// read nothing.
 	NoCreates  bool      `json:"nc,omitempty"`
 	SecretKeys *[]string `json:"s,omitempty"` // sorted; nil when no answer told
 	// Whether the config's name or description is the plugin's.
@@ -78,10 +80,11 @@ func (f pluginFacts) secretKeys() (map[string]bool, bool) {
 	return keys, true
 }
 
-// pluginFactsOf returns the facts rec's plugin_info tells, prior's elsewhere.
-func pluginFactsOf(rec *client.Record, prior pluginFacts) pluginFacts {
+// pluginFactsOf returns the facts rec's plugin_info tells, prior's
+// elsewhere, and whether the service that answered rec makes no configs.
+func pluginFactsOf(rec *client.Record, prior pluginFacts, noCreates bool) pluginFacts {
 	f, p := prior, record.PluginOf(rec.PluginInfo)
-	f.NoCreates = rec.FiltersOmitted()
+	f.NoCreates = noCreates
 	if p.SecretKeys != nil {
 		// Never nil, which would be stored as null: not known.
 		keys := slices.AppendSeq(make([]string, 0, len(p.SecretKeys)), maps.Keys(p.SecretKeys))
@@ -111,3 +114,9 @@ func fromRecord(c *record.Config, rec *client.Record, facts pluginFacts, apply b
 
 // isBlank reports whether a configured name or description is set and blank.
 func isBlank(v types.String) bool { return framework.IsSet(v) && record.IsBlank(v.ValueString()) }
+
+// makesNoConfigs reports whether c knows that its service makes no configs.
+func makesNoConfigs(c *client.Client) bool {
+	stores, known := c.StoresConfigs()
+	return known && !stores
+}

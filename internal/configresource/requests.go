@@ -32,7 +32,7 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 			if err != nil {
 				return client.Opt[json.RawMessage]{}, err
 			}
-			secrets, _ = pluginFactsOf(rec, facts).secretKeys()
+			secrets, _ = pluginFactsOf(rec, facts, false).secretKeys()
 			if config.Settings.IsNull() {
 				plain = record.SettingsFromAPI(rec.Config, secrets, jsontypes.NewNormalizedNull())
 			}

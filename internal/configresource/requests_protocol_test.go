@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
 // stripCapabilities rewrites answers as a service whose plugin_info lacks
@@ -44,8 +45,9 @@ func stripCapabilities(h http.Handler) http.Handler {
 
 // TestConfigResource_requests counts the requests of each operation against
 // a local API of the test's own: create is one POST (plus one GET only when
-// plugin_info does not tell the plugin's kind, and the plan's one look at
-// the collection while nothing told whether the service stores configs), an update one PATCH with
+// plugin_info does not tell the plugin's kind, and the plan's look at the
+// project's first record while nothing told whether the service stores
+// configs), an update one PATCH with
 // only the changed fields, a destroy one PATCH {"deleted": true}. A create
 // with a plugin of the other kind deletes what it created, also when the
 // plugin's kind is not in plugin_info.
@@ -76,12 +78,14 @@ func TestConfigResource_requests(t *testing.T) {
 				acctest.FailOnDiagnostics(t, "create", created.Diagnostics)
 				id := stateID(t, srv, tc.TypeName, created.NewState)
 				path := coll + strconv.FormatInt(id, 10) + "/"
-				// The plan looks at one record of the collection: nothing
-				// told yet whether the service stores configs.
+				// The plan looks at the first record of the collection, then
+				// of the other (the project is empty): nothing told yet
+				// whether the service stores configs.
+				other := "/api/projects/1/" + string(otherCollection(tc)) + "/"
 				if strip {
-					expect("create", "GET "+coll, "POST "+coll, "GET "+path)
+					expect("create", "GET "+coll, "GET "+other, "POST "+coll, "GET "+path)
 				} else {
-					expect("create", "GET "+coll, "POST "+coll)
+					expect("create", "GET "+coll, "GET "+other, "POST "+coll)
 				}
 				if got, want := bodies.take(), `{"plugin":`+strconv.FormatInt(tc.Plugins[0], 10)+`,"enabled":false,"order":0}`; got != want {
 					t.Errorf("create body %s, want %s", got, want)
@@ -168,3 +172,11 @@ func (b *bodyLog) takeAll() []string {
 type readCloser struct{ *bytes.Reader }
 
 func (readCloser) Close() error { return nil }
+
+// otherCollection is the collection that is not tc's.
+func otherCollection(tc acctest.KindCase) client.Collection {
+	if tc.Kind.Collection == client.Transformations {
+		return client.ImportApps
+	}
+	return client.Transformations
+}

@@ -169,7 +169,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 
 	priorFacts, _ := readPrivate[pluginFacts](ctx, req.Private, pluginFactsKey)
 	current := prior
-	facts := pluginFactsOf(rec, priorFacts)
+	facts := pluginFactsOf(rec, priorFacts, makesNoConfigs(meta.Client))
 	fromRecord(&current, rec, facts, false)
 	resp.Diagnostics.Append(writePrivate(ctx, resp.Private, pluginFactsKey, facts)...)
 	if moved {
@@ -268,7 +268,7 @@ func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m 
 	prior pluginFacts, state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
 ) {
 	r.checkDroppedFilters(m.Filters, rec, diags)
-	facts := pluginFactsOf(rec, prior)
+	facts := pluginFactsOf(rec, prior, makesNoConfigs(r.Meta().Client))
 	facts.BlankName, facts.BlankDescription = isBlank(configured.Name), isBlank(configured.Description)
 	planned := m.Config
 	fromRecord(&m.Config, rec, facts, true)

@@ -110,8 +110,7 @@ func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				// same filters written differently (planFilters).
 				Computed: true,
 				MarkdownDescription: "Which events the config applies to, a JSON object (write it with `jsonencode`) " +
-					"with `events`, `actions` and `filter_test_accounts`. PostHog since July 2025 has no filters " +
-					"and refuses them.",
+					"with `events`, `actions` and `filter_test_accounts`. PostHog has had none since August 2024: refused there.",
 			},
 			"config": schema.StringAttribute{
 				CustomType: jsontypes.NormalizedType{},

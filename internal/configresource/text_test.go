@@ -130,7 +130,7 @@ func TestFromRecordText(t *testing.T) {
 			name: types.StringValue("Renamed"), description: types.StringNull(),
 		},
 	} {
-		facts := pluginFactsOf(&tt.rec, pluginFacts{})
+		facts := pluginFactsOf(&tt.rec, pluginFacts{}, false)
 		facts.BlankName = tt.blank
 		c := tt.prior
 		fromRecord(&c, &tt.rec, facts, tt.apply)
@@ -167,7 +167,7 @@ func TestSecretKeysKnownEmpty(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	for _, schema := range []string{`[]`, `[{"key": "locale"}]`, `{"apiKey": {"secret": true}}`} {
-		facts := pluginFactsOf(&client.Record{PluginInfo: json.RawMessage(`{"config_schema": ` + schema + `}`)}, pluginFacts{})
+		facts := pluginFactsOf(&client.Record{PluginInfo: json.RawMessage(`{"config_schema": ` + schema + `}`)}, pluginFacts{}, false)
 		p := privateData{}
 		if diags := writePrivate(ctx, p, pluginFactsKey, facts); diags.HasError() {
 			t.Fatal(diags)

@@ -206,11 +206,13 @@ func madeBy(rec *client.Record, in client.RecordInput) bool {
 			return false
 		}
 	}
-	if v, ok := in.Filters.Get(); ok {
+	// A service without filters (every version since mid-August 2024)
+	// drops those sent: nothing to match.
+	if v, ok := in.Filters.Get(); ok && !rec.FiltersOmitted() {
 		if jsonvalue.IsNull(rec.Filters) || !record.FiltersEqual(string(v), string(rec.Filters)) {
 			return false
 		}
-	} else if !jsonvalue.IsNull(rec.Filters) {
+	} else if !ok && !jsonvalue.IsNull(rec.Filters) {
 		return false
 	}
 	if v, ok := in.Config.Get(); ok {

@@ -94,7 +94,7 @@ func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
 		"filters": schema.StringAttribute{
 			CustomType:          record.FiltersType{},
 			Computed:            true,
-			MarkdownDescription: "Which events the config applies to (JSON), or null; PostHog since July 2025 has none.",
+			MarkdownDescription: "Which events the config applies to (JSON), or null; PostHog since August 2024 has none.",
 		},
 		"deleted":           computedBool("Whether the config was deleted."),
 		"hog_function":      hogFunctionAttribute(),

@@ -18,8 +18,16 @@ import (
 // MovingGuide names the guide that shows how to move off this API.
 const MovingGuide = `the guide "Moving to hog functions" (docs/guides/moving-to-hog-functions.md)`
 
-// Generation2Since says when the service changed, for messages about generation 2.
+// Generation2Since says when the service stopped storing new configs
+// (PostHog PR #35545), for messages about creates.
 const Generation2Since = "PostHog since July 2025"
+
+// FiltersGoneSince says when the service lost filters (PostHog PR #24374),
+// which only its version of June to mid-August 2024 had.
+const FiltersGoneSince = "PostHog since August 2024"
+
+// JobsGoneSince says when the service lost the job action.
+const JobsGoneSince = "PostHog since late 2024"
 
 // serviceGoneHint follows the error of a service without the API (generation 3).
 const serviceGoneHint = "Nothing was changed, and the state keeps what it holds. PostHog has removed the legacy " +

@@ -170,7 +170,7 @@ func TestRunJobAction_noJobAction(t *testing.T) {
 		if !inv.Completed || len(inv.Diagnostics) != 1 ||
 			!strings.Contains(inv.Diagnostics[0].Detail, fmt.Sprintf("although config %d exists: the service has no job action.", rec.ID)) ||
 			!strings.Contains(inv.Diagnostics[0].Detail, "The service no longer runs plugin jobs") {
-			t.Errorf("invocation %+v, want one error saying the service has no job action", inv)
+			t.Errorf("invocation %+v (%q), want one error saying the service has no job action", inv, acctest.DiagnosticsText(inv.Diagnostics))
 		}
 		if runs := local.Jobs(); len(runs) != 0 {
 			t.Errorf("jobs run: %+v", runs)

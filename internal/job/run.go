@@ -82,9 +82,7 @@ func runJob(ctx context.Context, c construct, k kind.Kind, a *jobArgs, progress 
 	summary := fmt.Sprintf("Could not run job %q of %s %d", a.JobType.ValueString(), k.Noun, id)
 	switch {
 	case client.IsMissingAction(err):
-		diags.AddError(summary, fmt.Sprintf("%s.\n\nThe service no longer runs plugin jobs (%s): nothing ran. "+
-			"Remove this job (resource or action) from the configuration; %s says what replaces plugin configs.",
-			err, framework.Generation2Since, framework.MovingGuide))
+		diags.AddError(summary, fmt.Sprintf("%s.\n\n%s", err, noJobs("nothing ran")))
 	case client.IsNotFound(err):
 		diags.AddAttributeError(jobConfigIDPath, summary, fmt.Sprintf("Project %s has no %s with id %d.\n\n%s",
 			project, k.Noun, id, framework.DescribeError(err)))
@@ -124,12 +122,9 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, pr
 	if rec == nil {
 		return diags
 	}
-	if stores, known := meta.Client.StoresConfigs(); known && !stores {
-		// A service that no longer stores configs has no job action either.
+	if has, known := meta.Client.HasJobAction(ctx, project, k.Collection, id); known && !has {
 		diags.AddAttributeError(jobConfigIDPath, "The service no longer runs plugin jobs", fmt.Sprintf(
-			"The service no longer stores plugin configs (%s) and has no job action, so nothing was sent. Remove "+
-				"this job (resource or action) from the configuration; %s says what replaces plugin configs.",
-			framework.Generation2Since, framework.MovingGuide))
+			"The service answers 404 for the job action of %s %d, which exists. %s", k.Noun, id, noJobs("nothing was sent")))
 		return diags
 	}
 	if framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, framework.ActionJob, jobConfigIDPath, &diags) {
@@ -183,6 +178,15 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, pr
 			"Job %q has no payload field(s) %s. Its fields: %s.", jobType, quoteAll(unknown...), describeFields(job, fields)))
 	}
 	return diags
+}
+
+// noJobs says that the service has no job action any more, what was done
+// (done), and what to do.
+func noJobs(done string) string {
+	return fmt.Sprintf("The service no longer runs plugin jobs: it has no job action (%s; its versions since "+
+		"September 2024 answer 404 for it), so %s. Remove this job (resource or action) from the configuration; %s "+
+		"says what replaces plugin configs.",
+		framework.JobsGoneSince, done, framework.MovingGuide)
 }
 
 // describeFields lists a job's payload fields, marking the required ones.

@@ -21,7 +21,8 @@ func TestActivity(t *testing.T) {
 	p := path(1, tr, id(rec))
 	a.form(http.MethodPatch, p, full, map[string]string{"name": "geo", "config": `{"sendgridApiKey": "second-secret", "customFields": "en"}`}).want(t, 200)
 	a.do(http.MethodPatch, p, full, map[string]any{"name": "geo"}).want(t, 200) // changes nothing: not logged
-	a.do(http.MethodPatch, path(1, tr, "rearrange"), full, map[string]any{"orders": map[string]any{fmt.Sprint(id(rec)): 4}}).want(t, 200)
+	// Keyed by plugin id at generation 1 (version B).
+	a.do(http.MethodPatch, path(1, tr, "rearrange"), full, map[string]any{"orders": map[string]any{fmt.Sprint(migrators[tr]): 4}}).want(t, 200)
 	a.do(http.MethodDelete, p, full, nil).want(t, 204)
 	a.do(http.MethodGet, p+"activity/", full, nil).wantError(t, 404, "invalid_request", "not_found", "Not found.", "")
 	if err := a.srv.SetGeneration(2); err != nil {

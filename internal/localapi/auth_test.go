@@ -3,7 +3,6 @@ package localapi_test
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 
@@ -18,14 +17,16 @@ type operation struct {
 	body    any
 	success int
 	scope   string // "" for the custom actions scoped keys may not call
-	// gens are the generations that serve it; 404 at the others.
-	gens []int
+	// served says which versions serve it (F serves none); 404 at the
+	// others.
+	served func(localapi.Version) bool
 }
 
+// Which versions serve an operation, as the notes' table says.
 var (
-	allGens   = []int{1, 2}
-	onlyGen1  = []int{1}
-	sinceGen2 = []int{2}
+	allGens   = func(localapi.Version) bool { return true }
+	onlyGen1  = func(v localapi.Version) bool { return v <= localapi.VersionC } // job: B and C
+	sinceGen2 = func(v localapi.Version) bool { return v >= localapi.VersionD } // migrate, activity: from D on
 )
 
 var operations = []operation{
@@ -90,42 +91,50 @@ var jobBodies = map[string]any{
 	ia: map[string]any{"job": map[string]any{"type": "Backfill", "payload": map[string]any{"days": 3}}},
 }
 
-// matrixPlugins have, per generation, what the operations need in each
-// collection: a public job at generation 1, a migrator from generation 2
-// (withMigrator's catalog).
-var matrixPlugins = map[int]map[string]int64{1: {tr: 2, ia: 3}, 2: migrators, 3: migrators}
-
-// modes are the services a server can behave as: each generation, and
-// each with today's mode on, which changes generation 2 only.
-var modes = []struct {
-	gen   int
-	today bool
-}{{1, false}, {2, false}, {3, false}, {2, true}, {1, true}, {3, true}}
-
-func modeName(gen int, today bool) string {
-	if today {
-		return fmt.Sprintf("generation %d today", gen)
+// matrixPlugins are what the operations need in each collection: a
+// public job while the version has job, else a migrator (withMigrator's
+// catalog).
+func matrixPlugins(v localapi.Version) map[string]int64 {
+	if onlyGen1(v) {
+		return map[string]int64{tr: 2, ia: 3}
 	}
-	return fmt.Sprint("generation ", gen)
+	return migrators
+}
+
+// modes are the services a server can behave as: each version, and B and
+// F with today's mode on, which only says what generation 2 stands for.
+var modes = []struct {
+	v     localapi.Version
+	today bool
+}{
+	{localapi.VersionB, false}, {localapi.VersionC, false}, {localapi.VersionD, false}, {localapi.VersionE, false},
+	{localapi.VersionE2026, false}, {localapi.VersionF, false}, {localapi.VersionB, true}, {localapi.VersionF, true},
+}
+
+func modeName(v localapi.Version, today bool) string {
+	if today {
+		return fmt.Sprintf("version %v today", v)
+	}
+	return fmt.Sprint("version ", v)
 }
 
 // TestAuthMatrix sends every operation of both collections, and every
 // method no operation serves, with every seeded key and one of each other
 // shape (and none, and a bad one) to every kind of project, at every
-// generation and in today's mode, and checks the answer against the live
-// rules. Records are made at generation 1, then the server switches.
+// version and in today's mode, and checks the answer against the live
+// rules. Records are made at version B, then the server switches.
 func TestAuthMatrix(t *testing.T) {
 	for _, m := range modes {
-		t.Run(modeName(m.gen, m.today), func(t *testing.T) { authMatrix(t, m.gen, m.today) })
+		t.Run(modeName(m.v, m.today), func(t *testing.T) { authMatrix(t, m.v, m.today) })
 	}
 }
 
-// authMatrix checks one mode. Today's service (today at generation 2)
-// gives every key scopes, "*" to those that had none (PostHog PR #51237),
-// refuses them the custom actions in new words, answers an unknown path
-// "Endpoint not found." and a JSON create 400, making nothing.
-func authMatrix(t *testing.T, gen int, todayFlag bool) {
-	today := todayFlag && gen == 2
+// authMatrix checks one mode. Today's service (E2026) gives every key
+// scopes, "*" to those that had none (PostHog PR #51237), refuses them the
+// custom actions in new words, answers an unknown path "Endpoint not
+// found." and a JSON create 400, making nothing.
+func authMatrix(t *testing.T, v localapi.Version, todayFlag bool) {
+	today := v == localapi.VersionE2026
 	a := newAPI(t, localapi.Options{Keys: matrixKeys, Today: todayFlag, Generation: 1, Plugins: withMigrator()})
 	type keyCase struct {
 		key      string
@@ -136,7 +145,7 @@ func authMatrix(t *testing.T, gen int, todayFlag bool) {
 	for _, k := range matrixKeys {
 		keys = append(keys, keyCase{k.Key, k.Scopes, k.Projects})
 	}
-	plugins := matrixPlugins[gen]
+	plugins := matrixPlugins(v)
 	// One record per project and collection for the record operations.
 	recs := map[string]map[int64]int64{}
 	for _, coll := range []string{tr, ia} {
@@ -146,9 +155,10 @@ func authMatrix(t *testing.T, gen int, todayFlag bool) {
 				"order": "1", "enabled": "true", "config": `{"sendgridApiKey": "k"}`}).want(t, 201).object(t))
 		}
 	}
-	if err := a.srv.SetGeneration(gen); err != nil {
+	if err := a.srv.SetVersion(v); err != nil {
 		t.Fatal(err)
 	}
+	served := func(op operation) bool { return v < localapi.VersionF && op.served(v) }
 	for _, coll := range []string{tr, ia} {
 		for _, k := range keys {
 			for _, project := range []any{int64(1), int64(2), "@current", int64(999), "abc"} {
@@ -158,11 +168,11 @@ func authMatrix(t *testing.T, gen int, todayFlag bool) {
 						body := op.body
 						switch op.name {
 						case "create":
-							// From generation 2 a create needs a plugin with a
+							// From version E a create needs a plugin with a
 							// template (the collection is not checked), and
 							// stays disabled: 20 enabled transformations at most.
 							body = map[string]any{"plugin": plugins[coll], "order": 1}
-							if gen >= 2 {
+							if v >= localapi.VersionE {
 								body = map[string]any{"plugin": 5, "order": 1, "enabled": false}
 							}
 						case "job":
@@ -183,10 +193,10 @@ func authMatrix(t *testing.T, gen int, todayFlag bool) {
 						legacy := len(k.scopes) == 0
 						allowsProject := len(k.projects) == 0 || contains(k.projects, projID)
 						switch {
-						case !slices.Contains(op.gens, gen) && today:
+						case !served(op) && today:
 							r.wantError(t, 404, "invalid_request", "not_found", localapi.DetailEndpointNotFound, "")
-						case !slices.Contains(op.gens, gen):
-							// A route the generation lacks: an unknown path.
+						case !served(op):
+							// A route the version lacks: an unknown path.
 							r.wantError(t, 404, "invalid_request", "not_found", "Not found.", "")
 						case k.key == "":
 							r.wantError(t, 401, "authentication_error", "not_authenticated", "Authentication credentials were not provided.", "")

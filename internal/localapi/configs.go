@@ -86,14 +86,14 @@ func writePadded(w http.ResponseWriter, v any, pad int64) {
 	}
 }
 
-// create stores a config (generation 1) or, from generation 2 on, makes a
-// hog function of it and stores nothing.
+// create stores a config (versions B to D) or, from E on, makes a hog
+// function of it and stores nothing.
 func (s *Server) create(req *request) *apiError {
 	b, e := readBody(req.w, req.r)
 	if e != nil {
 		return e
 	}
-	in, e := parseConfigInput(b, req.cat, false, req.svc.gen < Generation2)
+	in, e := parseConfigInput(b, req.cat, false, req.svc.v.hasFilters())
 	if e != nil {
 		return e
 	}
@@ -104,7 +104,7 @@ func (s *Server) create(req *request) *apiError {
 	// collection is stored, and then invisible there, as on the live service.
 	rec := &record{Team: req.project, Plugin: *in.plugin, Order: *in.order, Config: json.RawMessage(`{}`)}
 	in.apply(rec, nil, false)
-	if req.svc.gen >= Generation2 {
+	if !req.svc.v.storesCreates() {
 		return s.createHogFunction(req, rec, in, b.isForm())
 	}
 	if in.unstorable {
@@ -137,7 +137,7 @@ func (s *Server) update(req *request) *apiError {
 	b, bodyErr := readBody(req.w, req.r)
 	var in *configInput
 	if bodyErr == nil {
-		in, bodyErr = parseConfigInput(b, req.cat, req.r.Method == http.MethodPatch, req.svc.gen < Generation2)
+		in, bodyErr = parseConfigInput(b, req.cat, req.r.Method == http.MethodPatch, req.svc.v.hasFilters())
 	}
 	if bodyErr == nil && in.unstorable {
 		bodyErr = errServer() // the save fails, after the record is found

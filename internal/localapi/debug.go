@@ -12,7 +12,7 @@ import (
 
 // Debug routes (Options.DebugRoutes, command flag -debug-routes) let a test
 // or a user read counters, job runs, hog functions and the plugin catalog of
-// a running command, and change its test switches, generation and plugins
+// a running command, and change its test switches, version and plugins
 // (an upgrade of a plugin, SetPlugin). They need no key and are
 // never faulted or throttled.
 const debugPrefix = "/_localapi/"
@@ -32,11 +32,14 @@ type faultsDoc struct {
 	PagePadding  int64 `json:"page_padding"`
 }
 
-// generationDoc is the service the server behaves as: its generation and
-// today's mode. A PUT may leave either out, which stays as it is.
+// generationDoc is the service the server behaves as: its version, the
+// generation that belongs to, and today's mode. A PUT may leave any out,
+// which stays as it is; given together, today's mode applies first, then
+// the generation, then the version.
 type generationDoc struct {
-	Generation int  `json:"generation"`
-	Today      bool `json:"today"`
+	Version    string `json:"version"`
+	Generation int    `json:"generation"`
+	Today      bool   `json:"today"`
 }
 
 // pluginAccessDoc is Options.NoPluginAccess.
@@ -45,8 +48,9 @@ type pluginAccessDoc struct {
 }
 
 type generationPut struct {
-	Generation *int  `json:"generation"`
-	Today      *bool `json:"today"`
+	Version    *string `json:"version"`
+	Generation *int    `json:"generation"`
+	Today      *bool   `json:"today"`
 }
 
 func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
@@ -74,13 +78,21 @@ func (s *Server) serveDebug(w http.ResponseWriter, r *http.Request) {
 		s.serveBulkMigrate(w, r)
 	case path == "generation" && r.Method == http.MethodGet:
 		v := s.service()
-		writeJSON(w, http.StatusOK, generationDoc{Generation: v.gen, Today: v.today})
+		writeJSON(w, http.StatusOK, generationDoc{Version: v.v.String(), Generation: generationOf(v.v), Today: v.today || v.isToday()})
 	case path == "generation" && r.Method == http.MethodPut:
 		var doc generationPut
 		if !readDebugBody(w, r, &doc) {
 			return
 		}
-		if err := s.setService(doc.Generation, doc.Today); err != nil {
+		var v Version
+		if doc.Version != nil {
+			var err error
+			if v, err = ParseVersion(*doc.Version); err != nil {
+				writeError(w, errInvalid(err.Error(), "version"))
+				return
+			}
+		}
+		if err := s.setService(doc.Generation, doc.Today, v); err != nil {
 			writeError(w, errInvalid(err.Error(), "generation"))
 			return
 		}

@@ -22,8 +22,8 @@ import (
 )
 
 // The write operations the fuzz target sends a body to; the low bits of
-// its op byte pick one, bit 4 the collection, bit 5 generation 2, bit 6
-// with bit 5 today's service (Options.Today).
+// its op byte pick one, bit 4 the collection, and the three top bits (modulo
+// 5) the version: 0 B, 32 C, 64 D, 96 E, 128 E2026.
 const (
 	fuzzCreateJSON = iota
 	fuzzUpdateJSON
@@ -134,12 +134,16 @@ func FuzzWriteBodies(f *testing.F) {
 		{fuzzDelete, `1`},
 		{fuzzDelete, `424242`},
 		{fuzzDelete, `abc`},
+		{fuzzCreateJSON | 96, `{"plugin": 1, "order": 1, "filters": "ignored"}`},
 		{fuzzCreateJSON | 32, `{"plugin": 1, "order": 1, "filters": "ignored"}`},
-		{fuzzCreateMultipart | 16 | 32, "plugin=3\norder=1\nconfig={\"bucket\": \"b\", \"aws_secret_access_key\": \"s\"}"},
-		{fuzzUpdateJSON | 32, `{"filters": [1], "name": "n"}`},
-		{fuzzCreateJSON | 32 | 64, `{"plugin": 1, "order": 1}`},
-		{fuzzCreateMultipart | 32 | 64, "plugin=1\norder=1\nconfig={\"locale\": \"en\"}"},
-		{fuzzRearrange | 32 | 64, `{"orders": {"x": 1}}`},
+		{fuzzCreateMultipart | 16 | 96, "plugin=3\norder=1\nconfig={\"bucket\": \"b\", \"aws_secret_access_key\": \"s\"}"},
+		{fuzzUpdateJSON | 96, `{"filters": [1], "name": "n"}`},
+		{fuzzUpdateJSON | 64, `{"filters": [1], "name": "n"}`},
+		{fuzzCreateJSON | 128, `{"plugin": 1, "order": 1}`},
+		{fuzzCreateMultipart | 128, "plugin=1\norder=1\nconfig={\"locale\": \"en\"}"},
+		{fuzzRearrange | 128, `{"orders": {"x": 1}}`},
+		{fuzzRearrange | 32, `{"orders": {"1": 1, "3": "2", "x": 1}}`},
+		{fuzzJob | 32, `{"job": {"type": "Reprocess", "payload": {"since": "2024-01-01"}}}`},
 		{fuzzCreateJSON, `{"plugin": 1, "order": 1, "filters": {"events": [{"type": "events", "id": 1e400, "properties": [{"v": 1e400}]}]}}`},
 		{fuzzUpdateJSON, `{"filters": {"actions": [{"type": "actions", "properties": [{"\ud800": "\u0000"}]}]}}`},
 		{fuzzUpdateMultipart, "config={\"v\": NaN, \"w\": 1.50}\nfilters={\"events\": [{\"type\": \"events\", \"order\": Infinity}]}"},
@@ -153,9 +157,9 @@ func FuzzWriteBodies(f *testing.F) {
 		if op&16 != 0 {
 			coll = ia
 		}
-		gen := 1 + int(op>>5&1)
-		fs.srv.SetToday(gen == 2 && op&64 != 0)
-		if err := fs.srv.SetGeneration(gen); err != nil {
+		// Every version that has the collections, by the op's top bits.
+		v := localapi.Versions()[int(op>>5)%5]
+		if err := fs.srv.SetVersion(v); err != nil {
 			t.Fatal(err)
 		}
 		rec := fs.records[coll]
@@ -210,11 +214,11 @@ func FuzzWriteBodies(f *testing.F) {
 		}
 		if w.Code == http.StatusCreated {
 			// Disable it: rearrange answers every enabled config, and the
-			// answer must not grow with every create fuzzed. Generation 2
-			// saves none: its answer has no id.
+			// answer must not grow with every create fuzzed. From E on a
+			// create saves none: its answer has no id.
 			var created struct{ ID *int64 }
-			if err := json.Unmarshal(w.Body.Bytes(), &created); err != nil || (created.ID == nil) != (gen == 2) {
-				t.Fatalf("op %d at generation %d: 201 with %s", kind, gen, w.Body)
+			if err := json.Unmarshal(w.Body.Bytes(), &created); err != nil || (created.ID == nil) != (v >= localapi.VersionE) {
+				t.Fatalf("op %d at version %v: 201 with %s", kind, v, w.Body)
 			}
 			if created.ID != nil {
 				fs.serve(http.MethodDelete, path(1, coll, *created.ID), "", nil)

@@ -3,106 +3,230 @@ package localapi
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
-// The service generations of the notes' last section. A server behaves as
-// one of them at a time; SetGeneration switches a running server, so a
-// test can make configs under generation 1 and meet them again under 2.
+// Version is a version of the service, as the notes' "Versions of the
+// service" name them. A server behaves as one at a time; SetVersion
+// switches a running server, on the same database, so a test can make
+// configs under one version and meet them again under a later one.
+type Version int8
+
+// The versions of the service, oldest first (the notes' table; version A,
+// before June 2024, is out of scope).
 const (
-	// Generation1 is the legacy plugin-config API of 2024 to mid-2025.
+	// VersionB is the seed's (June to mid-August 2024): records have
+	// filters, job exists, rearrange is keyed by plugin id.
+	VersionB Version = iota + 1
+	// VersionC (mid-August to 2024-09-19) is B without filters (PostHog PR
+	// #24374).
+	VersionC
+	// VersionD (2024-09-19 to July 2025) keys rearrange by config id (PR
+	// #25065), has migrate and activity, and no job.
+	VersionD
+	// VersionE (PR #35545, July 2025; "generation 2") is D whose creates
+	// make a hog function and store nothing.
+	VersionE
+	// VersionE2026 is E as the service is since March 2026 (the notes'
+	// "The service as it is in 2026"): every key scoped, JSON creates
+	// refused, no delivery_rate_24h.
+	VersionE2026
+	// VersionF ("generation 3") has no collections: every route of both
+	// answers 404.
+	VersionF
+)
+
+var versionNames = [...]string{VersionB: "B", VersionC: "C", VersionD: "D", VersionE: "E", VersionE2026: "E2026", VersionF: "F"}
+
+// Versions lists every version, oldest first.
+func Versions() []Version {
+	return []Version{VersionB, VersionC, VersionD, VersionE, VersionE2026, VersionF}
+}
+
+// String is the version's name in the notes' table: "B" to "F", "E2026".
+func (v Version) String() string {
+	if v.valid() {
+		return versionNames[v]
+	}
+	return fmt.Sprintf("Version(%d)", v)
+}
+
+// ParseVersion reads a version's name (String), in any letter case.
+func ParseVersion(name string) (Version, error) {
+	for _, v := range Versions() {
+		if strings.EqualFold(name, v.String()) {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("version %q: want one of %s", name, strings.Join(versionNameList(), ", "))
+}
+
+func versionNameList() []string {
+	names := make([]string, 0, len(versionNames))
+	for _, v := range Versions() {
+		names = append(names, v.String())
+	}
+	return names
+}
+
+func (v Version) valid() bool { return v >= VersionB && v <= VersionF }
+
+// What each version has, as the notes' table says.
+
+// hasFilters: records have filters, and writes read them (B only).
+func (v Version) hasFilters() bool { return v == VersionB }
+
+// hasJob: the job action exists (B and C).
+func (v Version) hasJob() bool { return v <= VersionC }
+
+// rearrangesByPlugin: a rearrange key is a plugin id (B and C), not a
+// config id.
+func (v Version) rearrangesByPlugin() bool { return v <= VersionC }
+
+// hasMigrate: migrate and activity exist, and plugin_info says whether
+// a plugin can be migrated (D to E2026).
+func (v Version) hasMigrate() bool { return v >= VersionD && v < VersionF }
+
+// storesCreates: a create stores a config (B to D); later, it makes a
+// hog function at most.
+func (v Version) storesCreates() bool { return v <= VersionD }
+
+// isToday: the service as it is today (E2026).
+func (v Version) isToday() bool { return v == VersionE2026 }
+
+// The generations of earlier versions of this API, which name versions:
+// generation 1 is B (filters and jobs, as generation 1 had), 2 is E (E2026
+// in today's mode, see SetToday), 3 is F. Options.Generation, SetGeneration
+// and the command's -generation take them.
+const (
 	Generation1 = 1
-	// Generation2 is the API after PostHog PR #35545: a create makes a hog
-	// function and stores nothing, job is gone, records have no filters,
-	// and migrate and activity are new.
 	Generation2 = 2
-	// Generation3 has no collections: every route of both answers 404.
 	Generation3 = 3
 )
 
-// service is what a server behaves as: a generation, and whether its
-// generation 2 is today's (the notes' "The service as it is in 2026"). The
-// today flag is kept while the server is at generation 1 or 3, which
-// behave as they always did, so that a test can make configs at generation
-// 1 and meet them again with SetGeneration(2) on today's service.
+// generationVersion is the version generation gen stands for, with
+// today's mode or without.
+func generationVersion(gen int, today bool) (Version, error) {
+	switch gen {
+	case Generation1:
+		return VersionB, nil
+	case Generation2:
+		if today {
+			return VersionE2026, nil
+		}
+		return VersionE, nil
+	case Generation3:
+		return VersionF, nil
+	}
+	return 0, fmt.Errorf("generation %d: want %d, %d or %d", gen, Generation1, Generation2, Generation3)
+}
+
+// generationOf is the generation a version belongs to: 1 while creates
+// store configs, 2 while they do not, 3 once the API is gone.
+func generationOf(v Version) int {
+	switch {
+	case v.storesCreates():
+		return Generation1
+	case v < VersionF:
+		return Generation2
+	}
+	return Generation3
+}
+
+// service is what a server behaves as: a version, and today's mode, which
+// only tells what generation 2 stands for (SetGeneration, SetToday).
 type service struct {
-	gen   int
+	v     Version
 	today bool
 }
 
 // todayBit marks today's mode in the server's one atomic service value,
-// above the generation, so that a request reads both at once.
+// above the version, so that a request reads both at once.
 const todayBit = 1 << 8
 
-func (v service) pack() int32 {
-	n := int32(v.gen) //nolint:gosec // G115: checked to be 1..3
-	if v.today {
+func (s service) pack() int32 {
+	n := int32(s.v)
+	if s.today {
 		n |= todayBit
 	}
 	return n
 }
 
-func unpack(n int32) service { return service{gen: int(n &^ todayBit), today: n&todayBit != 0} }
+func unpack(n int32) service {
+	return service{v: Version(n &^ todayBit), today: n&todayBit != 0} //nolint:gosec // G115: pack wrote a Version
+}
 
-// isToday reports whether requests are served as today's service: the
-// today flag, at generation 2.
-func (v service) isToday() bool { return v.today && v.gen == Generation2 }
+// isToday reports whether requests are served as today's service.
+func (s service) isToday() bool { return s.v.isToday() }
 
-func checkGeneration(gen int) error {
-	if gen < Generation1 || gen > Generation3 {
-		return fmt.Errorf("generation %d: want %d, %d or %d", gen, Generation1, Generation2, Generation3)
+// SetVersion makes the server behave as version v from the next request
+// on; requests under way finish as they began. The database is the same
+// for every version.
+func (s *Server) SetVersion(v Version) error {
+	if !v.valid() {
+		return fmt.Errorf("localapi: %v: want one of %s", v, strings.Join(versionNameList(), ", "))
 	}
+	s.updateService(func(svc service) service { svc.v = v; return svc })
 	return nil
 }
 
+// Version reports the version the server behaves as.
+func (s *Server) Version() Version { return s.service().v }
+
 // SetGeneration makes the server behave as generation gen (1, 2 or 3) from
-// the next request on; requests under way finish as they began. The
-// database is the same for every generation. Today's mode (SetToday) is
-// kept: it applies whenever the generation is 2.
+// the next request on: versions B, E (E2026 in today's mode) and F.
 func (s *Server) SetGeneration(gen int) error {
-	if err := s.setService(&gen, nil); err != nil {
+	if err := s.setService(&gen, nil, 0); err != nil {
 		return fmt.Errorf("localapi: %w", err)
 	}
 	return nil
 }
 
-// Generation reports the generation the server behaves as.
-func (s *Server) Generation() int { return s.service().gen }
+// Generation reports the generation the server's version belongs to: 1
+// for B, C and D (creates store configs), 2 for E and E2026, 3 for F.
+func (s *Server) Generation() int { return generationOf(s.service().v) }
 
 // SetToday switches today's mode (Options.Today) on or off from the next
-// request on. On, the server behaves as the service does today, which is
-// generation 2: it moves to generation 2. Off, generation 2 behaves as it
-// did in 2025; the generation stays as it is.
-func (s *Server) SetToday(on bool) { _ = s.setService(nil, &on) } // cannot fail: no generation given
+// request on. On, the server moves to E2026, and a later SetGeneration(2)
+// means E2026 too. Off, E2026 becomes E; other versions stay as they are.
+func (s *Server) SetToday(on bool) { _ = s.setService(nil, &on, 0) } // cannot fail: no generation given
 
-// Today reports whether today's mode is on (whatever the generation: it
-// applies at generation 2).
-func (s *Server) Today() bool { return s.service().today }
+// Today reports whether today's mode is on (whatever the version: it
+// tells what generation 2 stands for), or the version is E2026.
+func (s *Server) Today() bool { v := s.service(); return v.today || v.isToday() }
 
 func (s *Server) service() service { return unpack(s.mode.Load()) }
 
 // setService sets what a PUT of /_localapi/generation gives, at once:
 // today's mode as SetToday does, then the generation as SetGeneration
-// does, each when given (a generation given with today's mode on wins over
-// the generation 2 that today's mode implies).
-func (s *Server) setService(gen *int, today *bool) error {
+// does, then the version, each when given.
+func (s *Server) setService(gen *int, today *bool, v Version) error {
 	switch {
-	case gen == nil && today == nil:
-		return errors.New("give generation, today or both")
+	case gen == nil && today == nil && v == 0:
+		return errors.New("give version, generation, today or some of them")
+	case v != 0 && !v.valid():
+		return fmt.Errorf("%v: want one of %s", v, strings.Join(versionNameList(), ", "))
 	case gen != nil:
-		if err := checkGeneration(*gen); err != nil {
+		if _, err := generationVersion(*gen, false); err != nil {
 			return err
 		}
 	}
-	s.updateService(func(v service) service {
+	s.updateService(func(svc service) service {
 		if today != nil {
-			if v.today = *today; v.today {
-				v.gen = Generation2
+			switch svc.today = *today; {
+			case svc.today:
+				svc.v = VersionE2026
+			case svc.v == VersionE2026:
+				svc.v = VersionE
 			}
 		}
 		if gen != nil {
-			v.gen = *gen
+			svc.v, _ = generationVersion(*gen, svc.today)
 		}
-		return v
+		if v != 0 {
+			svc.v = v
+		}
+		return svc
 	})
 	return nil
 }
@@ -125,18 +249,18 @@ func (s *Server) SetNoPluginAccess(on bool) { s.noPluginAccess.Store(on) }
 // "config".
 func (s *Server) NoPluginAccess() bool { return s.noPluginAccess.Load() }
 
-// servedIn reports whether generation gen has the route. A route it lacks
+// servedIn reports whether version v has the route. A route it lacks
 // answers 404 before anything else, as an unknown path does.
-func (rt route) servedIn(gen int) bool {
+func (rt route) servedIn(v Version) bool {
 	switch {
 	case rt.isHogFunction() || rt.isTemplate():
 		return true // hog functions outlive the plugin API
-	case rt.kind == routeNone || gen >= Generation3:
+	case rt.kind == routeNone || v >= VersionF:
 		return false
 	case rt.kind == routeJob:
-		return gen < Generation2
+		return v.hasJob()
 	case rt.kind == routeMigrate || rt.kind == routeActivity:
-		return gen >= Generation2
+		return v.hasMigrate()
 	}
 	return true
 }

@@ -1,6 +1,7 @@
 package localapi
 
 import (
+	"errors"
 	"log/slog"
 	"time"
 )
@@ -17,20 +18,27 @@ type Options struct {
 	Keys []APIKey
 	// Projects replaces the seeded project IDs (1 and 2) when non-nil.
 	Projects []int64
-	// Generation is the service generation to behave as: 1 (the zero value
-	// too), 2 or 3; see Generation1. Change it later with SetGeneration.
-	// With Today, 0 is generation 2.
+	// Version is the service version to behave as (VersionB to VersionF);
+	// 0 leaves it to Generation and Today. Change it later with SetVersion.
+	Version Version
+	// Generation names a version the way earlier versions of this API did
+	// (see Generation1): 1 (the zero value too) is B, 2 is E, 3 is F. With
+	// Today, 0 is E2026. Change it later with SetGeneration.
 	Generation int
-	// Today serves generation 2 as the service is today (the notes' "The
-	// service as it is in 2026"): every key has scopes, creates make
+	// Today serves the service as it is today, version E2026 (the notes'
+	// "The service as it is in 2026"): every key has scopes, creates make
 	// nothing but from a form's config, job and unknown paths answer
 	// "Endpoint not found.", records have no delivery_rate_24h, and hog
-	// functions refuse hidden templates. It implies generation 2 unless
-	// Generation says otherwise: at generation 1 or 3 the server behaves
-	// as those did, and becomes today's service once moved to 2 (so a test
-	// can make configs at generation 1 first, which today's service cannot).
+	// functions refuse hidden templates. With Generation 1 or 3 the server
+	// starts as B or F, and Generation 2 (SetGeneration) then means E2026,
+	// so a test can make configs at B first, which today's service cannot.
 	// Change it later with SetToday.
 	Today bool
+	// FirstConfigID is the id of the first config the server makes (1
+	// when 0): the id sequence of a real instance has moved on, and its
+	// config ids overlap its plugin ids, or not. A -db file whose sequence
+	// is past it keeps its own.
+	FirstConfigID int64
 	// NoPluginAccess gives the organization a plugin access level below
 	// "config" (PostHog's plugins_access_level NONE), at every generation:
 	// creates are 400 "Plugin configuration is not available for the
@@ -98,4 +106,30 @@ type APIKey struct {
 	// key with scopes may call only project-based endpoints, and the
 	// organization's plugin listings answer it 403.
 	LimitedToProjects bool `json:"limited_to_projects,omitempty"`
+}
+
+// service is the version the options ask for, with today's mode.
+func (o Options) service() (service, error) {
+	if o.FirstConfigID < 0 {
+		return service{}, errors.New("FirstConfigID must not be negative")
+	}
+	svc := service{today: o.Today}
+	switch {
+	case o.Version != 0:
+		if !o.Version.valid() {
+			return service{}, errors.New(o.Version.String() + ": not a version")
+		}
+		svc.v = o.Version
+	case o.Generation == 0 && o.Today:
+		svc.v = VersionE2026
+	case o.Generation == 0:
+		svc.v = VersionB
+	default:
+		v, err := generationVersion(o.Generation, o.Today)
+		if err != nil {
+			return service{}, err
+		}
+		svc.v = v
+	}
+	return svc, nil
 }

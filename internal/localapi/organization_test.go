@@ -43,11 +43,11 @@ var pluginOperations = []operation{
 
 // TestPluginListingsAuthMatrix sends every operation of every listing with
 // every kind of key to every kind of organization address, at every
-// generation and in today's mode, and checks the answer against the live
+// version and in today's mode, and checks the answer against the live
 // rules: project-limited keys with scopes get 403 (PostHog checks
 // scoped_teams only for them; on today's service every key has scopes), an
-// unknown organization or one that is not a UUID 404, and generation 3 has
-// no listings.
+// unknown organization or one that is not a UUID 404, and version F
+// (generation 3) has no listings.
 func TestPluginListingsAuthMatrix(t *testing.T) {
 	keys := append(matrixKeys[:len(matrixKeys):len(matrixKeys)],
 		localapi.APIKey{Key: "k_legacy_limited", Projects: []int64{1}, LimitedToProjects: true},
@@ -59,19 +59,19 @@ func TestPluginListingsAuthMatrix(t *testing.T) {
 		"{" + localapi.OrganizationID + "}", "01890000-0000-7000-8000-000000000999", "abc"}
 	for _, m := range modes {
 		a.srv.SetToday(m.today)
-		if err := a.srv.SetGeneration(m.gen); err != nil {
+		if err := a.srv.SetVersion(m.v); err != nil {
 			t.Fatal(err)
 		}
-		gen, today := m.gen, m.today && m.gen == 2
+		today := m.v == localapi.VersionE2026
 		for _, l := range listings {
 			for _, k := range cases {
 				for i, org := range orgs {
 					for _, op := range pluginOperations {
-						t.Run(fmt.Sprintf("%s/%s/%s/%d/%s", modeName(m.gen, m.today), l.name, k.Key, i, op.name), func(t *testing.T) {
+						t.Run(fmt.Sprintf("%s/%s/%s/%d/%s", modeName(m.v, m.today), l.name, k.Key, i, op.name), func(t *testing.T) {
 							r := a.do(op.method, op.path(org, l.name, l.ids[0]), k.Key, op.body)
 							scoped := len(k.Scopes) > 0 || today
 							switch {
-							case gen == 3:
+							case m.v == localapi.VersionF:
 								r.wantError(t, 404, "invalid_request", "not_found", "Not found.", "")
 							case k.Key == "":
 								r.wantError(t, 401, "authentication_error", "not_authenticated", "Authentication credentials were not provided.", "")

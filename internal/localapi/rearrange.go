@@ -10,10 +10,13 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
-// rearrange applies {"orders": {"<config id>": <order>}} to the project's
+// rearrange applies {"orders": {"<key>": <order>}} to the project's
 // enabled configs, across both collections, in one transaction (each moved
-// config's activity log says so). Unknown,
-// disabled or foreign ids are ignored; a key that is not an integer (or an
+// config's activity log says so). From version D on a key is a config id
+// (PostHog PR #25065); in B and C it is a plugin id, and the order goes to
+// the project's enabled config of that plugin, the last one the service
+// meets when it has several (*choice*: the one with the highest id). Unknown,
+// disabled or foreign keys are ignored; a key that is not an integer (or an
 // order the column cannot hold) is a 500 and changes nothing. The answer is
 // a bare array of every enabled config of the project: by order, or in no
 // defined order on today's service (the notes' "The service as it is in
@@ -30,21 +33,26 @@ func (s *Server) rearrange(req *request) *apiError {
 	if e != nil {
 		return e
 	}
+	byPlugin := req.svc.v.rearrangesByPlugin()
 	recs, err := s.store.reorder(req.ctx, req.project, func(enabled map[int64]*record) (map[int64]int64, error) {
+		keyed := enabled
+		if byPlugin {
+			keyed = lastOfEachPlugin(enabled)
+		}
 		out := map[int64]int64{}
 		for k, v := range orders {
-			id, ok := pyIntKey(k)
+			key, ok := pyIntKey(k)
 			if !ok {
 				return nil, errServer()
 			}
-			if !id.IsInt64() || enabled[id.Int64()] == nil {
+			if !key.IsInt64() || keyed[key.Int64()] == nil {
 				continue
 			}
 			n, ok := storableOrder(v)
 			if !ok {
 				return nil, errServer()
 			}
-			out[id.Int64()] = n
+			out[keyed[key.Int64()].ID] = n
 		}
 		return out, nil
 	}, s.logAs(activityUpdated))
@@ -60,6 +68,18 @@ func (s *Server) rearrange(req *request) *apiError {
 	}
 	writeJSON(req.w, http.StatusOK, views)
 	return nil
+}
+
+// lastOfEachPlugin keys the enabled configs (by id) by plugin id: of a
+// plugin's several, the one with the highest id.
+func lastOfEachPlugin(enabled map[int64]*record) map[int64]*record {
+	out := make(map[int64]*record, len(enabled))
+	for _, rec := range enabled {
+		if had := out[rec.Plugin]; had == nil || had.ID < rec.ID {
+			out[rec.Plugin] = rec
+		}
+	}
+	return out
 }
 
 // ordersOf reads the orders object; the live view fails (500) on a body

@@ -29,8 +29,8 @@ type record struct {
 // recordView is a record as the live service answers it, fields in the live
 // order.
 type recordView struct {
-	// ID, CreatedAt and UpdatedAt are null in the answer to a generation 2
-	// create, which stores nothing.
+	// ID, CreatedAt and UpdatedAt are null in the answer to a create from
+	// version E on, which stores nothing.
 	ID         *int64          `json:"id"`
 	Plugin     int64           `json:"plugin"`
 	Enabled    bool            `json:"enabled"`
@@ -47,8 +47,8 @@ type recordView struct {
 	Name            *string         `json:"name"`
 	Description     *string         `json:"description"`
 	Deleted         bool            `json:"deleted"`
-	// Filters is left out from generation 2 on; at generation 1 it points
-	// at the value, null included.
+	// Filters is left out but in version B, where it points at the
+	// value, null included.
 	Filters *json.RawMessage `json:"filters,omitempty"`
 }
 
@@ -59,7 +59,7 @@ var secretMaskJSON = json.RawMessage(`"` + secretMask + `"`)
 
 // view renders rec as svc answers it. withInfo is false in list pages and
 // the rearrange array, where the live service sends plugin_info null. A
-// record without an ID is one a generation 2 create did not save.
+// record without an ID is one a create from version E on did not save.
 func (rec *record) view(cat *catalog, withInfo bool, svc service) *recordView {
 	v := &recordView{
 		Plugin:      rec.Plugin,
@@ -75,7 +75,7 @@ func (rec *record) view(cat *catalog, withInfo bool, svc service) *recordView {
 		created, updated := formatTime(rec.CreatedAt), formatTime(rec.UpdatedAt)
 		v.ID, v.CreatedAt, v.UpdatedAt = &rec.ID, &created, &updated
 	}
-	if svc.gen < Generation2 {
+	if svc.v.hasFilters() {
 		v.Filters = &rec.Filters
 	}
 	if !svc.isToday() {
@@ -85,10 +85,11 @@ func (rec *record) view(cat *catalog, withInfo bool, svc service) *recordView {
 		v.Name, v.Description = rec.shownName(p), rec.shownDescription(p)
 		v.Config = maskSecrets(rec.Config, p.secrets)
 		if withInfo {
-			// Since the service turns configs into hog functions, its
-			// plugin_info says whether it can (PluginSerializer's field).
+			// Since the service can turn configs into hog functions
+			// (migrate, from D on), its plugin_info says whether it can
+			// (PluginSerializer's field).
 			v.PluginInfo = p.info
-			if svc.gen >= Generation2 {
+			if svc.v.hasMigrate() {
 				v.PluginInfo = p.listed
 			}
 		}

@@ -37,7 +37,7 @@ type Server struct {
 	hourLimiter   atomic.Pointer[rateLimiter]
 	counters      *counters
 	// mode is the service the server behaves as (service.pack): its
-	// generation and today's mode, read at once by each request.
+	// version and today's mode, read at once by each request.
 	mode atomic.Int32
 	// noPluginAccess is Options.NoPluginAccess.
 	noPluginAccess atomic.Bool
@@ -64,15 +64,8 @@ func New(opts Options) (*Server, error) {
 	if keys == nil {
 		keys = DefaultKeys()
 	}
-	svc := service{gen: opts.Generation, today: opts.Today}
-	switch {
-	case svc.gen != 0:
-	case opts.Today:
-		svc.gen = Generation2 // today's service is generation 2
-	default:
-		svc.gen = Generation1
-	}
-	if err := checkGeneration(svc.gen); err != nil {
+	svc, err := opts.service()
+	if err != nil {
 		return nil, fmt.Errorf("localapi: %w", err)
 	}
 	s := &Server{
@@ -91,7 +84,7 @@ func New(opts Options) (*Server, error) {
 	for _, p := range projects {
 		s.projects[p] = true
 	}
-	if s.store, err = openStore(opts.DBPath); err != nil {
+	if s.store, err = openStore(opts.DBPath, opts.FirstConfigID); err != nil {
 		return nil, fmt.Errorf("localapi: %w", err)
 	}
 	s.SetFaults(opts.Faults)
@@ -118,7 +111,7 @@ type request struct {
 	// when it arrived (an upgrade of a plugin does not change it midway).
 	cat *catalog
 	// svc is what the request is served as, read once when it arrived:
-	// its generation, and whether today's service (svc.isToday).
+	// its version (svc.v).
 	svc service
 	// noAccess is the organization's plugin access below "config"
 	// (Options.NoPluginAccess), read once.
@@ -126,7 +119,7 @@ type request struct {
 }
 
 // ServeHTTP serves the API. The order of checks follows the live service:
-// faults (a proxy's), path (a route the generation lacks is an unknown
+// faults (a proxy's), path (a route the version lacks is an unknown
 // path), authentication, project, permissions, rate limit, method, then the
 // operation itself.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -156,7 +149,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route, op string, allowed bool, cat *catalog, svc service) *apiError {
-	if !rt.servedIn(svc.gen) {
+	if !rt.servedIn(svc.v) {
 		return errNoRoute(svc)
 	}
 	k, e := s.authenticate(r)

@@ -78,8 +78,10 @@ CREATE TABLE IF NOT EXISTS activity_log (
 CREATE INDEX IF NOT EXISTS activity_log_config ON activity_log (team_id, config_id, seq);
 `
 
-// openStore opens (and creates) the database; path "" is in memory.
-func openStore(path string) (*store, error) {
+// openStore opens (and creates) the database; path "" is in memory. The
+// first config made gets id firstID (when above 1) unless the database's
+// sequence is past it.
+func openStore(path string, firstID int64) (*store, error) {
 	dsn := ":memory:"
 	if path != "" {
 		dsn = path
@@ -107,13 +109,13 @@ func openStore(path string) (*store, error) {
 		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), db.Close())
 	}
 	st := &store{db: db, conn: conn}
-	if err := st.init(ctx, path != ""); err != nil {
+	if err := st.init(ctx, path != "", firstID); err != nil {
 		return nil, errors.Join(fmt.Errorf("open %s: %w", dsn, err), st.close())
 	}
 	return st, nil
 }
 
-func (st *store) init(ctx context.Context, file bool) error {
+func (st *store) init(ctx context.Context, file bool, firstID int64) error {
 	if file {
 		// WAL with synchronous=FULL: every commit is synced to disk before
 		// the write is answered, so an acknowledged write survives a killed
@@ -132,6 +134,18 @@ func (st *store) init(ctx context.Context, file bool) error {
 	}
 	if err := st.upgradeHogFunctions(ctx); err != nil {
 		return err
+	}
+	if firstID > 1 {
+		// AUTOINCREMENT goes on after the larger of the table's largest
+		// id and sqlite_sequence's seq.
+		_, err := st.conn.ExecContext(ctx, `INSERT INTO sqlite_sequence (name, seq) SELECT 'plugin_configs', 0
+			WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'plugin_configs')`)
+		if err == nil {
+			_, err = st.conn.ExecContext(ctx, `UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'plugin_configs'`, firstID-1)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	prep := func(dst **sql.Stmt, q string) error {
 		s, err := st.conn.PrepareContext(ctx, q)

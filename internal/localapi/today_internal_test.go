@@ -54,7 +54,7 @@ func rearrangeAnswer(t *testing.T, svc service, seed uint64, n int) []int64 {
 // order.
 func TestTodayRearrangeShuffled(t *testing.T) {
 	sorted := []int64{1, 2, 3, 4, 5, 6, 7, 8}
-	today := service{gen: Generation2, today: true}
+	today := service{v: VersionE2026}
 	first := rearrangeAnswer(t, today, 7, len(sorted))
 	if slices.Equal(first, sorted) || !slices.Equal(slices.Sorted(slices.Values(first)), sorted) {
 		t.Errorf("today: %v, want the ids %v shuffled", first, sorted)
@@ -62,7 +62,7 @@ func TestTodayRearrangeShuffled(t *testing.T) {
 	if again := rearrangeAnswer(t, today, 7, len(sorted)); !slices.Equal(again, first) {
 		t.Errorf("seed 7 again: %v, want %v", again, first)
 	}
-	if got := rearrangeAnswer(t, service{gen: Generation2}, 7, len(sorted)); !slices.Equal(got, sorted) {
+	if got := rearrangeAnswer(t, service{v: VersionE}, 7, len(sorted)); !slices.Equal(got, sorted) {
 		t.Errorf("generation 2: %v, want by order", got)
 	}
 }

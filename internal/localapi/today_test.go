@@ -322,7 +322,7 @@ func TestTodaySeededKeys(t *testing.T) {
 // after the key's own checks; at every generation.
 func TestNoPluginAccess(t *testing.T) {
 	for _, today := range []bool{false, true} {
-		t.Run(modeName(1, today), func(t *testing.T) {
+		t.Run(modeName(localapi.VersionB, today), func(t *testing.T) {
 			var rec map[string]any
 			a := newAPI(t, localapi.Options{Today: today, Generation: 1, DebugRoutes: true})
 			rec = a.create(1, tr, full, map[string]any{"plugin": 2, "order": 1, "enabled": true})

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 
@@ -99,11 +100,15 @@ func unlistedIDs(byOrder, ids []int64) []int64 {
 // Listed configs already in sequence keep their orders; otherwise "last"
 // numbers them from 1, then moves the unlisted after them, and "keep" gives
 // them their own places. Every id must be in current.
+//
+// The service stores an order in 32 bits: listed configs in sequence up to
+// its largest order leave no room after them, so "last" numbers them from
+// 1 anyway; "keep" moves a tie at the top down rather than past it.
 func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int64, []int64) {
 	want := make(map[int64]int64, len(current))
 	maps.Copy(want, current)
 	switch {
-	case inSequence(ids, current):
+	case inSequence(ids, current) && (policy == unlistedKeep || !unlistedAfterOverflow(ids, current)):
 	case policy == unlistedKeep:
 		maps.Copy(want, ownPlaces(ids, current))
 	default:
@@ -120,19 +125,44 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 	return want, unlistedIDs(sequenceOf(want), ids)
 }
 
+// unlistedAfterOverflow reports whether moving the unlisted configs after
+// ids at the orders they hold would take an order past the service's
+// largest.
+func unlistedAfterOverflow(ids []int64, current map[int64]int64) bool {
+	listed := make(map[int64]int64, len(ids))
+	for _, id := range ids {
+		listed[id] = current[id]
+	}
+	for _, o := range unlistedAfter(sequenceOf(current), listed, current) {
+		if o > math.MaxInt32 {
+			return true
+		}
+	}
+	return false
+}
+
 // ownPlaces gives ids, in sequence, the orders they hold (sorted), a tie one
-// more than the one before, so that configs between them stay between.
+// more than the one before, so that configs between them stay between; a
+// tie that would pass the service's largest order takes one less than the
+// one after it instead.
 func ownPlaces(ids []int64, current map[int64]int64) map[int64]int64 {
 	places := make([]int64, len(ids))
 	for i, id := range ids {
 		places[i] = current[id]
 	}
 	slices.Sort(places)
-	out := make(map[int64]int64, len(ids))
-	for i, id := range ids {
-		if i > 0 && places[i] <= places[i-1] {
+	for i := 1; i < len(places); i++ {
+		if places[i] <= places[i-1] {
 			places[i] = places[i-1] + 1
 		}
+	}
+	limit := int64(math.MaxInt32)
+	for i := len(places) - 1; i >= 0 && places[i] > limit; i-- {
+		places[i] = limit
+		limit--
+	}
+	out := make(map[int64]int64, len(ids))
+	for i, id := range ids {
 		out[id] = places[i]
 	}
 	return out

@@ -3,6 +3,7 @@ package order
 import (
 	"context"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -110,6 +111,16 @@ func TestArrange(t *testing.T) {
 			name: "keep: the listed ones swap their places; the one between them stays between", policy: unlistedKeep,
 			ids: []int64{3, 1, 2}, current: map[int64]int64{1: 1, 2: 2, 6: 3, 3: 4},
 			want: map[int64]int64{3: 1, 1: 2, 6: 3, 2: 4}, wantUnlisted: []int64{6},
+		},
+		{
+			name: "last: listed ones in sequence up to the largest order leave no room after them: numbered from 1", policy: unlistedLast,
+			ids: []int64{1, 2}, current: map[int64]int64{1: 5, 2: math.MaxInt32, 6: 7},
+			want: map[int64]int64{1: 1, 2: 2, 6: 7}, wantUnlisted: []int64{6},
+		},
+		{
+			name: "keep: a tie at the largest order moves down, not past it", policy: unlistedKeep,
+			ids: []int64{2, 1}, current: map[int64]int64{1: math.MaxInt32, 2: math.MaxInt32, 6: 0},
+			want: map[int64]int64{2: math.MaxInt32 - 1, 1: math.MaxInt32, 6: 0}, wantUnlisted: []int64{6},
 		},
 		{
 			name: "keep: tied places become one more than the one before", policy: unlistedKeep,

@@ -11,11 +11,12 @@ import (
 // against the local API's counters (nothing against a live instance).
 
 // checkPlanBudget checks a plan walk that refreshed refreshed resources
-// and planned planned (creates among them): it writes nothing, and reads
-// at most twice per resource it refreshed, plus one; a plan of creates
-// also looks at one record of each collection once, while nothing told
-// whether the service stores configs.
-func (m *Machine) checkPlanBudget(t *rapid.T, refreshed, planned int, creates bool) {
+// and planned planned (creates among them, or filters to send: looks): it
+// writes nothing, and reads at most twice per resource it refreshed, plus
+// one; a plan of creates or of filters to send also looks at one record of
+// each collection once, while nothing told whether the service stores
+// configs or has filters.
+func (m *Machine) checkPlanBudget(t *rapid.T, refreshed, planned int, looks bool) {
 	counts := m.env.Counters()
 	if counts == nil {
 		return
@@ -24,7 +25,7 @@ func (m *Machine) checkPlanBudget(t *rapid.T, refreshed, planned int, creates bo
 		m.fail(t, "a plan wrote to the service: %s", describeCounters(counts))
 	}
 	budget := int64(2*refreshed + 1)
-	if creates {
+	if looks {
 		budget += int64(len(Kinds))
 	}
 	if reads := counts["list"] + counts["retrieve"]; reads > budget {
@@ -42,14 +43,15 @@ func (m *Machine) checkPlanBudget(t *rapid.T, refreshed, planned int, creates bo
 // only to look for what creates of a killed provider may have made (both
 // collections, per such create); and what the apply walk's own plan reads
 // (Terraform plans every change again before it applies it): one read, as
-// a plan without a refresh, and for creates a look at each collection.
+// a plan without a refresh, and for creates or filters configured a look
+// at each collection.
 func (m *Machine) checkApplyBudget(t *rapid.T, ws *Workspace, creates, updates, deletes, adopted int64) {
 	counts := m.env.Counters()
 	if counts == nil {
 		return
 	}
 	lists := int64(2 * ws.openEntries)
-	if creates > 0 {
+	if creates > 0 || ws.configuresFilters() {
 		lists += int64(len(Kinds))
 	}
 	if counts["create"] != creates-adopted || counts["update"] > updates+deletes+creates+adopted || counts["list"] > lists ||
@@ -68,4 +70,15 @@ func describeCounters(c map[string]int64) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// configuresFilters reports whether a resource of ws configures filters,
+// which a plan may look at the project to judge.
+func (ws *Workspace) configuresFilters() bool {
+	for _, s := range ws.slots {
+		if s.config != nil && s.config.Filters != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -56,13 +56,14 @@ type Env struct {
 	close func()
 }
 
-// LocalEnv starts a local API of the scenario's own with the catalog, and
-// sets the provider up for project 1 (by its id or as "@current"). Close
-// stops the API. With SCENARIO_DEBUG set, every request is logged (with
-// rapid's output of the failing scenario), to see what a step sent.
-func LocalEnv(t testing.TB, cat *Catalog, current bool) *Env {
+// LocalEnv starts a local API of the scenario's own with the catalog, as
+// version v of the service, its first config id firstID (0: 1), and sets
+// the provider up for project 1 (by its id or as "@current"). Close stops
+// the API. With SCENARIO_DEBUG set, every request is logged (with rapid's
+// output of the failing scenario), to see what a step sent.
+func LocalEnv(t testing.TB, cat *Catalog, current bool, v localapi.Version, firstID int64) *Env {
 	t.Helper()
-	srv, err := localapi.New(localapi.Options{Plugins: slices.Clone(cat.Plugins)})
+	srv, err := localapi.New(localapi.Options{Plugins: slices.Clone(cat.Plugins), Version: v, FirstConfigID: firstID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -16,29 +17,29 @@ import (
 
 // Verdict asks the service whether it takes what an apply of action
 // ("create", "update", "replace") sends for c, and why not. The service
-// judges the values itself (Env.Accepts). From generation 2 on it stores
-// no new config, so a create or replacement cannot succeed, and it has no
-// filters, so configured filters must filter nothing (what generation 1
-// stores as {}); the values are judged by a scratch create at generation
-// 1, as updates still check them the same way.
+// judges the values itself (Env.Accepts), at version B, which has every
+// field: from version C on it has no filters, so configured filters must
+// filter nothing (what B stores as {}), and from E on it stores no new
+// config, so a create or replacement cannot succeed.
 func (e *Env) Verdict(ctx context.Context, c *Config, action string) (bool, string, error) {
-	if e.Local == nil || e.Local.Generation() < localapi.Generation2 {
+	if e.Local == nil || e.Local.Version() == localapi.VersionB {
 		ok, why, _, err := e.judge(ctx, c)
 		return ok, why, err
 	}
-	if action != "update" {
-		return false, "the service stores no new config from generation 2 on", nil
+	v := e.Local.Version()
+	if action != "update" && v >= localapi.VersionE {
+		return false, fmt.Sprintf("the service stores no new config from version E on (it is at %v)", v), nil
 	}
-	gen := e.Local.Generation()
-	if err := e.Local.SetGeneration(localapi.Generation1); err != nil {
+	if err := e.Local.SetVersion(localapi.VersionB); err != nil {
 		return false, "", err
 	}
 	ok, why, filters, err := e.judge(ctx, c)
-	if err := e.Local.SetGeneration(gen); err != nil {
+	if err := e.Local.SetVersion(v); err != nil {
 		return false, "", err
 	}
 	if ok && c.Filters != nil && !filtersNothing(filters) {
-		return false, "the service has no filters from generation 2 on, and these filter something: " + string(filters), err
+		return false, fmt.Sprintf("the service has no filters from version C on (it is at %v), and these filter something: %s",
+			v, filters), err
 	}
 	return ok, why, err
 }
@@ -96,7 +97,7 @@ func (m *Machine) checkRefusal(t *rapid.T, ws *Workspace, s *slot, action string
 }
 
 // generation2Create reports whether diags refuse a create because the
-// service no longer stores configs (generation 2): what the create made
+// service no longer stores configs (version E on): what the create made
 // instead, that it made nothing, or a replacement refused at plan time.
 func generation2Create(diags []*tfprotov6.Diagnostic) bool {
 	for _, d := range diags {

@@ -35,14 +35,20 @@ type Machine struct {
 	// the service may list that no resource holds.
 	leftovers map[int64]bool
 	released  map[int64]string
-	log       []string
+	// deferred are configs of a killed run whose next apply was refused at
+	// plan time: a later apply may adopt them (or name them), and need not.
+	deferred map[int64]bool
+	// orders are the order resources, by kind, each in a workspace of its
+	// own in the working directory (Order).
+	orders map[string]*orderSlot
+	log    []string
 }
 
 // Stats counts what the scenarios did, so that a run can tell how much of
 // it converged rather than stopped at a refusal.
 type Stats struct {
-	Applies, Refused, Imports, Upgrades, Changes, Kills, Adopted, Leftovers, Generations atomic.Int64
-	Released, ImportedElsewhere, Paths                                                   atomic.Int64
+	Applies, Refused, Imports, Upgrades, Changes, Kills, Adopted, Leftovers, Versions, Orders atomic.Int64
+	Released, ImportedElsewhere, Paths                                                        atomic.Int64
 }
 
 // stats are the counts of the scenarios of this process.
@@ -58,7 +64,7 @@ func NewMachine(t *rapid.T, env *Env, tempDir func() string) *Machine {
 		t.Fatal(err)
 	}
 	return &Machine{env: env, workspaces: newWorkspaces(t), dir: work, real: work, root: root,
-		leftovers: map[int64]bool{}, released: map[int64]string{}}
+		leftovers: map[int64]bool{}, released: map[int64]string{}, deferred: map[int64]bool{}, orders: map[string]*orderSlot{}}
 }
 
 // journal is the create journal directory of ws, as its provider finds it
@@ -84,7 +90,8 @@ func (m *Machine) Actions() map[string]func(*rapid.T) {
 	if m.env.Local != nil {
 		actions["upgrade"] = m.Upgrade
 		actions["kill"] = m.KilledApply
-		actions["generation"] = m.SwitchGeneration
+		actions["version"] = m.SwitchVersion
+		actions["order"] = m.Order
 	}
 	return actions
 }
@@ -113,6 +120,14 @@ func (m *Machine) Describe() string {
 				b.WriteString(s.config.HCL(s.name))
 			}
 		}
+	}
+	for _, kind := range Kinds {
+		if o := m.orders[kind]; o != nil {
+			fmt.Fprintf(&b, "\n# The %s order's workspace:\n%s", kind, o.hcl)
+		}
+	}
+	if m.env.Local != nil {
+		fmt.Fprintf(&b, "\n# The service: version %v\n", m.env.Local.Version())
 	}
 	b.WriteString("\n# The plugin catalog (-plugins file):\n")
 	b.WriteString(m.env.Catalog.JSON())

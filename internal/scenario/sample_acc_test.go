@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // sampleSeeds are the generated scenarios that run through the terraform
@@ -29,7 +30,7 @@ func TestAccScenarioSample(t *testing.T) {
 	for _, seed := range sampleSeeds {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			sample := SampleGen(3).Example(seed)
-			env := LocalEnv(t, sample.Catalog, sample.Current)
+			env := LocalEnv(t, sample.Catalog, sample.Current, localapi.VersionB, 0)
 			t.Cleanup(env.Close)
 			steps := make([]resource.TestStep, 0, len(sample.Steps)+1)
 			for i := range sample.Steps {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // TestScenarios runs generated scenarios: a plugin catalog, one or two
@@ -32,19 +33,27 @@ func TestScenarios(t *testing.T) {
 	}
 	rapid.Check(t, func(rt *rapid.T) {
 		cat := catalogGen.Draw(rt, "catalog")
-		env := LocalEnv(t, cat, rapid.Bool().Draw(rt, "provider project_id is @current"))
+		current := rapid.Bool().Draw(rt, "provider project_id is @current")
+		// A version that stores configs, which later steps may move on; config
+		// ids from a drawn start, so that they are the catalog's plugin ids.
+		v := rapid.SampledFrom(startVersions).Draw(rt, "version")
+		env := LocalEnv(t, cat, current, v, rapid.Int64Range(1, int64(len(cat.Plugins))).Draw(rt, "first config id"))
 		defer env.Close()
 		m := NewMachine(rt, env, t.TempDir)
 		rt.Repeat(m.Actions())
 	})
 	t.Logf("applies that converged: %d, refused: %d; imports: %d, plugin upgrades: %d, changes on the service: %d, "+
-		"killed applies: %d (configs adopted after them: %d, left over and named: %d), moves to generation 2: %d, "+
-		"configs let go of by state rm or a removed block: %d (imported into another state: %d), other paths to "+
-		"the working directory: %d",
+		"killed applies: %d (configs adopted after them: %d, left over and named: %d), moves to a later version: %d, "+
+		"order applies: %d, configs let go of by state rm or a removed block: %d (imported into another state: %d), "+
+		"other paths to the working directory: %d",
 		stats.Applies.Load(), stats.Refused.Load(), stats.Imports.Load(), stats.Upgrades.Load(), stats.Changes.Load(),
-		stats.Kills.Load(), stats.Adopted.Load(), stats.Leftovers.Load(), stats.Generations.Load(),
+		stats.Kills.Load(), stats.Adopted.Load(), stats.Leftovers.Load(), stats.Versions.Load(), stats.Orders.Load(),
 		stats.Released.Load(), stats.ImportedElsewhere.Load(), stats.Paths.Load())
 }
+
+// startVersions are the versions a scenario starts at: those that store
+// the configs it creates (B, the seed's, C and D).
+var startVersions = []localapi.Version{localapi.VersionB, localapi.VersionC, localapi.VersionD}
 
 // Bounds of a live run: scenarios, and creates per scenario (the oracle's
 // included).

@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // Script is a generated run of the terraform binary in one working
@@ -15,19 +16,21 @@ import (
 // and steps that apply a workspace's configuration (now and then the same
 // as the other's, targeted, or without a refresh), kill such an apply at a
 // request boundary and apply again at once, change a config on the
-// service, or move the service to generation 2.
+// service, or move the service from the version it starts at (Start, one
+// that stores configs) to a later one (Move).
 type Script struct {
-	Catalog    *Catalog
-	Current    bool
-	Workspaces []string
-	Kinds      []string
-	Steps      []ScriptStep
+	Catalog     *Catalog
+	Current     bool
+	Workspaces  []string
+	Kinds       []string
+	Steps       []ScriptStep
+	Start, Move localapi.Version
 }
 
 // ScriptStep is one step of a Script.
 type ScriptStep struct {
 	Workspace string
-	// Op is "apply", "kill", "change" or "generation".
+	// Op is "apply", "kill", "change" or "version" (the move to Move).
 	Op string
 	// Configs are the workspace's resources for an apply (nil: left out).
 	Configs []*Config
@@ -60,8 +63,8 @@ func (s ScriptStep) String() string {
 	switch s.Op {
 	case "change":
 		return fmt.Sprintf("change %s.r%d on the service: %s", s.Workspace, s.Resource, s.Edit)
-	case "generation":
-		return "the service moves to generation 2"
+	case "version":
+		return "the service moves to a later version"
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s %s", s.Op, s.Workspace, s.Flags)
@@ -90,11 +93,11 @@ func ScriptGen(steps int) *rapid.Generator[*Script] {
 		switched := false
 		for i := range steps {
 			ws := rapid.SampledFrom(s.Workspaces).Draw(t, fmt.Sprint("workspace of step ", i))
-			op := rapid.SampledFrom([]string{"apply", "apply", "apply", "kill", "kill", "change", "change", "generation"}).
+			op := rapid.SampledFrom([]string{"apply", "apply", "apply", "kill", "kill", "change", "change", "version"}).
 				Draw(t, fmt.Sprint("step ", i))
 			step := ScriptStep{Workspace: ws, Op: op}
 			switch op {
-			case "generation":
+			case "version":
 				if switched || i < steps/2 {
 					step.Op = "apply"
 					break
@@ -133,6 +136,10 @@ func ScriptGen(steps int) *rapid.Generator[*Script] {
 			}
 			s.Steps = append(s.Steps, step)
 		}
+		// Drawn last, so that a seed's steps stay what they were.
+		s.Start = rapid.SampledFrom([]localapi.Version{localapi.VersionB, localapi.VersionC, localapi.VersionD}).Draw(t, "version")
+		s.Move = rapid.SampledFrom([]localapi.Version{localapi.VersionC, localapi.VersionD, localapi.VersionE,
+			localapi.VersionE2026}[s.Start-localapi.VersionB:]).Draw(t, "version moved to")
 		return s
 	})
 }

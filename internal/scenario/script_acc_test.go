@@ -19,14 +19,13 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
 // scriptSeeds are the generated scripts that run through the terraform
 // binary, chosen among the first sixteen so that between them both
 // workspaces apply, kills land and their orphans are adopted (Terraform
 // alone and with its provider), plans are targeted and without a refresh,
-// settings change on the service, and the service moves to generation 2.
+// settings change on the service, and the service moves to a later version.
 var scriptSeeds = []int{6, 13, 14}
 
 // scriptSteps is the length of a script.
@@ -37,7 +36,8 @@ const scriptSteps = 8
 // of one working directory sharing the project, applies of saved plans
 // (targeted, or without a refresh, now and then), applies killed at a
 // request boundary (Terraform alone, or its provider too) and applied again
-// at once, changes on the service, a move to generation 2. After each
+// at once, changes on the service, a move to a later version of the
+// service (from B, C or D, which store configs). After each
 // step: no two resources of either state hold one config; the service
 // lists only configs a state holds (or a warning named); an apply changes
 // the service only as `terraform show -json` of its plan says; an apply
@@ -60,9 +60,10 @@ func TestAccScenarioScript(t *testing.T) {
 	for _, seed := range seeds {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			script := ScriptGen(scriptSteps).Example(seed)
-			env := LocalEnv(t, script.Catalog, script.Current)
+			env := LocalEnv(t, script.Catalog, script.Current, script.Start, 0)
 			t.Cleanup(env.Close)
 			r := newScriptRun(t, env, script)
+			r.logf("the service is at version %v", script.Start)
 			for i, step := range script.Steps {
 				r.logf("%d. %s", i+1, step)
 				r.run(step)
@@ -146,10 +147,11 @@ func (r *scriptRun) stateIDs(ws string) map[string]int64 {
 func (r *scriptRun) run(step ScriptStep) {
 	ctx := context.Background()
 	switch step.Op {
-	case "generation":
-		if err := r.env.Local.SetGeneration(localapi.Generation2); err != nil {
+	case "version":
+		if err := r.env.Local.SetVersion(r.script.Move); err != nil {
 			r.fail("%v", err)
 		}
+		r.logf("   the service is at version %v", r.script.Move)
 		for _, ws := range r.script.Workspaces {
 			r.drift[ws] = true
 		}

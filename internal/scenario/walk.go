@@ -78,7 +78,7 @@ func (m *Machine) plan(t *rapid.T, ws *Workspace, flags Flags) planned {
 			w.refused = true
 		}
 	}
-	m.checkPlanBudget(t, refreshed, planned, m.plansCreate(ws, w))
+	m.checkPlanBudget(t, refreshed, planned, m.plansCreate(ws, w) || ws.configuresFilters())
 	return w
 }
 
@@ -105,6 +105,8 @@ type applied struct {
 	// configs that applies finished before a kill gave Terraform.
 	done   []bool
 	handed map[int64]bool
+	// planRefused: the plan was refused, so nothing was applied.
+	planRefused bool
 }
 
 // run is apply, killed as kill says (nil: not at all).
@@ -122,7 +124,7 @@ func (m *Machine) run(t *rapid.T, ws *Workspace, flags Flags, kill *Kill) *appli
 		}
 		m.step("plan of %s refused", ws.Name)
 		stats.Refused.Add(1)
-		return &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots))}
+		return &applied{diags: make([][]*tfprotov6.Diagnostic, len(ws.slots)), planRefused: true}
 	}
 	if m.env.MaxCreates > 0 && m.env.Creates >= m.env.MaxCreates && createsAny(w) {
 		m.step("not applied: the scenario made its creates")

@@ -43,8 +43,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		addr        = fs.String("addr", "127.0.0.1:8010", "`HOST:PORT` to listen on; port 0 picks a free one")
 		db          = fs.String("db", "", "SQLite `FILE` that keeps data across restarts (default: in memory)")
 		plugins     = fs.String("plugins", "", "JSON `FILE` replacing the seeded plugin catalog")
-		generation  = fs.Int("generation", localapi.Generation1, "service generation `N` to behave as: 1, 2 (creates make hog functions) or 3 (no collections)")
-		today       = fs.Bool("today", false, "serve generation 2 as the service is today: every key scoped, JSON creates refused, \"Endpoint not found.\" (implies -generation 2)")
+		version     = fs.String("version", "", "service `VERSION` to behave as: B (the seed's, default), C, D, E (creates make hog functions), E2026 (as today) or F (no collections)")
+		generation  = fs.Int("generation", localapi.Generation1, "service generation `N` to behave as: 1 (version B), 2 (E) or 3 (F)")
+		today       = fs.Bool("today", false, "serve generation 2 as the service is today, version E2026: every key scoped, JSON creates refused, \"Endpoint not found.\" (implies -generation 2)")
+		firstID     = fs.Int64("first-config-id", 1, "id `N` of the first config made: config ids overlap plugin ids, or not")
 		noAccess    = fs.Bool("no-plugin-access", false, "the organization's plugin access is below \"config\": creates 400, no configs shown, plugin listings 403")
 		rateLimit   = fs.Int("rate-limit", 0, "per-key requests per minute before 429 (0: off)")
 		rateHour    = fs.Int("rate-limit-hour", 0, "per-key requests per hour before 429 (0: off)")
@@ -74,11 +76,23 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *today && !flagSet(fs, "generation") {
 		gen = localapi.Generation2 // today's service is generation 2
 	}
+	var v localapi.Version
+	if flagSet(fs, "version") {
+		if flagSet(fs, "generation") || *today {
+			return errors.New("-version names the service alone: leave -generation and -today out")
+		}
+		var err error
+		if v, err = localapi.ParseVersion(*version); err != nil {
+			return err
+		}
+	}
 	opts := localapi.Options{
 		Addr:               *addr,
 		DBPath:             *db,
+		Version:            v,
 		Generation:         gen,
 		Today:              *today,
+		FirstConfigID:      *firstID,
 		NoPluginAccess:     *noAccess,
 		RateLimitPerMinute: *rateLimit,
 		RateLimitPerHour:   *rateHour,
@@ -108,7 +122,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(out, "listening %s\n", srv.URL)
 	err = out.Flush()
 	if err == nil {
-		printSeed(out, opts)
+		printSeed(out, opts, srv.Server)
 		err = out.Flush()
 	}
 	if err != nil {
@@ -147,14 +161,15 @@ func nameOf(p localapi.Plugin) string {
 	return *p.Name
 }
 
-func printSeed(w io.Writer, opts localapi.Options) {
+func printSeed(w io.Writer, opts localapi.Options, srv *localapi.Server) {
+	v := srv.Version()
 	switch {
-	case opts.Today && opts.Generation == localapi.Generation2:
-		fmt.Fprintf(w, "generation %d, as the service is today\n", opts.Generation)
-	case opts.Today:
-		fmt.Fprintf(w, "generation %d (today's service once moved to generation 2)\n", opts.Generation)
+	case v == localapi.VersionE2026:
+		fmt.Fprintf(w, "version %s, generation %d, as the service is today\n", v, srv.Generation())
+	case srv.Today():
+		fmt.Fprintf(w, "version %s, generation %d (today's service once moved to generation 2)\n", v, srv.Generation())
 	default:
-		fmt.Fprintf(w, "generation %d\n", opts.Generation)
+		fmt.Fprintf(w, "version %s, generation %d\n", v, srv.Generation())
 	}
 	if opts.NoPluginAccess {
 		fmt.Fprintln(w, "organization: plugin access below \"config\"")
@@ -162,7 +177,7 @@ func printSeed(w io.Writer, opts localapi.Options) {
 	fmt.Fprintln(w, "keys:")
 	for _, k := range localapi.DefaultKeys() {
 		scopes := "legacy, no scopes: every action"
-		if opts.Today {
+		if srv.Today() {
 			scopes = "legacy, no scopes: every action, but \"*\" on today's service"
 		}
 		if len(k.Scopes) > 0 {

@@ -82,8 +82,8 @@ func TestCommandGenerations(t *testing.T) {
 	if status != 201 || !strings.Contains(body, `"id":1,`) || !strings.Contains(body, `"filters":`) {
 		t.Fatalf("create at generation 1: %d %s", status, body)
 	}
-	if out := url.stop(t); !strings.Contains(out, "generation 1\n") {
-		t.Errorf("stdout does not name generation 1:\n%s", out)
+	if out := url.stop(t); !strings.Contains(out, "version B, generation 1\n") {
+		t.Errorf("stdout does not name version B, generation 1:\n%s", out)
 	}
 
 	url = startCommand(t, bin, "-db", db, "-generation", "2", "-debug-routes")
@@ -106,7 +106,7 @@ func TestCommandGenerations(t *testing.T) {
 		!strings.Contains(body, `"source_config_id":1,`) || !strings.Contains(body, `"template_id":"plugin-posthog-plugin-geoip"`) {
 		t.Errorf("bulk migration: %d %s", status, body)
 	}
-	if status, body = request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"generation":2,"today":false}` {
+	if status, body = request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"version":"E","generation":2,"today":false}` {
 		t.Errorf("generation route: %d %s", status, body)
 	}
 	url.stop(t)
@@ -125,18 +125,18 @@ func TestCommandToday(t *testing.T) {
 	bin, db := buildCommand(t)
 	coll := "/api/projects/1/pipeline_transformation_configs/"
 	url := startCommand(t, bin, "-db", db, "-today", "-generation", "1", "-debug-routes")
-	if status, body := request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"generation":1,"today":true}` {
+	if status, body := request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"version":"B","generation":1,"today":true}` {
 		t.Errorf("generation route: %d %s", status, body)
 	}
 	if status, body := request(t, "POST", url.base+coll, `{"plugin": 1, "order": 1, "enabled": true}`); status != 201 || !strings.Contains(body, `"id":1,`) {
 		t.Fatalf("create at generation 1: %d %s", status, body)
 	}
-	if out := url.stop(t); !strings.Contains(out, "generation 1 (today's service once moved to generation 2)\n") {
+	if out := url.stop(t); !strings.Contains(out, "version B, generation 1 (today's service once moved to generation 2)\n") {
 		t.Errorf("stdout does not name the mode:\n%s", out)
 	}
 
 	url = startCommand(t, bin, "-db", db, "-today", "-debug-routes")
-	if status, body := request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"generation":2,"today":true}` {
+	if status, body := request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"version":"E2026","generation":2,"today":true}` {
 		t.Errorf("generation route: %d %s", status, body)
 	}
 	if status, body := request(t, "GET", url.base+coll+"1/", ""); status != 200 || strings.Contains(body, "delivery_rate_24h") {
@@ -152,8 +152,48 @@ func TestCommandToday(t *testing.T) {
 	if status, body := request(t, "POST", url.base+coll+"1/job/", `{}`); status != 404 || !strings.Contains(body, "Endpoint not found.") {
 		t.Errorf("job: %d %s", status, body)
 	}
-	if out := url.stop(t); !strings.Contains(out, "generation 2, as the service is today\n") || !strings.Contains(out, `"*" on today's service`) {
+	if out := url.stop(t); !strings.Contains(out, "version E2026, generation 2, as the service is today\n") || !strings.Contains(out, `"*" on today's service`) {
 		t.Errorf("stdout does not name the mode:\n%s", out)
+	}
+}
+
+// TestCommandVersion: -version serves a version by name, here C, the
+// seed's without filters and with jobs, on a -db file seeded at B, its
+// next config id from -first-config-id; the debug route moves it to D,
+// which has no job; -version leaves no room for -generation or -today.
+func TestCommandVersion(t *testing.T) {
+	bin, db := buildCommand(t)
+	coll := "/api/projects/1/pipeline_transformation_configs/"
+	url := startCommand(t, bin, "-db", db)
+	if status, body := request(t, "POST", url.base+coll, `{"plugin": 1, "order": 1, "enabled": true}`); status != 201 {
+		t.Fatalf("create at B: %d %s", status, body)
+	}
+	url.stop(t)
+
+	url = startCommand(t, bin, "-db", db, "-version", "c", "-debug-routes", "-first-config-id", "40")
+	if status, body := request(t, "GET", url.base+"/_localapi/generation", ""); status != 200 || body != `{"version":"C","generation":1,"today":false}` {
+		t.Errorf("generation route: %d %s", status, body)
+	}
+	if status, body := request(t, "GET", url.base+coll+"1/", ""); status != 200 || strings.Contains(body, `"filters"`) {
+		t.Errorf("retrieve at C: %d %s", status, body)
+	}
+	if status, body := request(t, "POST", url.base+coll+"1/job/", `{"job": {}}`); status != 400 || !strings.Contains(body, "The job type must be specified!") {
+		t.Errorf("job at C: %d %s", status, body)
+	}
+	if status, body := request(t, "POST", url.base+coll, `{"plugin": 2, "order": 2}`); status != 201 || !strings.Contains(body, `"id":40,`) {
+		t.Errorf("create at C with -first-config-id 40: %d %s", status, body)
+	}
+	if status, body := request(t, "PUT", url.base+"/_localapi/generation", `{"version": "D"}`); status != 204 {
+		t.Errorf("PUT version D: %d %s", status, body)
+	}
+	if status, body := request(t, "POST", url.base+coll+"1/job/", `{"job": {}}`); status != 404 {
+		t.Errorf("job at D: %d %s", status, body)
+	}
+	if status, body := request(t, "PUT", url.base+"/_localapi/generation", `{"version": "G"}`); status != 400 || !strings.Contains(body, `"attr":"version"`) {
+		t.Errorf("PUT version G: %d %s", status, body)
+	}
+	if out := url.stop(t); !strings.Contains(out, "version C, generation 1\n") {
+		t.Errorf("stdout does not name version C:\n%s", out)
 	}
 }
 
@@ -255,7 +295,9 @@ func request(t *testing.T, method, url, body string) (int, string) {
 func TestRunRejectsBadFlags(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	for _, args := range [][]string{{"-nope"}, {"extra"}, {"-plugins", "/does/not/exist.json"}, {"-addr", "256.0.0.1:x"},
-		{"-generation", "0"}, {"-generation", "4"}, {"-generation", "-1"}, {"-generation", "two"}} {
+		{"-generation", "0"}, {"-generation", "4"}, {"-generation", "-1"}, {"-generation", "two"},
+		{"-version", "A"}, {"-version", "E2025"}, {"-version", "C", "-generation", "1"}, {"-version", "D", "-today"},
+		{"-first-config-id", "-1"}} {
 		if err := run(args, &stdout, &stderr); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
