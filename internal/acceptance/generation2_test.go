@@ -81,9 +81,10 @@ output "%[2]s" {
 // time (never an inconsistent result), and once left out the plan is
 // empty; update, disable, reorder, data sources, an import of a config made
 // under generation 1 all work, each followed by an empty plan. A create is
-// refused with the documented message: exactly one POST per refused create,
-// one hog function for the plugin with a template and none for the other,
-// nothing in state, no create journal entry left; a job resource is told
+// refused with the documented message: one POST for the first create of
+// each kind, one hog function for the plugin with a template and none for
+// the other, no POST at all once a create made a hog function, nothing in
+// state, no create journal entry left; a job resource is told
 // at plan time that the service has no job action. Destroy deletes every
 // config.
 func TestAccGeneration2_existingConfigs(t *testing.T) {
@@ -178,46 +179,62 @@ resource "pipeline_transformation_config" "outside" {
 	tf.EmptyPlan("import")
 
 	// Creates: nothing tells E from D before a create (the notes' table),
-	// so each is sent once: the transformation's made a hog function,
-	// which the answer shows (a config without an id), and the import
-	// app's was refused; neither is sent again, nothing lands in the state.
+	// so the first is sent. Terraform runs creates in any order, and an
+	// answer that shows the service makes no configs refuses the creates
+	// not yet sent, so each kind comes in an apply of its own: the import
+	// app's is refused by the service; the transformation's makes a hog
+	// function, which the answer shows (a config without an id); after
+	// that, this working directory sends no create to the host at all.
+	// Nothing lands in the state.
 	local.ResetCounters()
 	if err := local.ResetHogFunctions(); err != nil {
 		t.Fatal(err)
 	}
-	creates := `
-resource "pipeline_transformation_config" "new" {
-  plugin = 1
-  config = jsonencode({ locale = "en" })
-}
-
+	const newImportApp = `
 resource "pipeline_import_app_config" "new" {
   plugin = 4
 }
 `
-	tf.WriteConfig(provider + imported + creates)
-	out, err = run("refused creates", "apply", "-auto-approve")
-	flat = strings.Join(strings.Fields(out), " ")
-	if err == nil {
-		t.Fatalf("the creates succeeded:\n%s", out)
-	}
-	for _, want := range []string{
-		"Error: The service made a hog function instead of a transformation config",
-		"Error: The service no longer creates import app configs",
-		"The request was not sent again",
-		"posthog_hog_function",
-	} {
-		if !strings.Contains(flat, want) {
-			t.Errorf("the refusals do not say %q", want)
+	const newTransformation = `
+resource "pipeline_transformation_config" "new" {
+  plugin = 1
+  config = jsonencode({ locale = "en" })
+}
+`
+	refusedCreate := func(step, config string, creates int64, hogFunctions []int64, wants ...string) {
+		t.Helper()
+		local.ResetCounters()
+		tf.WriteConfig(provider + imported + config)
+		out, err := run(step, "apply", "-auto-approve")
+		flat := strings.Join(strings.Fields(out), " ")
+		if err == nil {
+			t.Fatalf("%s: the create succeeded:\n%s", step, out)
+		}
+		for _, want := range wants {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%s: the refusal does not say %q:\n%s", step, want, out)
+			}
+		}
+		if c := local.Counters(); c["create"] != creates || c["update"] != 0 || c["delete"] != 0 {
+			t.Errorf("%s: writes counted %v, want %d creates", step, c, creates)
+		}
+		var plugins []int64
+		for _, h := range local.HogFunctions() {
+			plugins = append(plugins, h.Plugin)
+		}
+		if fmt.Sprint(plugins) != fmt.Sprint(hogFunctions) {
+			t.Errorf("%s: hog functions of plugins %v, want %v", step, plugins, hogFunctions)
 		}
 	}
-	c := local.Counters()
-	if c["create"] != 2 || c["update"] != 0 || c["delete"] != 0 {
-		t.Errorf("writes counted %v, want the two creates", c)
-	}
-	if made := local.HogFunctions(); len(made) != 1 || made[0].Plugin != 1 {
-		t.Errorf("hog functions %+v, want the one of plugin 1", made)
-	}
+	refusedCreate("import app create", newImportApp, 1, nil,
+		"Error: The service no longer creates import app configs", "Plugin creation is no longer possible",
+		"posthog_hog_function")
+	refusedCreate("transformation create", newTransformation, 1, []int64{1},
+		"Error: The service made a hog function instead of a transformation config",
+		"The request was not sent again", "posthog_hog_function")
+	refusedCreate("both creates, after the hog function", newImportApp+newTransformation, 0, []int64{1},
+		"Error: The service no longer creates import app configs",
+		"Error: The service no longer creates transformation configs", "so nothing was sent")
 
 	// A job: refused at plan time, the job route answering 404: the
 	// service has had no job action since late 2024. Nothing is sent.
@@ -241,7 +258,7 @@ resource "pipeline_transformation_job" "reprocess" {
 			t.Errorf("the job's refusal does not say %q", want)
 		}
 	}
-	c = local.Counters()
+	c := local.Counters()
 	if c["job"] != 0 || len(local.Jobs()) != 0 {
 		t.Errorf("job requests %d, jobs run %v: want none", c["job"], local.Jobs())
 	}
