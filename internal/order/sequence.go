@@ -103,7 +103,7 @@ func unlistedIDs(byOrder, ids []int64) []int64 {
 //
 // The service stores an order in 32 bits: listed configs in sequence up to
 // its largest order leave no room after them, so "last" numbers them from
-// 1 anyway; "keep" moves a tie at the top down rather than past it.
+// 1 anyway; both move a tie at the top down rather than past it.
 func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int64, []int64) {
 	want := make(map[int64]int64, len(current))
 	maps.Copy(want, current)
@@ -120,25 +120,21 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 		for _, id := range ids {
 			listed[id] = want[id]
 		}
-		maps.Copy(want, unlistedAfter(byOrder, listed, current))
+		writes, _ := unlistedAfter(byOrder, listed, current)
+		maps.Copy(want, writes)
 	}
 	return want, unlistedIDs(sequenceOf(want), ids)
 }
 
-// unlistedAfterOverflow reports whether moving the unlisted configs after
-// ids at the orders they hold would take an order past the service's
-// largest.
+// unlistedAfterOverflow reports whether the unlisted configs find no room
+// after ids at the orders they hold, below the service's largest order.
 func unlistedAfterOverflow(ids []int64, current map[int64]int64) bool {
 	listed := make(map[int64]int64, len(ids))
 	for _, id := range ids {
 		listed[id] = current[id]
 	}
-	for _, o := range unlistedAfter(sequenceOf(current), listed, current) {
-		if o > math.MaxInt32 {
-			return true
-		}
-	}
-	return false
+	_, fits := unlistedAfter(sequenceOf(current), listed, current)
+	return !fits
 }
 
 // ownPlaces gives ids, in sequence, the orders they hold (sorted), a tie one
@@ -177,25 +173,35 @@ func sequenceOf(orders map[int64]int64) []int64 {
 }
 
 // unlistedAfter returns new orders after the highest wanted one (from 1) for
-// the configs of byOrder not wanted, in their sequence; those already after stay.
-func unlistedAfter(byOrder []int64, wanted, current map[int64]int64) map[int64]int64 {
-	writes := map[int64]int64{}
-	next := int64(1)
+// the configs of byOrder not wanted, in their sequence; those already after
+// stay. The service stores an order in 32 bits: where the last would pass
+// its largest order, a tie at the top moves down rather than past it. fits
+// is false when that leaves no room after the wanted ones.
+func unlistedAfter(byOrder []int64, wanted, current map[int64]int64) (writes map[int64]int64, fits bool) {
+	after := int64(0)
 	if len(wanted) > 0 {
-		next = slices.Max(slices.Collect(maps.Values(wanted))) + 1
+		after = slices.Max(slices.Collect(maps.Values(wanted)))
 	}
+	var ids, orders []int64
+	next := after + 1
 	for _, id := range byOrder {
 		if _, ok := wanted[id]; ok {
 			continue
 		}
-		if current[id] >= next {
-			next = current[id] + 1
-			continue
-		}
-		writes[id] = next
-		next++
+		o := max(current[id], next)
+		ids, orders, next = append(ids, id), append(orders, o), o+1
 	}
-	return writes
+	limit := int64(math.MaxInt32)
+	for i := len(orders) - 1; i >= 0 && orders[i] > limit; i-- {
+		orders[i], limit = limit, limit-1
+	}
+	writes = map[int64]int64{}
+	for i, id := range ids {
+		if orders[i] != current[id] {
+			writes[id] = orders[i]
+		}
+	}
+	return writes, len(orders) == 0 || orders[0] > after
 }
 
 // changedOrders returns the entries of want that current does not hold.

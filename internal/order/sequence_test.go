@@ -71,8 +71,20 @@ func TestUnlistedAfter(t *testing.T) {
 	byOrder := []int64{20, 10, 11, 21, 22}
 	current := map[int64]int64{20: 0, 10: 1, 11: 2, 21: 7, 22: 7}
 	want := map[int64]int64{10: 1, 11: 2}
-	if w, writes := map[int64]int64{20: 3, 22: 8}, unlistedAfter(byOrder, want, current); !maps.Equal(writes, w) {
-		t.Errorf("writes %v, want %v", writes, w)
+	w := map[int64]int64{20: 3, 22: 8}
+	if writes, fits := unlistedAfter(byOrder, want, current); !maps.Equal(writes, w) || !fits {
+		t.Errorf("writes %v (fits %v), want %v", writes, fits, w)
+	}
+	// Unlisted 21 and 22 tied at the service's largest order: 22 cannot go
+	// past it, so 21 moves down (found by the generated scenarios).
+	current = map[int64]int64{20: 0, 10: 1, 11: 2, 21: math.MaxInt32, 22: math.MaxInt32}
+	w = map[int64]int64{20: 3, 21: math.MaxInt32 - 1}
+	if writes, fits := unlistedAfter(byOrder, want, current); !maps.Equal(writes, w) || !fits {
+		t.Errorf("a tie at the largest order: writes %v (fits %v), want %v", writes, fits, w)
+	}
+	// Wanted up to the largest order: no room after it.
+	if _, fits := unlistedAfter(byOrder, map[int64]int64{10: 1, 11: math.MaxInt32}, current); fits {
+		t.Errorf("configs after the largest order fit")
 	}
 }
 
@@ -116,6 +128,11 @@ func TestArrange(t *testing.T) {
 			name: "last: listed ones in sequence up to the largest order leave no room after them: numbered from 1", policy: unlistedLast,
 			ids: []int64{1, 2}, current: map[int64]int64{1: 5, 2: math.MaxInt32, 6: 7},
 			want: map[int64]int64{1: 1, 2: 2, 6: 7}, wantUnlisted: []int64{6},
+		},
+		{
+			name: "last: unlisted ones tied at the largest order: the first moves down, not the last past it", policy: unlistedLast,
+			ids: []int64{6, 5}, current: map[int64]int64{5: 0, 6: 1, 9: math.MaxInt32, 10: math.MaxInt32},
+			want: map[int64]int64{6: 1, 5: 2, 9: math.MaxInt32 - 1, 10: math.MaxInt32}, wantUnlisted: []int64{9, 10},
 		},
 		{
 			name: "keep: a tie at the largest order moves down, not past it", policy: unlistedKeep,
