@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/answertext"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
@@ -177,4 +176,4 @@ func checkAPIKey(raw string) (string, error) {
 	return key, nil
 }
 
-func quote(s string) string { return strconv.Quote(answertext.Excerpt(s, answertext.HintLength)) }
+func quote(s string) string { return strconv.Quote(excerpt(s, hintLength)) }

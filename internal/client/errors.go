@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/answertext"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
@@ -55,11 +54,11 @@ func newAPIError(method, path string, resp *http.Response, body []byte, attempts
 	if resp.StatusCode/100 == 3 { // only a GET follows redirects
 		e.Detail = "the service redirected the request"
 		if loc := resp.Header.Get("Location"); loc != "" {
-			e.Detail += " to " + answertext.Excerpt(loc, answertext.HintLength)
+			e.Detail += " to " + excerpt(loc, hintLength)
 		}
 		e.Detail += "; set host to the address the service answers on (scheme and domain)"
 	} else {
-		f := answertext.Decode(body)
+		f := decodeAnswer(body)
 		e.Type, e.Code, e.Detail, e.Attr = f.Type, f.Code, f.Detail, f.Attr
 	}
 	e.Detail = cmp.Or(e.Detail, http.StatusText(resp.StatusCode))

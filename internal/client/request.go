@@ -14,8 +14,6 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/answertext"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/netfail"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
@@ -94,7 +92,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 				why = resp.Status
 			case st.lastErr != nil:
 				why = plainError(st.lastErr).Error()
-				if netfail.Refused(st.lastErr) { // the one quick retry
+				if connRefused(st.lastErr) { // the one quick retry
 					d = c.waitMin
 				}
 			}
@@ -128,7 +126,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 			err = context.Cause(ctx) // what ended the call: its time limit (WithTimeLimit) says how to give more
 		}
 		return nil, &TransportError{Method: r.method, Path: r.path, Attempts: int(st.attempts.Load()),
-			MaybeSent: st.maybeSent.Load(), Hint: netfail.Hint(err, c.hostPort), Err: err}
+			MaybeSent: st.maybeSent.Load(), Hint: netHint(err, c.hostPort), Err: err}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		apiErr := newAPIError(r.method, r.path, resp, body, int(st.attempts.Load()), c.apiKey)
@@ -163,7 +161,7 @@ func plainError(err error) error {
 func (c *Client) decodeError(r apiRequest, resp *apiResponse, err error) error {
 	got := "an empty body"
 	if len(resp.body) > 0 {
-		got = quote(redact(answertext.Line(string(resp.body)), c.apiKey))
+		got = quote(redact(answerLine(string(resp.body)), c.apiKey))
 	}
 	return fmt.Errorf("%s %s: the %d answer is not the expected JSON (%w); got %s", r.method, r.path, resp.status, err, got)
 }

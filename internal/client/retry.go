@@ -13,7 +13,6 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/netfail"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
@@ -76,7 +75,7 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 		}
 		st.lastErr = err
 		if err != nil {
-			if netfail.Refused(err) {
+			if connRefused(err) {
 				st.refusals++
 				return st.refusals <= 1 && st.failed(c.maxRetries), nil
 			}
@@ -106,13 +105,13 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 // notSent reports whether err proves that no byte of the request was written.
 func notSent(err error) bool {
 	var opErr *net.OpError
-	return isA[*net.DNSError](err) || netfail.RejectedHere(err) || isA[*SilentHostError](err) ||
+	return isA[*net.DNSError](err) || rejectedHere(err) || isA[*SilentHostError](err) ||
 		errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
 }
 
 // permanentTransportError reports errors that a retry cannot fix.
 func permanentTransportError(err error) bool {
-	return netfail.CannotMend(err) || isA[*SilentHostError](err) || errors.Is(err, errTooManyRedirects) || isA[*RedirectError](err) ||
+	return cannotMend(err) || isA[*SilentHostError](err) || errors.Is(err, errTooManyRedirects) || isA[*RedirectError](err) ||
 		isA[*AnswerTooLargeError](err) || isA[*throttle.ClosedError](err) || isA[*throttle.PaceError](err) ||
 		strings.Contains(err.Error(), "unsupported protocol scheme")
 }

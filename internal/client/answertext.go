@@ -1,6 +1,7 @@
-// Package answertext turns the body of an error answer, whatever its shape,
-// into text fit for an error message.
-package answertext
+// The body of an error answer, whatever its shape, as text fit for an
+// error message.
+
+package client
 
 import (
 	"bytes"
@@ -15,23 +16,23 @@ import (
 )
 
 // An envelope's detail is the service's own sentence, kept nearly whole;
-// anything else (a proxy's HTML page) is only a hint, of HintLength runes.
+// anything else (a proxy's HTML page) is only a hint, of hintLength runes.
 const (
 	maxEnvelopeDetail = 1000
-	HintLength        = 200
+	hintLength        = 200
 )
 
-// Fields is the service's envelope {type, code, detail, attr}, or as much
+// answerFields is the service's envelope {type, code, detail, attr}, or as much
 // of it as another shape tells.
-type Fields struct {
+type answerFields struct {
 	Type, Code, Detail, Attr string
 }
 
-// Decode reads an error answer's body: the service's envelope, other JSON
+// decodeAnswer reads an error answer's body: the service's envelope, other JSON
 // error shapes (a message, DRF's field errors, a list of strings), or HTML
 // and plain text, of which Detail keeps a short single-line excerpt.
-func Decode(body []byte) Fields {
-	var e Fields
+func decodeAnswer(body []byte) answerFields {
+	var e answerFields
 	b := bytes.TrimSpace(body)
 	if len(b) == 0 {
 		return e
@@ -41,7 +42,7 @@ func Decode(body []byte) Fields {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(b, &m) == nil {
 			if !fromErrorObject(&e, m) {
-				e.Detail = Excerpt(jsonvalue.Compact(b), HintLength)
+				e.Detail = excerpt(jsonvalue.Compact(b), hintLength)
 			}
 			return e
 		}
@@ -51,30 +52,30 @@ func Decode(body []byte) Fields {
 			var s string
 			switch {
 			case json.Unmarshal(b, &list) == nil && len(list) > 0:
-				e.Detail = Excerpt(strings.Join(list, "; "), maxEnvelopeDetail)
+				e.Detail = excerpt(strings.Join(list, "; "), maxEnvelopeDetail)
 			case json.Unmarshal(b, &s) == nil:
-				e.Detail = Excerpt(s, maxEnvelopeDetail)
+				e.Detail = excerpt(s, maxEnvelopeDetail)
 			default:
-				e.Detail = Excerpt(jsonvalue.Compact(b), HintLength)
+				e.Detail = excerpt(jsonvalue.Compact(b), hintLength)
 			}
 			return e
 		}
 	}
-	e.Detail = Line(string(b))
+	e.Detail = answerLine(string(b))
 	return e
 }
 
 // fromErrorObject reads a JSON object error body; false when it has no
 // recognisable message.
-func fromErrorObject(e *Fields, m map[string]json.RawMessage) bool {
+func fromErrorObject(e *answerFields, m map[string]json.RawMessage) bool {
 	e.Type, e.Code, e.Attr = jsonText(m["type"]), jsonText(m["code"]), jsonText(m["attr"])
-	e.Detail = Excerpt(jsonText(m["detail"]), maxEnvelopeDetail)
+	e.Detail = excerpt(jsonText(m["detail"]), maxEnvelopeDetail)
 	if e.Type != "" || e.Code != "" || e.Detail != "" {
 		return true
 	}
 	for _, k := range []string{"message", "error", "error_description"} {
 		if s := jsonText(m[k]); s != "" {
-			e.Detail = Excerpt(s, maxEnvelopeDetail)
+			e.Detail = excerpt(s, maxEnvelopeDetail)
 			return true
 		}
 	}
@@ -90,7 +91,7 @@ func fromErrorObject(e *Fields, m map[string]json.RawMessage) bool {
 			if k != "non_field_errors" {
 				e.Attr = k
 			}
-			e.Detail = Excerpt(msgs[0], maxEnvelopeDetail)
+			e.Detail = excerpt(msgs[0], maxEnvelopeDetail)
 			return true
 		}
 	}
@@ -117,19 +118,19 @@ var (
 	reTag        = regexp.MustCompile(`(?s)<[^>]*>`)
 )
 
-// Line turns an HTML or text body into a short single line.
-func Line(s string) string {
+// answerLine turns an HTML or text body into a short single line.
+func answerLine(s string) string {
 	if strings.Contains(s, "<") {
 		s = reHiddenHTML.ReplaceAllString(s, " ")
 		s = reComment.ReplaceAllString(s, " ")
 		s = reTag.ReplaceAllString(s, " ")
 		s = html.UnescapeString(s)
 	}
-	return Excerpt(strings.Join(strings.Fields(s), " "), HintLength)
+	return excerpt(strings.Join(strings.Fields(s), " "), hintLength)
 }
 
-// Excerpt cuts s to at most n runes, marking a cut with an ellipsis.
-func Excerpt(s string, n int) string {
+// excerpt cuts s to at most n runes, marking a cut with an ellipsis.
+func excerpt(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -1,11 +1,11 @@
-// Package netfail tells what a failed connection means: the failures that
+// What a failed connection means: the failures that
 // waiting cannot mend (the host setting, or this machine's trust in the
 // service's certificate, is wrong), which the client fails at once instead
 // of after max_retries' whole backoff, and a refused connection, each with
 // a hint of what to check. A resolver or handshake that times out and other
-// TLS alerts are none of these, and are retried. It knows net, TLS and
-// x509 errors, nothing of HTTP requests or the API.
-package netfail
+// TLS alerts are none of these, and are retried.
+
+package client
 
 import (
 	"cmp"
@@ -21,9 +21,9 @@ import (
 // wsaeconnrefused is what Windows returns instead of syscall.ECONNREFUSED.
 const wsaeconnrefused = 10061
 
-// Refused reports a refused connection: a wrong port, or a service
+// connRefused reports a refused connection: a wrong port, or a service
 // restarting, which one retry after RetryWaitMin covers (a POST's too).
-func Refused(err error) bool {
+func connRefused(err error) bool {
 	return errors.Is(err, syscall.ECONNREFUSED) || runtime.GOOS == "windows" && errors.Is(err, syscall.Errno(wsaeconnrefused))
 }
 
@@ -46,9 +46,9 @@ var handshakeAlerts = map[string]bool{
 	"tls: encrypted client hello required": true,
 }
 
-// RejectedHere reports a TLS failure found on this side, before the
+// rejectedHere reports a TLS failure found on this side, before the
 // request was written (with TLS 1.3 a server's alert may come after it).
-func RejectedHere(err error) bool { return refusedHere(err, "", "") != "" }
+func rejectedHere(err error) bool { return refusedHere(err, "", "") != "" }
 
 // refusedHere is what a certificate refused here, or a server that does not
 // speak TLS, means and what to check; "" for any other failure.
@@ -75,9 +75,9 @@ func refusedHere(err error, quoted, where string) string {
 	return ""
 }
 
-// Hint says what a failure that waiting cannot mend, or a refused
+// netHint says what a failure that waiting cannot mend, or a refused
 // connection, means and what to check at host; "" for any other failure.
-func Hint(err error, host string) string {
+func netHint(err error, host string) string {
 	quoted := `"` + host + `"`
 	where := "the host setting"
 	var opErr *net.OpError
@@ -95,7 +95,7 @@ func Hint(err error, host string) string {
 		}
 		return `cannot find the host "` + name + `": check the host setting for a typo`
 	}
-	if Refused(err) {
+	if connRefused(err) {
 		at := quoted
 		if addr := dialedAddr(err); addr != "" && addr != host {
 			at += " (" + addr + ")"
@@ -113,9 +113,9 @@ func Hint(err error, host string) string {
 	return ""
 }
 
-// CannotMend reports Hint's failures but a refused connection.
-func CannotMend(err error) bool {
-	return !Refused(err) && Hint(err, "") != ""
+// cannotMend reports netHint's failures but a refused connection.
+func cannotMend(err error) bool {
+	return !connRefused(err) && netHint(err, "") != ""
 }
 
 // dialedAddr is the address a failed dial tried, "" when err names none.
@@ -128,9 +128,4 @@ func dialedAddr(err error) string {
 		err = opErr.Err
 	}
 	return ""
-}
-
-func isA[T error](err error) bool {
-	var t T
-	return errors.As(err, &t)
 }
