@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/readcache"
 )
 
 // ProviderTypeName is the prefix of every construct's type name.
@@ -20,12 +19,12 @@ type ProviderData struct {
 	JournalDir string // where creates are journaled (package createonce), "" for nowhere
 
 	readCacheOnce sync.Once
-	readCache     *readcache.Cache
+	readCache     *client.ReadCache
 	plugins       pluginLookups
 }
 
 // ReadCache returns the operation's batched record reader (package readcache).
-func (d *ProviderData) ReadCache() *readcache.Cache {
-	d.readCacheOnce.Do(func() { d.readCache = readcache.New(d.Client, d.Client.PageSize()) })
+func (d *ProviderData) ReadCache() *client.ReadCache {
+	d.readCacheOnce.Do(func() { d.readCache = client.NewReadCache(d.Client, d.Client.PageSize()) })
 	return d.readCache
 }

@@ -1,7 +1,8 @@
-// Package readcache serves the record reads of one Terraform operation (one
-// configured provider) from list pages when that pays: see DESIGN.md,
-// "Refresh reads come from list pages, when that pays".
-package readcache
+// The record reads of one Terraform operation (one configured provider),
+// served from list pages when that pays: see DESIGN.md, "Refresh reads come
+// from list pages, when that pays".
+
+package client
 
 import (
 	"context"
@@ -9,23 +10,21 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
-
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
 // fetchParallelism is how many pages of one collection are fetched at once.
 const fetchParallelism = 4
 
-// API is what the cache needs of the client: one page, or one record.
-type API interface {
-	List(ctx context.Context, project string, coll client.Collection, limit, offset int) (*client.Page, error)
-	Get(ctx context.Context, project string, coll client.Collection, id int64) (*client.Record, error)
+// pageReader is what the cache needs of the client: one page, or one record.
+type pageReader interface {
+	List(ctx context.Context, project string, coll Collection, limit, offset int) (*Page, error)
+	Get(ctx context.Context, project string, coll Collection, id int64) (*Record, error)
 }
 
-// Cache batches the record reads of one operation. It is safe for
-// concurrent use; use New.
-type Cache struct {
-	api      API
+// ReadCache batches the record reads of one operation. It is safe for
+// concurrent use; use NewReadCache.
+type ReadCache struct {
+	api      pageReader
 	pageSize int
 
 	mu    sync.Mutex
@@ -38,7 +37,7 @@ type Cache struct {
 
 type collKey struct {
 	project string
-	coll    client.Collection
+	coll    Collection
 }
 
 type pluginKey struct {
@@ -47,7 +46,7 @@ type pluginKey struct {
 }
 
 // pluginInfo is one plugin's plugin_info. ready is closed once it is known
-// (ok) or its GET failed (then it is gone from Cache.plugins).
+// (ok) or its GET failed (then it is gone from ReadCache.plugins).
 type pluginInfo struct {
 	key   pluginKey
 	ready chan struct{}
@@ -55,7 +54,7 @@ type pluginInfo struct {
 	ok    bool
 }
 
-// collState is the listing of one collection, guarded by Cache.mu.
+// collState is the listing of one collection, guarded by ReadCache.mu.
 type collState struct {
 	misses int   // reads the pages could not serve, the first GET included
 	count  int64 // the largest count a page reported; -1 before any
@@ -64,7 +63,7 @@ type collState struct {
 	complete bool
 	// failed: a page failed or the count is past a listing's budget.
 	failed  bool
-	records map[int64]*client.Record // the pages' records not served yet
+	records map[int64]*Record // the pages' records not served yet
 	// inflight is closed once the pages being fetched are filed.
 	inflight chan struct{}
 	// firstGET is closed (and nil) once the first read's GET has returned:
@@ -80,12 +79,12 @@ func (s *collState) pages(pageSize int) int {
 	return int((s.count + int64(pageSize) - 1) / int64(pageSize))
 }
 
-// New returns a cache reading through api with pages of pageSize records.
-func New(api API, pageSize int) *Cache {
+// NewReadCache returns a cache reading through api with pages of pageSize records.
+func NewReadCache(api pageReader, pageSize int) *ReadCache {
 	if pageSize <= 0 {
-		pageSize = client.DefaultPageSize
+		pageSize = DefaultPageSize
 	}
-	return &Cache{
+	return &ReadCache{
 		api: api, pageSize: pageSize,
 		colls: map[collKey]*collState{}, invalidated: map[int64]uint64{}, plugins: map[pluginKey]*pluginInfo{},
 	}
@@ -93,7 +92,7 @@ func New(api API, pageSize int) *Cache {
 
 // Read returns record id of collection coll of project, from a list page
 // or by GET. Errors are the GET's.
-func (c *Cache) Read(ctx context.Context, project string, coll client.Collection, id int64) (*client.Record, error) {
+func (c *ReadCache) Read(ctx context.Context, project string, coll Collection, id int64) (*Record, error) {
 	k := collKey{project, coll}
 	rec, first := c.fromPages(ctx, k, id)
 	if rec != nil {
@@ -105,7 +104,7 @@ func (c *Cache) Read(ctx context.Context, project string, coll client.Collection
 // withPluginInfo returns a record from a page of collection k with its
 // plugin's plugin_info, waiting for the first GET of the collection or the
 // plugin's own GET; when neither is under way, it reads the record by GET.
-func (c *Cache) withPluginInfo(ctx context.Context, k collKey, rec *client.Record) (*client.Record, error) {
+func (c *ReadCache) withPluginInfo(ctx context.Context, k collKey, rec *Record) (*Record, error) {
 	key := pluginKey{k.project, rec.Plugin}
 	for {
 		c.mu.Lock()
@@ -138,7 +137,7 @@ func (c *Cache) withPluginInfo(ctx context.Context, k collKey, rec *client.Recor
 // records from pages wait for. The answer settles e, the plugin_info the
 // read is for, or else its plugin's when none is known; a failed GET drops
 // e, so that the next read tries again.
-func (c *Cache) get(ctx context.Context, k collKey, id int64, first bool, e *pluginInfo) (*client.Record, error) {
+func (c *ReadCache) get(ctx context.Context, k collKey, id int64, first bool, e *pluginInfo) (*Record, error) {
 	rec, err := c.api.Get(ctx, k.project, k.coll, id)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -167,7 +166,7 @@ func (c *Cache) get(ctx context.Context, k collKey, id int64, first bool, e *plu
 
 // Invalidate makes sure no page fetched before now serves record id: call
 // it for every record this provider changes.
-func (c *Cache) Invalidate(id int64) {
+func (c *ReadCache) Invalidate(id int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
@@ -180,7 +179,7 @@ func (c *Cache) Invalidate(id int64) {
 // fromPages returns record id from the collection's pages, listing pages
 // when the demand warrants it, or nil when the caller should GET it, and
 // whether that GET is the collection's first read.
-func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) (*client.Record, bool) {
+func (c *ReadCache) fromPages(ctx context.Context, k collKey, id int64) (*Record, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stateOf(k)
@@ -226,10 +225,10 @@ func (c *Cache) fromPages(ctx context.Context, k collKey, id int64) (*client.Rec
 }
 
 // stateOf returns the state of collection k. It runs under c.mu.
-func (c *Cache) stateOf(k collKey) *collState {
+func (c *ReadCache) stateOf(k collKey) *collState {
 	s := c.colls[k]
 	if s == nil {
-		s = &collState{count: -1, records: map[int64]*client.Record{}}
+		s = &collState{count: -1, records: map[int64]*Record{}}
 		c.colls[k] = s
 	}
 	return s
@@ -237,7 +236,7 @@ func (c *Cache) stateOf(k collKey) *collState {
 
 // list fetches the next n pages of collection k in the background; reads
 // wait for them through s.inflight. It runs under c.mu.
-func (c *Cache) list(ctx context.Context, k collKey, s *collState, n int) {
+func (c *ReadCache) list(ctx context.Context, k collKey, s *collState, n int) {
 	first := s.listed
 	s.listed += n
 	s.inflight = make(chan struct{})
@@ -251,9 +250,9 @@ func (c *Cache) list(ctx context.Context, k collKey, s *collState, n int) {
 
 // fetch gets pages first to first+n-1, at most fetchParallelism at a time,
 // then files their records and wakes the reads waiting for them. gen is
-// Cache.gen when the fetch began: a record invalidated since is left out.
-func (c *Cache) fetch(ctx context.Context, k collKey, s *collState, gen uint64, first, n int) {
-	pages := make([]*client.Page, n)
+// ReadCache.gen when the fetch began: a record invalidated since is left out.
+func (c *ReadCache) fetch(ctx context.Context, k collKey, s *collState, gen uint64, first, n int) {
+	pages := make([]*Page, n)
 	errs := make([]error, n)
 	parallel(n, func(i int) {
 		pages[i], errs[i] = c.api.List(ctx, k.project, k.coll, c.pageSize, (first+i)*c.pageSize)
@@ -273,7 +272,7 @@ func (c *Cache) fetch(ctx context.Context, k collKey, s *collState, gen uint64, 
 		if first+i == 0 && int64(len(page.Results)) >= page.Count {
 			s.complete = true
 		}
-		if s.pages(c.pageSize) > client.MaxListPages {
+		if s.pages(c.pageSize) > MaxListPages {
 			tflog.Warn(ctx, "the service counts more records than a listing reads; reading records one by one", map[string]any{
 				"collection": string(k.coll), "project": k.project, "count": page.Count,
 			})

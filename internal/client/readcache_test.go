@@ -1,4 +1,4 @@
-package readcache
+package client
 
 import (
 	"context"
@@ -8,30 +8,29 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
 
-// fixture is a local API holding n transformation configs in project 1, a
-// client with pages of pageSize records, and a cache over that client.
+// fixture is a local pageReader holding n transformation configs in project 1, a
+// client with pages of pageSize records, and a cache over that
 type fixture struct {
 	srv   *localapi.Running
-	api   *client.Client
-	cache *Cache
+	api   *Client
+	cache *ReadCache
 	ids   []int64
 }
 
-const coll = client.Transformations
+const coll = Transformations
 
 func newFixture(t *testing.T, n, pageSize int) *fixture {
 	t.Helper()
 	srv := localapitest.NewTestServer(t, localapi.Options{})
-	api, err := client.New(client.Config{Host: srv.URL, APIKey: localapi.KeyWrite, PageSize: pageSize})
+	api, err := New(Config{Host: srv.URL, APIKey: localapi.KeyWrite, PageSize: pageSize})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{srv: srv, api: api, cache: New(api, api.PageSize())}
+	f := &fixture{srv: srv, api: api, cache: NewReadCache(api, api.PageSize())}
 	for i := range n {
 		f.ids = append(f.ids, f.create(t, fmt.Sprintf("config %d", i)))
 	}
@@ -47,8 +46,8 @@ func (f *fixture) create(t *testing.T, name string) int64 {
 // createOf creates a config of plugin (a transformation plugin).
 func (f *fixture) createOf(t *testing.T, name string, plugin int64) int64 {
 	t.Helper()
-	rec, err := f.api.Create(t.Context(), "1", coll, client.RecordInput{
-		Plugin: client.Some(plugin), Order: client.Some(int64(0)), Name: client.Some(name),
+	rec, err := f.api.Create(t.Context(), "1", coll, RecordInput{
+		Plugin: Some(plugin), Order: Some(int64(0)), Name: Some(name),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +70,7 @@ func (f *fixture) readAll(t *testing.T, ids []int64, workers int) (lists, gets i
 	t.Helper()
 	ctx := t.Context()
 	next := make(chan int64)
-	got := make(map[int64]*client.Record, len(ids))
+	got := make(map[int64]*Record, len(ids))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range workers {
@@ -185,13 +184,13 @@ func TestRead_fallsBackToGET(t *testing.T) {
 	if rec, err := f.cache.Read(ctx, "1", coll, late); err != nil || rec.ID != late {
 		t.Fatalf("read of a record created after the listing: %v, %v", rec, err)
 	}
-	if _, err := f.cache.Read(ctx, "1", coll, 999999); !client.IsNotFound(err) {
+	if _, err := f.cache.Read(ctx, "1", coll, 999999); !IsNotFound(err) {
 		t.Errorf("read of an unknown record: %v, want a 404", err)
 	}
 	if _, err := f.cache.Read(ctx, "1", coll, f.ids[1]); err != nil { // served from the first page before
 		t.Fatal(err)
 	}
-	// The listing told the client the collection's API is there: the 404
+	// The listing told the client the collection's pageReader is there: the 404
 	// is a missing record without a look at the collection.
 	if lists, gets := f.requests(); lists != 0 || gets != 3 {
 		t.Errorf("made %d lists and %d GETs, want 3 GETs and no look at the collection after the 404", lists, gets)
@@ -204,7 +203,7 @@ func TestRead_deletedRecordsFromPages(t *testing.T) {
 	f := newFixture(t, 30, 10)
 	ctx := t.Context()
 	for _, id := range f.ids[:2] {
-		if _, err := f.api.Update(ctx, "1", coll, id, client.RecordInput{Deleted: client.Some(true)}); err != nil {
+		if _, err := f.api.Update(ctx, "1", coll, id, RecordInput{Deleted: Some(true)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -225,7 +224,7 @@ func TestInvalidate(t *testing.T) {
 	ctx := t.Context()
 	// Two reads start the listing: the first page holds ids[0:10].
 	f.readAll(t, []int64{f.ids[20], f.ids[21]}, 1)
-	if _, err := f.api.Update(ctx, "1", coll, f.ids[5], client.RecordInput{Name: client.Some("renamed")}); err != nil {
+	if _, err := f.api.Update(ctx, "1", coll, f.ids[5], RecordInput{Name: Some("renamed")}); err != nil {
 		t.Fatal(err)
 	}
 	f.cache.Invalidate(f.ids[5])
@@ -241,7 +240,7 @@ func TestInvalidate(t *testing.T) {
 // does; List leaves it out.
 type fakeAPI struct {
 	mu         sync.Mutex
-	records    []client.Record
+	records    []Record
 	pluginInfo map[int64]string
 	listErr    error
 	count      int64 // the count pages say; the records' when 0
@@ -251,11 +250,11 @@ type fakeAPI struct {
 	gets       int
 }
 
-func (a *fakeAPI) List(ctx context.Context, _ string, _ client.Collection, limit, offset int) (*client.Page, error) {
+func (a *fakeAPI) List(ctx context.Context, _ string, _ Collection, limit, offset int) (*Page, error) {
 	a.mu.Lock()
 	a.lists++
 	release, started, err := a.release, a.started, a.listErr
-	page := &client.Page{Count: int64(len(a.records))}
+	page := &Page{Count: int64(len(a.records))}
 	if a.count != 0 {
 		page.Count = a.count
 	}
@@ -272,7 +271,7 @@ func (a *fakeAPI) List(ctx context.Context, _ string, _ client.Collection, limit
 	return page, err
 }
 
-func (a *fakeAPI) Get(_ context.Context, _ string, _ client.Collection, id int64) (*client.Record, error) {
+func (a *fakeAPI) Get(_ context.Context, _ string, _ Collection, id int64) (*Record, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.gets++
@@ -301,7 +300,7 @@ func newFakeAPI(n int) *fakeAPI {
 	a := &fakeAPI{}
 	for i := range n {
 		name := "old"
-		a.records = append(a.records, client.Record{ID: int64(i + 1), Name: &name})
+		a.records = append(a.records, Record{ID: int64(i + 1), Name: &name})
 	}
 	return a
 }
@@ -310,13 +309,13 @@ func newFakeAPI(n int) *fakeAPI {
 // older) copy of the record from serving reads.
 func TestInvalidate_whilePageUnderWay(t *testing.T) {
 	api := newFakeAPI(5)
-	c := New(api, 10)
+	c := NewReadCache(api, 10)
 	ctx := t.Context()
 	if _, err := c.Read(ctx, "1", coll, 1); err != nil { // the direct read
 		t.Fatal(err)
 	}
 	api.release, api.started = make(chan struct{}), make(chan struct{})
-	done := make(chan *client.Record)
+	done := make(chan *Record)
 	go func() {
 		rec, _ := c.Read(ctx, "1", coll, 2) // lists the first page
 		done <- rec
@@ -342,7 +341,7 @@ func TestInvalidate_whilePageUnderWay(t *testing.T) {
 func TestRead_listFailureFallsBackToGET(t *testing.T) {
 	api := newFakeAPI(30)
 	api.listErr = errors.New("boom")
-	c := New(api, 10)
+	c := NewReadCache(api, 10)
 	for id := int64(1); id <= 30; id++ {
 		if rec, err := c.Read(t.Context(), "1", coll, id); err != nil || rec.ID != id {
 			t.Fatalf("read %d: %+v, %v", id, rec, err)
@@ -358,7 +357,7 @@ func TestRead_listFailureFallsBackToGET(t *testing.T) {
 func TestRead_countPastTheBudgetFallsBackToGET(t *testing.T) {
 	api := newFakeAPI(30)
 	api.count = 1 << 40
-	c := New(api, 10)
+	c := NewReadCache(api, 10)
 	for id := int64(1); id <= 30; id++ {
 		if rec, err := c.Read(t.Context(), "1", coll, id); err != nil || rec.ID != id {
 			t.Fatalf("read %d: %+v, %v", id, rec, err)
@@ -372,9 +371,9 @@ func TestRead_countPastTheBudgetFallsBackToGET(t *testing.T) {
 // Reads of another project or collection have listings of their own.
 func TestRead_collectionsAreSeparate(t *testing.T) {
 	api := newFakeAPI(10)
-	c := New(api, 10)
+	c := NewReadCache(api, 10)
 	ctx := t.Context()
-	for _, k := range []collKey{{"1", client.Transformations}, {"2", client.Transformations}, {"1", client.ImportApps}} {
+	for _, k := range []collKey{{"1", Transformations}, {"2", Transformations}, {"1", ImportApps}} {
 		for _, id := range []int64{1, 2, 3} {
 			if _, err := c.Read(ctx, k.project, k.coll, id); err != nil {
 				t.Fatal(err)
@@ -395,7 +394,7 @@ func TestRead_pluginInfoOfTheOperation(t *testing.T) {
 		api.records[i].Plugin = int64(1 + i%2) // odd ids plugin 1, even ids plugin 2
 	}
 	api.pluginInfo = map[int64]string{1: `{"name":"one"}`, 2: `{"name":"two"}`}
-	c := New(api, 10)
+	c := NewReadCache(api, 10)
 	ctx := t.Context()
 	read := func(id int64, wantInfo string, wantLists, wantGets int) {
 		t.Helper()
@@ -467,12 +466,12 @@ func TestWithPluginInfo(t *testing.T) {
 	}
 
 	// A record that the GET shows gone since the page is left out.
-	if _, err := f.api.Update(ctx, "1", coll, listed[0].ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {
+	if _, err := f.api.Update(ctx, "1", coll, listed[0].ID, RecordInput{Deleted: Some(true)}); err != nil {
 		t.Fatal(err)
 	}
-	for name, rec := range map[string]client.Record{"soft-deleted": listed[0], "unknown": {ID: 999999, Plugin: 1}} {
-		fresh := New(f.api, f.api.PageSize())
-		if got, err := fresh.WithPluginInfo(ctx, "1", coll, []client.Record{rec}); err != nil || len(got) != 0 {
+	for name, rec := range map[string]Record{"soft-deleted": listed[0], "unknown": {ID: 999999, Plugin: 1}} {
+		fresh := NewReadCache(f.api, f.api.PageSize())
+		if got, err := fresh.WithPluginInfo(ctx, "1", coll, []Record{rec}); err != nil || len(got) != 0 {
 			t.Errorf("a record %s since the page: %+v, %v; want it left out", name, got, err)
 		}
 	}
