@@ -103,7 +103,7 @@ func decodePage[T any](body []byte) (*listPage[T], error) {
 // the largest project; a listing past either is a service whose pages do
 // not end, and reading on would only grow the provider.
 const (
-	// MaxListPages is also the most pages readcache lists of a collection.
+	// MaxListPages is also the most pages the read cache lists of a collection.
 	MaxListPages = 200
 	maxListBytes = 64 << 20
 )

@@ -19,7 +19,7 @@ import (
 )
 
 // NewConfigs is the data source pipeline_KIND_configs: every record of a
-// project, with each plugin's plugin_info (readcache).
+// project, with each plugin's plugin_info (client.ReadCache).
 var NewConfigs = newDataSource("configs", configsSchema, readConfigs)
 
 type configsDataSourceModel struct {

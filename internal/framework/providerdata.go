@@ -23,7 +23,7 @@ type ProviderData struct {
 	plugins       pluginLookups
 }
 
-// ReadCache returns the operation's batched record reader (package readcache).
+// ReadCache returns the operation's batched record reader (client.ReadCache).
 func (d *ProviderData) ReadCache() *client.ReadCache {
 	d.readCacheOnce.Do(func() { d.readCache = client.NewReadCache(d.Client, d.Client.PageSize()) })
 	return d.readCache
