@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/provider"
 )
 
@@ -29,7 +29,7 @@ func TestGenerateResourceConfig_configLeavesOrderOut(t *testing.T) {
 	if err != nil || meta.ServerCapabilities == nil || !meta.ServerCapabilities.GenerateResourceConfig {
 		t.Fatalf("GetMetadata (%v) does not advertise GenerateResourceConfig: %+v", err, meta)
 	}
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		typ := schemas.ResourceSchemas[k.ConfigTypeName()].ValueType()
 		obj, ok := typ.(tftypes.Object)
 		if !ok {

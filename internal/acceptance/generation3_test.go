@@ -13,7 +13,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -136,7 +136,7 @@ data "pipeline_import_app_configs" "all" {}
 func configsOnAPI(t *testing.T, api *client.Client) map[int64]string {
 	t.Helper()
 	out := map[int64]string{}
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		recs, err := api.ListAll(context.Background(), "1", k.Collection)
 		if err != nil {
 			t.Fatal(err)

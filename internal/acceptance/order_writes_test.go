@@ -15,7 +15,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -226,7 +226,7 @@ type placed struct{ plugin, order int64 }
 func projectOrders(t *testing.T, api *client.Client) map[int64]placed {
 	t.Helper()
 	out := map[int64]placed{}
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		recs, err := api.ListAll(context.Background(), "1", k.Collection)
 		if err != nil {
 			t.Fatal(err)
@@ -274,8 +274,8 @@ func enabledConfig(plugin, order int64) client.RecordInput {
 }
 
 // otherKind is the kind that is not k.
-func otherKind(k kind.Kind) kind.Kind {
-	for _, o := range kind.Kinds() {
+func otherKind(k framework.Kind) framework.Kind {
+	for _, o := range framework.Kinds() {
 		if o.Name != k.Name {
 			return o
 		}

@@ -17,7 +17,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -151,7 +151,7 @@ func fixtureAPI(t *testing.T) string {
 func collectionOfAddr(t *testing.T, addr string) client.Collection {
 	t.Helper()
 	typeName, _, _ := strings.Cut(addr, ".")
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		if k.ConfigTypeName() == typeName {
 			return k.Collection
 		}

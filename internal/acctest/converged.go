@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // ActiveConfigs returns the active configs of project 1 in every
@@ -19,7 +19,7 @@ import (
 // listing bug).
 func ActiveConfigs(api *client.Client) (map[int64]int, error) {
 	ids := map[int64]int{}
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		recs, err := api.ListAll(context.Background(), "1", k.Collection)
 		if err != nil {
 			return nil, err

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -17,7 +17,7 @@ import (
 // configs import, change and read it, and leave it as they found it. It is
 // lent to them: they run through Test, which never destroys it (lent.go).
 type ExistingConfig struct {
-	Kind kind.Kind
+	Kind framework.Kind
 	// Host, Key and Project reach it; Key is the key the provider blocks
 	// use (ProviderBlock).
 	Host, Key, Project string
@@ -42,7 +42,7 @@ type ExistingConfig struct {
 // the config's name, description and enabled flag are set back to what
 // they were. The test is skipped when the run's tool cannot let the
 // config go (removed blocks with lifecycle { destroy = false }).
-func Existing(t *testing.T, k kind.Kind) *ExistingConfig {
+func Existing(t *testing.T, k framework.Kind) *ExistingConfig {
 	t.Helper()
 	SkipUnlessAcc(t)
 	if tl := CurrentTool(t); tl.OpenTofu && tl.Version.LessThan(letGoOpenTofu) || !tl.OpenTofu && tl.Version.LessThan(letGoTerraform) {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // The service generation the tests run against (the notes' "Versions of
@@ -27,7 +27,7 @@ const EnvServiceGeneration = "POSTHOG_SERVICE_GENERATION"
 
 // EnvExistingConfig names the variable that gives the id of an existing
 // config of kind k on a live instance, e.g. PIPELINE_TEST_TRANSFORMATION_CONFIG_ID.
-func EnvExistingConfig(k kind.Kind) string {
+func EnvExistingConfig(k framework.Kind) string {
 	return "PIPELINE_TEST_" + strings.ToUpper(k.Name) + "_CONFIG_ID"
 }
 
@@ -73,7 +73,7 @@ func Generation(t testing.TB) (int, string) {
 // EnvServiceGeneration then).
 func detectGeneration(c *client.Client, project string) (int, error) {
 	ctx := context.Background()
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		var recs []client.Record
 		if raw := os.Getenv(EnvExistingConfig(k)); raw != "" {
 			id, err := strconv.ParseInt(raw, 10, 64)

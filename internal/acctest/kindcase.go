@@ -12,14 +12,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // KindCase is one collection kind as the acceptance tests see it: every
 // test runs over all kinds from one table, never copied per kind.
 type KindCase struct {
-	Kind kind.Kind
+	Kind framework.Kind
 	// TypeName is the kind's config resource type.
 	TypeName string
 	// Plugins are two plugins of the kind.
@@ -33,7 +33,7 @@ type KindCase struct {
 // KindCases returns the table of kinds.
 func KindCases(t testing.TB) []KindCase {
 	t.Helper()
-	kinds := kind.Kinds()
+	kinds := framework.Kinds()
 	cases := make([]KindCase, len(kinds))
 	for i, k := range kinds {
 		other := kinds[(i+1)%len(kinds)]

@@ -7,8 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // TestAccExistingList lists a collection holding a config that existed
@@ -19,7 +19,7 @@ import (
 // it: the config is among the results, with its identity and the resource
 // object the config resource would hold.
 func TestAccExistingList(t *testing.T) {
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			ex := acctest.Existing(t, k)
 			srv := acctest.NewProviderServerFor(t, ex.Host, ex.Key, ex.Project)

@@ -17,7 +17,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -27,7 +26,7 @@ var _ list.ListResourceWithConfigure = (*configListResource)(nil)
 // resource base serves its Metadata and Configure.
 type configListResource struct {
 	framework.ResourceBase
-	kind kind.Kind
+	kind framework.Kind
 }
 
 type configListModel struct {
@@ -37,7 +36,7 @@ type configListModel struct {
 }
 
 // New returns the constructor of the list resource of kind k.
-func New(k kind.Kind) func() list.ListResource {
+func New(k framework.Kind) func() list.ListResource {
 	return func() list.ListResource {
 		return &configListResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
 	}

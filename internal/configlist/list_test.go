@@ -22,7 +22,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -128,9 +128,9 @@ func TestConfigList_protocol(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		other := kind.Kinds()[0].Collection
+		other := framework.Kinds()[0].Collection
 		if other == tc.Kind.Collection {
-			other = kind.Kinds()[1].Collection
+			other = framework.Kinds()[1].Collection
 		}
 		acctest.MustCreate(t, api, other, client.RecordInput{Plugin: client.Some(tc.OtherPlugin), Order: client.Some(int64(0))})
 

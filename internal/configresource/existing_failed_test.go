@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // TestAccExistingConfig_failedStep (issue 24, case 8): a test of a config
@@ -27,7 +27,7 @@ import (
 // destroy = false). Each runs through terraform-plugin-testing and the
 // terraform binary, as the suite does, and its failure is observed here.
 func TestAccExistingConfig_failedStep(t *testing.T) {
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		for _, fc := range []struct {
 			name string
 			// step is the one that fails; held is the block of the

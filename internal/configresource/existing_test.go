@@ -11,8 +11,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -24,7 +24,7 @@ import (
 // followed by an empty plan, and the last step (ExistingConfig.Test) lets
 // it go without destroying it. The test then sets back what it changed.
 func TestAccExistingConfig(t *testing.T) {
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			ex := acctest.Existing(t, k)
 			addr := ex.Address("existing")

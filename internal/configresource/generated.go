@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // GeneratedConfig returns cfg, the configuration the framework generated
@@ -42,7 +42,7 @@ func GeneratedConfig(ctx context.Context, typeName string, cfg *tfprotov6.Dynami
 // configType is the value type of the config resource named typeName, if
 // typeName names one.
 func configType(ctx context.Context, typeName string) (tftypes.Type, bool) {
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		if k.ConfigTypeName() == typeName {
 			var resp resource.SchemaResponse
 			New(k)().Schema(ctx, resource.SchemaRequest{}, &resp)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 const importIDFormat = "<project_id>/<id> (e.g. 1/42), or <id> alone when the provider has a project_id"
@@ -122,7 +121,7 @@ func (r *configResource) refuseMissingImport(ctx context.Context, c *client.Clie
 
 // otherKindShowing returns the other kind whose collection shows config id,
 // if one does, and whether the config was deleted.
-func (r *configResource) otherKindShowing(ctx context.Context, c *client.Client, project string, id int64) (*kind.Kind, bool) {
+func (r *configResource) otherKindShowing(ctx context.Context, c *client.Client, project string, id int64) (*framework.Kind, bool) {
 	for _, k := range r.kind.OwnFirst()[1:] {
 		if rec, err := c.Get(ctx, project, k.Collection, id); err == nil {
 			return &k, rec.Deleted

@@ -16,7 +16,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -265,7 +265,7 @@ func TestAccConfigResource_otherKindPlugin(t *testing.T) {
 // collectionOf returns the collection of a record resource type.
 func collectionOf(t *testing.T, typeName string) client.Collection {
 	t.Helper()
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		if "pipeline"+k.ConfigTypeSuffix() == typeName {
 			return k.Collection
 		}

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // Of a generic REST resource only project and id move, as after an import:
@@ -76,7 +75,7 @@ func (r *configResource) moveState(ctx context.Context, req resource.MoveStateRe
 		r.moveOwn(ctx, req, source, resp)
 		return
 	}
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		if req.SourceTypeName == k.ConfigTypeName() {
 			resp.Diagnostics.AddError("A config cannot change collection", fmt.Sprintf(
 				"%s holds %s (collection %s); %s holds configs of collection %s. The service shows a config "+
@@ -154,7 +153,7 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 // checkLocation returns the id of at, a config of the resource's collection.
 func (r *configResource) checkLocation(at configAt) (int64, error) {
 	if at.collection != string(r.kind.Collection) {
-		for _, k := range kind.Kinds() {
+		for _, k := range framework.Kinds() {
 			if at.collection == string(k.Collection) {
 				return 0, fmt.Errorf("it holds %s (collection %s): move it to %s instead",
 					withArticle(k.Noun), k.Collection, k.ConfigTypeName())

@@ -13,7 +13,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -308,7 +308,7 @@ func checkMoved(t *testing.T, srv *acctest.ProviderServer, target string, resp *
 func TestMoveState_peerShapes(t *testing.T) {
 	t.Parallel()
 	srv := offlineServer(t)
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		for _, shape := range peerShapes {
 			t.Run(k.Name+"/"+shape.name, func(t *testing.T) {
 				const id = 1004
@@ -330,7 +330,7 @@ func TestMoveState_peerShapes(t *testing.T) {
 func TestMoveState_providerAddresses(t *testing.T) {
 	t.Parallel()
 	srv := offlineServer(t)
-	target := kind.Transformation.ConfigTypeName()
+	target := framework.Transformation.ConfigTypeName()
 	for _, tc := range []struct{ typeName, address string }{
 		{"restapi_object", "registry.opentofu.org/mastercard/restapi"},
 		{"restapi_object", "Registry.Terraform.IO/Mastercard/RestAPI"},
@@ -347,7 +347,7 @@ func TestMoveState_providerAddresses(t *testing.T) {
 				shape = peerShapes[6]
 			}
 			resp := move(t, srv, target, moveRequest{typeName: tc.typeName, address: tc.address, version: shape.version,
-				state: shape.state(kind.Transformation.Collection, 7)})
+				state: shape.state(framework.Transformation.Collection, 7)})
 			checkMoved(t, srv, target, resp, 7, tc.typeName+" ("+tc.address+")", nil)
 		})
 	}
@@ -359,8 +359,8 @@ func TestMoveState_providerAddresses(t *testing.T) {
 func TestMoveState_refused(t *testing.T) {
 	t.Parallel()
 	srv := offlineServer(t)
-	target := kind.Transformation.ConfigTypeName()
-	otherColl := kind.ImportApp.Collection
+	target := framework.Transformation.ConfigTypeName()
+	otherColl := framework.ImportApp.Collection
 	restapiAt := func(path, id string) string {
 		return fmt.Sprintf(`{"id":%s,"path":%s,"data":"{}",%s}`, jsonString(id), jsonString(path), restapiNulls)
 	}
@@ -368,7 +368,7 @@ func TestMoveState_refused(t *testing.T) {
 		return fmt.Sprintf(`{"id":%s,"path":%s,"read_path":"$(path)/$(body.id)","body":%s}`,
 			jsonString(id), jsonString(path), restfulDynamic(`{"plugin":11}`))
 	}
-	own := "/api/projects/1/" + string(kind.Transformation.Collection)
+	own := "/api/projects/1/" + string(framework.Transformation.Collection)
 	for _, tc := range []struct {
 		name string
 		req  moveRequest
@@ -418,7 +418,7 @@ func TestMoveState_refused(t *testing.T) {
 		{
 			name: "a restful id outside its path",
 			req: moveRequest{typeName: "restful_resource", address: restfulAddress, version: 2,
-				state: restfulAt(own, "/api/projects/2/"+string(kind.Transformation.Collection)+"/17")},
+				state: restfulAt(own, "/api/projects/2/"+string(framework.Transformation.Collection)+"/17")},
 			want: []string{"is not in its path"},
 		},
 		{
@@ -429,7 +429,7 @@ func TestMoveState_refused(t *testing.T) {
 		},
 		{
 			name: "a project that is not a project id",
-			req:  moveRequest{typeName: "restapi_object", address: restapiAddress, state: restapiAt("/api/projects/team/"+string(kind.Transformation.Collection), "17")},
+			req:  moveRequest{typeName: "restapi_object", address: restapiAddress, state: restapiAt("/api/projects/team/"+string(framework.Transformation.Collection), "17")},
 			want: []string{`the project "team"`},
 		},
 		{
@@ -469,7 +469,7 @@ func TestMoveState_refused(t *testing.T) {
 		},
 		{
 			name: "the other kind of this provider",
-			req: moveRequest{typeName: kind.ImportApp.ConfigTypeName(), address: "registry.terraform.io/pipelinecfg/pipeline", version: 1,
+			req: moveRequest{typeName: framework.ImportApp.ConfigTypeName(), address: "registry.terraform.io/pipelinecfg/pipeline", version: 1,
 				state: `{"id":17,"project_id":"1","plugin":3}`},
 			want: []string{"A config cannot change collection", "an import app config", "Keep it as pipeline_import_app_config"},
 		},
@@ -508,7 +508,7 @@ func TestMoveState_refused(t *testing.T) {
 func TestMoveState_ownType(t *testing.T) {
 	t.Parallel()
 	srv := offlineServer(t)
-	target := kind.Transformation.ConfigTypeName()
+	target := framework.Transformation.ConfigTypeName()
 	typ := srv.ResourceType(t, target)
 	const v1 = `{"id":42,"project_id":"1","plugin":1,"enabled":true,"order":2,"name":"GeoIP","description":"d",` +
 		`"filters":null,"config":"{\"locale\":\"en\"}","secret_config_wo":null,"secret_config_wo_version":null,` +

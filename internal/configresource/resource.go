@@ -20,7 +20,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -37,11 +36,11 @@ var (
 // configResource is the resource pipeline_<kind>_config.
 type configResource struct {
 	framework.ResourceBase
-	kind kind.Kind
+	kind framework.Kind
 }
 
 // New returns the constructor of the config resource of kind k.
-func New(k kind.Kind) func() resource.Resource {
+func New(k framework.Kind) func() resource.Resource {
 	return func() resource.Resource {
 		return &configResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
 	}
@@ -309,7 +308,7 @@ func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 	owner, err := r.removeStray(ctx, c, project, rec)
 
 	var owners []string
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		shows, known := k.Shows(rec)
 		if k.Name != r.kind.Name && (known && shows || !known && owner != nil && k.Name == owner.Name) {
 			owners = append(owners, k.ConfigTypeName())
@@ -328,7 +327,7 @@ func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 
 // removeStray soft-deletes a config through a collection that shows it (the
 // others answer 404), and returns its kind; else DELETE at least disables it.
-func (r *configResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*kind.Kind, error) {
+func (r *configResource) removeStray(ctx context.Context, c *client.Client, project string, rec *client.Record) (*framework.Kind, error) {
 	var errs []error
 	for _, k := range r.kind.OwnFirst()[1:] {
 		if shows, known := k.Shows(rec); known && !shows {

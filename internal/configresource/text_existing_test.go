@@ -11,7 +11,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -24,7 +24,7 @@ import (
 // empty plan. The config is let go (ExistingConfig.Test) and set back
 // afterwards.
 func TestAccExistingConfig_text(t *testing.T) {
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			ex := acctest.Existing(t, k)
 			orig := ex.Original

@@ -14,7 +14,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -28,7 +27,7 @@ func (e *entry) orphan() bool { return e.ID != 0 && !e.Handed && e.Updated != ""
 // (holding what in sends, updated_at unchanged) becomes this create's; the
 // others earn a warning that names the config they may have left, if any.
 // nil, nil: POST.
-func adopt(ctx context.Context, c *client.Client, j *journal, k kind.Kind, project, fp string, in client.RecordInput,
+func adopt(ctx context.Context, c *client.Client, j *journal, k framework.Kind, project, fp string, in client.RecordInput,
 	diags *diag.Diagnostics,
 ) (*client.Record, error) {
 	for _, e := range j.matching(ctx, c.Host(), project, string(k.Collection), fp) {
@@ -79,7 +78,7 @@ func adopt(ctx context.Context, c *client.Client, j *journal, k kind.Kind, proje
 // settings sent again, or an empty update), which moves its updated_at, so
 // that a copy of this working directory, whose journal holds the same
 // entry, sees that it was adopted.
-func (j *journal) claim(ctx context.Context, c *client.Client, k kind.Kind, project string, shows client.Collection, fp string,
+func (j *journal) claim(ctx context.Context, c *client.Client, k framework.Kind, project string, shows client.Collection, fp string,
 	rec *client.Record, in client.RecordInput,
 ) (*client.Record, error) {
 	j.answered(j.begin(c.Host(), project, string(k.Collection), fp, time.Now()), rec.ID, rec.UpdatedAt)
@@ -101,7 +100,7 @@ func (j *journal) claim(ctx context.Context, c *client.Client, k kind.Kind, proj
 
 // orphanConfig returns config id, a killed run's orphan, with the
 // collection that shows it, if it is active and still holds what in sends.
-func orphanConfig(ctx context.Context, c *client.Client, k kind.Kind, project string, in client.RecordInput, id int64) (*client.Record, client.Collection, error) {
+func orphanConfig(ctx context.Context, c *client.Client, k framework.Kind, project string, in client.RecordInput, id int64) (*client.Record, client.Collection, error) {
 	for _, kk := range k.OwnFirst() {
 		rec, err := c.Get(ctx, project, kk.Collection, id)
 		if client.IsNotFound(err) {
@@ -131,7 +130,7 @@ const (
 
 // warnLeftover warns that e's config, which holds these settings, was not
 // adopted (why says why), and may be left over.
-func warnLeftover(diags *diag.Diagnostics, k kind.Kind, e *entry, why string) {
+func warnLeftover(diags *diag.Diagnostics, k framework.Kind, e *entry, why string) {
 	noun := strings.ToUpper(k.Noun[:1]) + k.Noun[1:]
 	diags.AddWarning(fmt.Sprintf("%s %d may be left over from a killed run", noun, e.ID),
 		fmt.Sprintf("A previous run in this working directory and workspace created %s %d with exactly these "+
@@ -141,7 +140,7 @@ func warnLeftover(diags *diag.Diagnostics, k kind.Kind, e *entry, why string) {
 
 // warnUnanswered warns of each config an unanswered create of a killed run
 // may have made: those that match, created between its POST and its end.
-func warnUnanswered(ctx context.Context, c *client.Client, j *journal, k kind.Kind, project string, in client.RecordInput,
+func warnUnanswered(ctx context.Context, c *client.Client, j *journal, k framework.Kind, project string, in client.RecordInput,
 	e *entry, diags *diag.Diagnostics,
 ) {
 	before := e.Sent.Add(framework.DefaultWriteTimeout)

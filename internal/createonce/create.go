@@ -22,7 +22,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 const (
@@ -71,7 +70,7 @@ func (r Request) fingerprint(host, project string, coll client.Collection) strin
 // Create creates the config req sends in project's collection of kind k,
 // or adopts, with a warning, the one a killed run created with it. The
 // caller calls HandOver when it gives Terraform what it returns.
-func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, req Request, diags *diag.Diagnostics) (*client.Record, error) {
+func Create(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, req Request, diags *diag.Diagnostics) (*client.Record, error) {
 	inFlight.Add(1)
 	defer inFlight.Done()
 	c := meta.Client
@@ -134,7 +133,7 @@ func Create(ctx context.Context, meta *framework.ProviderData, k kind.Kind, proj
 
 // SetSettings sends the plugin settings of config id, which Create made
 // without them, and journals how it left the config.
-func SetSettings(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, id int64,
+func SetSettings(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, id int64,
 	settings client.Opt[json.RawMessage],
 ) (*client.Record, error) {
 	inFlight.Add(1)
@@ -217,7 +216,7 @@ func (e *LostAnswerError) Unwrap() error { return e.Err }
 // lostAnswer names the configs ids, made since with what was sent (lerr:
 // listing them failed). Another state may hold any of them: another working
 // directory or workspace applying the same configuration at that moment.
-func lostAnswer(k kind.Kind, project string, ids []int64, lerr, err error) error {
+func lostAnswer(k framework.Kind, project string, ids []int64, lerr, err error) error {
 	var found string
 	switch {
 	case lerr != nil:
@@ -239,7 +238,7 @@ func lostAnswer(k kind.Kind, project string, ids []int64, lerr, err error) error
 // candidates returns the active configs of project (any collection) that
 // hold what in sends, created between after and before (zero: now) on the
 // service's clock.
-func candidates(ctx context.Context, c *client.Client, k kind.Kind, project string, in client.RecordInput, after, before time.Time) ([]int64, error) {
+func candidates(ctx context.Context, c *client.Client, k framework.Kind, project string, in client.RecordInput, after, before time.Time) ([]int64, error) {
 	from, to := onServiceClock(c, after, false), time.Time{}
 	if !before.IsZero() {
 		to = onServiceClock(c, before, true)

@@ -17,7 +17,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
@@ -58,7 +57,7 @@ func (a *recoveryAPI) run(dir string) *framework.ProviderData {
 func (a *recoveryAPI) active(t *testing.T) []int64 {
 	t.Helper()
 	var out []int64
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		recs, err := a.c.ListAll(context.Background(), "1", k.Collection)
 		if err != nil {
 			t.Fatal(err)
@@ -96,7 +95,7 @@ func geoIP(name string) Request {
 func create(t *testing.T, meta *framework.ProviderData, req Request) (*client.Record, diag.Diagnostics) {
 	t.Helper()
 	var diags diag.Diagnostics
-	rec, err := Create(context.Background(), meta, kind.Transformation, "1", req, &diags)
+	rec, err := Create(context.Background(), meta, framework.Transformation, "1", req, &diags)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +129,7 @@ func TestCreate_lostAnswer(t *testing.T) {
 			decide, posts := losePosts(tc.loss, 2)
 			a := newRecoveryAPI(t, decide)
 			create(t, a.run(""), geoIP("another, alike but older")) // not named: created before
-			_, err := Create(context.Background(), a.run(""), kind.Transformation, "1", geoIP("lost"), &diag.Diagnostics{})
+			_, err := Create(context.Background(), a.run(""), framework.Transformation, "1", geoIP("lost"), &diag.Diagnostics{})
 			if err == nil || !client.MayHaveApplied(err) {
 				t.Fatalf("got %v, want the lost answer", err)
 			}
@@ -186,7 +185,7 @@ func TestCreate_unavailable(t *testing.T) {
 				return localapitest.Keep
 			})
 			srv = a.srv
-			_, err := Create(context.Background(), a.run(""), kind.Transformation, "1", geoIP("unavailable"), &diag.Diagnostics{})
+			_, err := Create(context.Background(), a.run(""), framework.Transformation, "1", geoIP("unavailable"), &diag.Diagnostics{})
 			if tc.ok != (err == nil) {
 				t.Fatalf("got %v, want success %v", err, tc.ok)
 			}
@@ -209,7 +208,7 @@ func TestCreate_unsaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	_, err := Create(context.Background(), a.run(dir), kind.Transformation, "1", geoIP("unsaved"), &diag.Diagnostics{})
+	_, err := Create(context.Background(), a.run(dir), framework.Transformation, "1", geoIP("unsaved"), &diag.Diagnostics{})
 	if !client.IsUnsaved(err) {
 		t.Fatalf("got %v, want the unsaved create", err)
 	}
@@ -317,7 +316,7 @@ func TestJournal_neverTakesAnothers(t *testing.T) {
 		}()},
 		{"changed on the service", func(t *testing.T, a *recoveryAPI, dir string, id int64) {
 			Release(dir, false)
-			if _, err := a.c.Update(context.Background(), "1", kind.Transformation.Collection, id,
+			if _, err := a.c.Update(context.Background(), "1", framework.Transformation.Collection, id,
 				client.RecordInput{Name: client.Some("renamed")}); err != nil {
 				t.Fatal(err)
 			}
@@ -397,12 +396,12 @@ func TestJournal_unanswered(t *testing.T) {
 	a := newRecoveryAPI(t, keep)
 	dir := t.TempDir()
 	req := geoIP("unanswered")
-	made, err := a.c.Create(context.Background(), "1", kind.Transformation.Collection, req.Input)
+	made, err := a.c.Create(context.Background(), "1", framework.Transformation.Collection, req.Input)
 	if err != nil {
 		t.Fatal(err)
 	}
 	killed := journalOf(a.run(dir), dir)
-	killed.begin(a.c.Host(), "1", string(kind.Transformation.Collection), req.fingerprint(a.c.Host(), "1", kind.Transformation.Collection), time.Now().Add(-time.Second))
+	killed.begin(a.c.Host(), "1", string(framework.Transformation.Collection), req.fingerprint(a.c.Host(), "1", framework.Transformation.Collection), time.Now().Add(-time.Second))
 	Release(dir, false)
 	rec, diags := create(t, a.run(dir), req)
 	if rec.ID == made.ID || adopted(diags) {

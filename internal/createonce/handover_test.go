@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi/localapitest"
 )
@@ -80,7 +80,7 @@ func TestJournal_settingsSentLaterAdopted(t *testing.T) {
 	req.Settings = client.Some(json.RawMessage(`{"locale":"en"}`))
 	killed := a.run(dir)
 	first, _ := create(t, killed, req)
-	if _, err := SetSettings(context.Background(), killed, kind.Transformation, "1", first.ID, req.Settings); err != nil {
+	if _, err := SetSettings(context.Background(), killed, framework.Transformation, "1", first.ID, req.Settings); err != nil {
 		t.Fatal(err)
 	}
 	Release(dir, false)
@@ -141,7 +141,7 @@ func TestJournal_failedClaimKept(t *testing.T) {
 	first, _ := create(t, a.run(dir), req)
 	Release(dir, false)
 	fail.Store(true)
-	if _, err := Create(context.Background(), a.run(dir), kind.Transformation, "1", req, &diag.Diagnostics{}); err == nil {
+	if _, err := Create(context.Background(), a.run(dir), framework.Transformation, "1", req, &diag.Diagnostics{}); err == nil {
 		t.Fatal("the adoption's write failed, but the create succeeded")
 	}
 	Release(dir, true)
@@ -163,7 +163,7 @@ func TestCreate_unsavedNotSentAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := Create(context.Background(), a.run(dir), kind.Transformation, "1", geoIP("unsaved"), &diag.Diagnostics{}); !client.IsUnsaved(err) {
+	if _, err := Create(context.Background(), a.run(dir), framework.Transformation, "1", geoIP("unsaved"), &diag.Diagnostics{}); !client.IsUnsaved(err) {
 		t.Fatalf("got %v, want the unsaved create", err)
 	}
 	Release(dir, true)
@@ -173,7 +173,7 @@ func TestCreate_unsavedNotSentAgain(t *testing.T) {
 		t.Fatal("the plan of a create is not refused after an unsaved create")
 	}
 	for _, name := range []string{"same", "another"} {
-		_, err := Create(context.Background(), meta, kind.Transformation, "1", geoIP(name), &diag.Diagnostics{})
+		_, err := Create(context.Background(), meta, framework.Transformation, "1", geoIP(name), &diag.Diagnostics{})
 		if !errors.As(err, &before) {
 			t.Fatalf("got %v, want the create refused", err)
 		}
@@ -187,7 +187,7 @@ func TestCreate_unsavedNotSentAgain(t *testing.T) {
 	if err := os.Remove(before.File); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Create(context.Background(), a.run(dir), kind.Transformation, "1", geoIP("again"), &diag.Diagnostics{}); !client.IsUnsaved(err) {
+	if _, err := Create(context.Background(), a.run(dir), framework.Transformation, "1", geoIP("again"), &diag.Diagnostics{}); !client.IsUnsaved(err) {
 		t.Errorf("got %v after the record was deleted, want the create sent", err)
 	}
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -30,7 +29,7 @@ type configsDataSourceModel struct {
 	Configs        []record.Model `tfsdk:"configs"`
 }
 
-func configsSchema(k kind.Kind) schema.Schema {
+func configsSchema(k framework.Kind) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists every %s of a project, optionally only those with a given "+
 			"`enabled` flag or `plugin`.", k.Noun),
@@ -102,7 +101,7 @@ func warnSuccessors(succ *record.Successors, diags *diag.Diagnostics) {
 // NewConfig is the data source pipeline_KIND_config: one record by id, one GET.
 var NewConfig = newDataSource("config", configSchema, readConfig)
 
-func configSchema(k kind.Kind) schema.Schema {
+func configSchema(k framework.Kind) schema.Schema {
 	attrs := recordDataSourceAttributes(k)
 	attrs["id"] = schema.Int64Attribute{
 		Required:            true,

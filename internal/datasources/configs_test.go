@@ -19,7 +19,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -56,9 +56,9 @@ func TestAccConfigDataSources(t *testing.T) {
 		if _, err := api.Update(context.Background(), "1", tc.Kind.Collection, deleted.ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {
 			t.Fatal(err)
 		}
-		otherColl := kind.Kinds()[0].Collection
+		otherColl := framework.Kinds()[0].Collection
 		if otherColl == tc.Kind.Collection {
-			otherColl = kind.Kinds()[1].Collection
+			otherColl = framework.Kinds()[1].Collection
 		}
 		other := acctest.MustCreate(t, api, otherColl, client.RecordInput{Plugin: client.Some(tc.OtherPlugin), Order: client.Some(int64(1))})
 

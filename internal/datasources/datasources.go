@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -23,17 +22,17 @@ import (
 // its read of the model M from the configuration.
 type dataSource[M any] struct {
 	framework.DataSourceBase
-	kind     kind.Kind
-	schemaOf func(kind.Kind) schema.Schema
+	kind     framework.Kind
+	schemaOf func(framework.Kind) schema.Schema
 	read     func(ctx context.Context, d *dataSource[M], m *M, diags *diag.Diagnostics)
 }
 
 // newDataSource returns the constructors of the data source
 // pipeline_KIND_<construct>, one per kind.
-func newDataSource[M any](construct string, schemaOf func(kind.Kind) schema.Schema,
+func newDataSource[M any](construct string, schemaOf func(framework.Kind) schema.Schema,
 	read func(ctx context.Context, d *dataSource[M], m *M, diags *diag.Diagnostics),
-) func(kind.Kind) func() datasource.DataSource {
-	return func(k kind.Kind) func() datasource.DataSource {
+) func(framework.Kind) func() datasource.DataSource {
+	return func(k framework.Kind) func() datasource.DataSource {
 		return func() datasource.DataSource {
 			return &dataSource[M]{DataSourceBase: framework.NewDataSourceBase(k.TypeSuffix(construct)), kind: k, schemaOf: schemaOf, read: read}
 		}
@@ -82,7 +81,7 @@ func computedStrings(description string) schema.ListAttribute {
 }
 
 // recordDataSourceAttributes are record.Model's attributes, read-only.
-func recordDataSourceAttributes(k kind.Kind) map[string]schema.Attribute {
+func recordDataSourceAttributes(k framework.Kind) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id":          computedInt64("Identifier of the config."),
 		"project_id":  computedString("Project of the config."),

@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // TestAccExistingDataSources reads a config that existed before the test,
@@ -20,7 +20,7 @@ import (
 // frontend data source, which needs a legacy key, reads it too when the
 // key is one.
 func TestAccExistingDataSources(t *testing.T) {
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			ex := acctest.Existing(t, k)
 			typ := k.ConfigTypeName()

@@ -14,7 +14,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // NewFrontend is the data source pipeline_KIND_config_frontend: one GET of
@@ -28,7 +27,7 @@ type frontendDataSourceModel struct {
 	ContentType types.String `tfsdk:"content_type"`
 }
 
-func frontendSchema(k kind.Kind) schema.Schema {
+func frontendSchema(k framework.Kind) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Reads the frontend of a %s's plugin, the JavaScript PostHog serves "+
 			"for it. Today's PostHog serves it to browser sessions only, not to API keys.", k.Noun),

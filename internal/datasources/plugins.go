@@ -17,7 +17,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -44,7 +43,7 @@ type pluginModel struct {
 	HogTemplateID      types.String         `tfsdk:"hog_function_template_id"`
 }
 
-func pluginsSchema(k kind.Kind) schema.Schema {
+func pluginsSchema(k framework.Kind) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists the %s plugins the organization can use (its own, global ones, "+
 			"and any with a config in it), so that `plugin` can name one by name or url: "+

@@ -10,7 +10,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -20,7 +19,7 @@ import (
 // own serializer, so every attribute is the listing's. On today's service,
 // which makes no new configs, a project can use no other plugin. It warns
 // of what it did; when it cannot, the error (summary) says both failures.
-func pluginsOfConfigs(ctx context.Context, meta *framework.ProviderData, k kind.Kind, refused error, summary string,
+func pluginsOfConfigs(ctx context.Context, meta *framework.ProviderData, k framework.Kind, refused error, summary string,
 	diags *diag.Diagnostics,
 ) ([]client.Plugin, bool) {
 	project, which := meta.ProjectID, "the provider's project_id"

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // jobResource is pipeline_KIND_job: it runs the job on create, and every
@@ -21,23 +20,23 @@ import (
 // destroy call nothing.
 type jobResource struct {
 	framework.ResourceBase
-	kind kind.Kind
+	kind framework.Kind
 }
 
 // runJobAction is pipeline_KIND_run_job: the resource's job run, made
 // whenever the action is invoked, with nothing kept in state.
 type runJobAction struct {
 	framework.ActionBase
-	kind kind.Kind
+	kind framework.Kind
 }
 
 // NewResource returns the constructor of the job resource of kind k.
-func NewResource(k kind.Kind) func() resource.Resource {
+func NewResource(k framework.Kind) func() resource.Resource {
 	return func() resource.Resource { return &jobResource{framework.NewResourceBase(k.TypeSuffix("job")), k} }
 }
 
 // NewAction returns the constructor of the run-job action of kind k.
-func NewAction(k kind.Kind) func() action.Action {
+func NewAction(k framework.Kind) func() action.Action {
 	return func() action.Action { return &runJobAction{framework.NewActionBase(k.TypeSuffix("run_job")), k} }
 }
 

@@ -19,7 +19,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // defaultJobOperation is the operation the service assumes.
@@ -62,7 +61,7 @@ type construct interface {
 // the write time limit, to run the job, telling progress before and after;
 // errors go to diags. It returns the project and whether the service
 // accepted the job.
-func runJob(ctx context.Context, c construct, k kind.Kind, a *jobArgs, progress func(string), diags *diag.Diagnostics) (string, bool) {
+func runJob(ctx context.Context, c construct, k framework.Kind, a *jobArgs, progress func(string), diags *diag.Diagnostics) (string, bool) {
 	meta, project := c.MustProject(a.ProjectID, diags)
 	if diags.HasError() {
 		return "", false
@@ -113,7 +112,7 @@ type publicJob struct {
 
 // checkJob judges a job against the public jobs of the config's plugin (one
 // read, readForPlan); values not known yet are left to the service.
-func checkJob(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, a *jobArgs) diag.Diagnostics {
+func checkJob(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, a *jobArgs) diag.Diagnostics {
 	if !framework.IsSet(a.ConfigID) || !framework.IsSet(a.JobType) {
 		return nil
 	}
@@ -214,7 +213,7 @@ func quoteAll(names ...string) string {
 // readForPlan reads config id through the read cache (many checks, few
 // pages). A config the project lacks, or a service without the API, is an
 // error; another failure a warning, the job left to the service at apply.
-func readForPlan(ctx context.Context, meta *framework.ProviderData, k kind.Kind, project string, id int64) (*client.Record, diag.Diagnostics) {
+func readForPlan(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, id int64) (*client.Record, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	rec, err := meta.ReadCache().Read(ctx, project, k.Collection, id)
 	switch {

@@ -22,7 +22,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 type model struct {
@@ -40,7 +39,7 @@ const (
 	jobOperationDescription = "The job operation the service is asked for. Defaults to `\"" + defaultJobOperation + "\"`."
 )
 
-func configIDDescription(k kind.Kind) string {
+func configIDDescription(k framework.Kind) string {
 	return fmt.Sprintf("Identifier of the %s whose plugin runs the job.", k.Noun)
 }
 

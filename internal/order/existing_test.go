@@ -12,7 +12,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -26,7 +26,7 @@ import (
 // the sequence with the one the last apply left), and the test then
 // sets every config's order back to what it was.
 func TestAccExistingOrder(t *testing.T) {
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			ex := acctest.Existing(t, k)
 			sequence := activeSequence(t, ex)

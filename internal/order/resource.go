@@ -20,7 +20,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 var (
@@ -37,11 +36,11 @@ var (
 
 type orderResource struct {
 	framework.ResourceBase
-	kind kind.Kind
+	kind framework.Kind
 }
 
 // New returns the constructor of the order resource of kind k.
-func New(k kind.Kind) func() resource.Resource {
+func New(k framework.Kind) func() resource.Resource {
 	return func() resource.Resource {
 		return &orderResource{ResourceBase: framework.NewResourceBase(k.TypeSuffix("order")), kind: k}
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 )
 
@@ -22,7 +22,7 @@ import (
 // service only when it is created; an existing one plans nothing.)
 func TestEveryConstruct_apiGone(t *testing.T) {
 	ctx := context.Background()
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
 			t.Parallel()
 			host, local := acctest.IsolatedAPI(t, nil)

@@ -21,7 +21,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/datasources"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/job"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/order"
 )
 
@@ -170,9 +169,9 @@ func (p *pipelineProvider) ListResources(_ context.Context) []func() list.ListRe
 }
 
 // perKind returns the constructors that news make for each kind.
-func perKind[T any](news ...func(kind.Kind) func() T) []func() T {
+func perKind[T any](news ...func(framework.Kind) func() T) []func() T {
 	var out []func() T
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		for _, n := range news {
 			out = append(out, n(k))
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
 )
 
 // Filter narrows a collection's records for the list data source and the
@@ -22,7 +21,7 @@ type Filter struct {
 // List returns every record of the kind's collection in project that passes
 // f, by order and then id (the service promises no order). A soft-deleted
 // record never passes, even on a page that held one.
-func List(ctx context.Context, c *client.Client, project string, k kind.Kind, f Filter) ([]client.Record, error) {
+func List(ctx context.Context, c *client.Client, project string, k framework.Kind, f Filter) ([]client.Record, error) {
 	all, err := c.ListAll(ctx, project, k.Collection)
 	if err != nil {
 		return nil, err

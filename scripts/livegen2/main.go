@@ -21,7 +21,7 @@ import (
 	"strings"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/kind"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 const (
@@ -86,7 +86,7 @@ var plugins = map[string][2]int64{"transformation": {1, 2}, "import_app": {3, 4}
 // filters (which a generation 2 service hides).
 func seed(c *client.Client, file string) error {
 	ctx := context.Background()
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		var first int64
 		for i, in := range []client.RecordInput{
 			{Plugin: client.Some(plugins[k.Name][0]), Order: client.Some(int64(2)), Enabled: client.Some(true),
@@ -119,7 +119,7 @@ func seed(c *client.Client, file string) error {
 // take reads every config of the test project.
 func take(ctx context.Context, c *client.Client) ([]snapshot, error) {
 	var out []snapshot
-	for _, k := range kind.Kinds() {
+	for _, k := range framework.Kinds() {
 		recs, err := c.ListAll(ctx, project, k.Collection)
 		if err != nil {
 			return nil, err

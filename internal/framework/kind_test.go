@@ -1,4 +1,4 @@
-package kind
+package framework
 
 import (
 	"encoding/json"

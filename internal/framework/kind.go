@@ -1,13 +1,13 @@
-// Package kind is the registry of the collections of config records, over
-// which every construct is written once.
-package kind
+// The registry of the collections of config records, over which every
+// construct is written once.
+
+package framework
 
 import (
 	"encoding/json"
 	"slices"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 // Kind is one collection of config records: its constructs' names and which
@@ -71,7 +71,7 @@ func (k Kind) TypeSuffix(construct string) string { return "_" + k.Name + "_" + 
 func (k Kind) ConfigTypeSuffix() string { return k.TypeSuffix("config") }
 
 // ConfigTypeName is the full type name of the kind's config resource.
-func (k Kind) ConfigTypeName() string { return framework.ProviderTypeName + k.ConfigTypeSuffix() }
+func (k Kind) ConfigTypeName() string { return ProviderTypeName + k.ConfigTypeSuffix() }
 
 // pluginCapabilities is the part of plugin_info that decides the collection.
 type pluginCapabilities struct {
