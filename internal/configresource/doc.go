@@ -1,2 +1,3 @@
-// Package configresource is the resource pipeline_KIND_config (DESIGN.md).
+// Package configresource is the resource pipeline_KIND_config and its list
+// resource (DESIGN.md).
 package configresource

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configlist"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/datasources"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
@@ -165,7 +164,7 @@ func (p *pipelineProvider) Actions(_ context.Context) []func() action.Action {
 // ListResources implements provider.ProviderWithListResources (Terraform
 // 1.14+, terraform query).
 func (p *pipelineProvider) ListResources(_ context.Context) []func() list.ListResource {
-	return perKind(configlist.New)
+	return perKind(configresource.NewList)
 }
 
 // perKind returns the constructors that news make for each kind.

@@ -1,6 +1,7 @@
-// Package configlist is the list resource pipeline_KIND_config for
-// `terraform query`: each record's identity and, when asked, its resource object.
-package configlist
+// The list resource pipeline_KIND_config for `terraform query`: each
+// record's identity and, when asked, its resource object.
+
+package configresource
 
 import (
 	"context"
@@ -15,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
@@ -36,7 +36,7 @@ type configListModel struct {
 }
 
 // New returns the constructor of the list resource of kind k.
-func New(k framework.Kind) func() list.ListResource {
+func NewList(k framework.Kind) func() list.ListResource {
 	return func() list.ListResource {
 		return &configListResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
 	}
@@ -121,7 +121,7 @@ func (l *configListResource) records(ctx context.Context, req list.ListRequest) 
 // and, when asked, the config resource's object.
 func (l *configListResource) result(ctx context.Context, req list.ListRequest, project string, rec *client.Record) list.ListResult {
 	res := req.NewListResult(ctx)
-	var m configresource.Model
+	var m Model
 	m.ProjectID = types.StringValue(project)
 	secrets, _ := record.SecretKeys(rec.PluginInfo)
 	m.FromRecord(rec, secrets)
@@ -129,7 +129,7 @@ func (l *configListResource) result(ctx context.Context, req list.ListRequest, p
 	if m.Name.IsNull() {
 		res.DisplayName = fmt.Sprintf("%s %d", l.kind.Noun, rec.ID)
 	}
-	res.Diagnostics.Append(configresource.SetIdentity(ctx, res.Identity, &m.Config)...)
+	res.Diagnostics.Append(SetIdentity(ctx, res.Identity, &m.Config)...)
 	if req.IncludeResource {
 		// A null timeouts block of the resource's type.
 		res.Diagnostics.Append(res.Resource.GetAttribute(ctx, path.Root("timeouts"), &m.Timeouts)...)

@@ -1,4 +1,4 @@
-package configlist_test
+package configresource_test
 
 import (
 	"strconv"
