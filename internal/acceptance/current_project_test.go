@@ -9,8 +9,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // TestAccImport_currentProject: "@current" and the project's id address
@@ -134,7 +134,7 @@ resource %[1]q "all" {
 			t.Helper()
 			state := tf.State()
 			for addr, want := range identities {
-				if got := state[addr].Identity; !jsonvalue.Equal(got, json.RawMessage(want)) {
+				if got := state[addr].Identity; !python.Equal(got, json.RawMessage(want)) {
 					t.Errorf("%s: %s has the identity %s, want %s", step, addr, got, want)
 				}
 			}

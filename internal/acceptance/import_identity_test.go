@@ -9,8 +9,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // TestAccImport_byIdentity imports configs and their order with `import`
@@ -101,7 +101,7 @@ resource %[4]q "all" {
 			configType + ".second": fmt.Sprintf(`{"id":%d,"project_id":"1"}`, ids[1]),
 			orderType + ".all":     `{"project_id":"1"}`,
 		} {
-			if got := instances[addr].Identity; !jsonvalue.Equal(got, json.RawMessage(want)) {
+			if got := instances[addr].Identity; !python.Equal(got, json.RawMessage(want)) {
 				t.Errorf("%s has the identity %s in state, want %s", addr, got, want)
 			}
 		}

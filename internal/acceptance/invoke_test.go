@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // TestAccInvoke_runJob runs `terraform apply -invoke` on the run-job action
@@ -64,7 +64,7 @@ action "pipeline_%[4]s_run_job" "run" {
 		if len(runs) != 1 {
 			t.Fatalf("the local API ran %d jobs, want exactly 1: %+v\n%s", len(runs), runs, out)
 		}
-		if r := runs[0]; r.ConfigID != configID || r.Type != jc.JobType || r.Operation != "start" || !jsonvalue.Equal(r.Payload, json.RawMessage(jc.PayloadJSON)) {
+		if r := runs[0]; r.ConfigID != configID || r.Type != jc.JobType || r.Operation != "start" || !python.Equal(r.Payload, json.RawMessage(jc.PayloadJSON)) {
 			t.Errorf("job %+v (payload %s), want %s on config %d with %s", r, r.Payload, jc.JobType, configID, jc.PayloadJSON)
 		}
 		if !strings.Contains(out, "The service accepted job") {

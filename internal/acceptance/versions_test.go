@@ -8,8 +8,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // TestAccVersionB_endToEnd (issue 35): the seed's version (B, June to
@@ -71,11 +71,11 @@ resource "pipeline_transformation_order" "this" {
 		t.Fatal(err)
 	}
 	want := `{"events": [{"id": "$pageview", "type": "events", "name": "Pageview", "order": 1, "properties": []}]}`
-	if !jsonvalue.Equal(rec.Filters, json.RawMessage(want)) {
+	if !python.Equal(rec.Filters, json.RawMessage(want)) {
 		t.Errorf("config %d holds filters %s, want %s as the service stores them", filtered, rec.Filters, want)
 	}
 	runs := local.Jobs()
-	if len(runs) != 1 || runs[0].ConfigID != filtered || runs[0].Type != jc.JobType || !jsonvalue.Equal(runs[0].Payload, json.RawMessage(jc.PayloadJSON)) {
+	if len(runs) != 1 || runs[0].ConfigID != filtered || runs[0].Type != jc.JobType || !python.Equal(runs[0].Payload, json.RawMessage(jc.PayloadJSON)) {
 		t.Errorf("job runs %+v, want one %q of config %d with %s", runs, jc.JobType, filtered, jc.PayloadJSON)
 	}
 	checkRuns(t, api, []int64{filtered, plain}, other)

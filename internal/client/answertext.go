@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // An envelope's detail is the service's own sentence, kept nearly whole;
@@ -42,7 +42,7 @@ func decodeAnswer(body []byte) answerFields {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(b, &m) == nil {
 			if !fromErrorObject(&e, m) {
-				e.Detail = excerpt(jsonvalue.Compact(b), hintLength)
+				e.Detail = excerpt(python.Compact(b), hintLength)
 			}
 			return e
 		}
@@ -56,7 +56,7 @@ func decodeAnswer(body []byte) answerFields {
 			case json.Unmarshal(b, &s) == nil:
 				e.Detail = excerpt(s, maxEnvelopeDetail)
 			default:
-				e.Detail = excerpt(jsonvalue.Compact(b), hintLength)
+				e.Detail = excerpt(python.Compact(b), hintLength)
 			}
 			return e
 		}
@@ -102,14 +102,14 @@ func fromErrorObject(e *answerFields, m map[string]json.RawMessage) bool {
 // as "", anything else as compact JSON.
 func jsonText(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
-	if jsonvalue.IsNull(raw) {
+	if python.IsNull(raw) {
 		return ""
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
-	return jsonvalue.Compact(raw)
+	return python.Compact(raw)
 }
 
 var (

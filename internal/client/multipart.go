@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"mime/multipart"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // encodeRecordInput returns the body and Content-Type of a create or update
@@ -20,7 +20,7 @@ func encodeRecordInput(in RecordInput) ([]byte, string, error) {
 		return nil, "", errors.New("filters is not valid JSON")
 	}
 	if v, ok := in.Config.Get(); ok {
-		if _, isObject := jsonvalue.Object(string(v)); !isObject {
+		if _, isObject := python.Object(string(v)); !isObject {
 			return nil, "", errors.New("config is not a JSON object")
 		}
 	}
@@ -37,7 +37,7 @@ func encodeRecordInput(in RecordInput) ([]byte, string, error) {
 func encodeMultipart(in RecordInput) ([]byte, string, error) {
 	cfg := "{}" // the service has no null config
 	if v, ok := in.Config.Get(); ok {
-		cfg = jsonvalue.Compact(v)
+		cfg = python.Compact(v)
 	}
 	filters := Opt[string]{set: in.Filters.set, null: in.Filters.null, value: string(bytes.TrimSpace(in.Filters.value))}
 	var buf bytes.Buffer

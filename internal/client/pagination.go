@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // Page is one page of a collection's listing.
@@ -89,9 +89,9 @@ func decodePage[T any](body []byte) (*listPage[T], error) {
 		return &listPage[T]{Count: int64(len(results)), Results: results, size: len(body)}, nil
 	}
 	var w struct {
-		Count   jsonvalue.FlexInt `json:"count"`
-		Next    *string           `json:"next"`
-		Results []T               `json:"results"`
+		Count   python.FlexInt `json:"count"`
+		Next    *string        `json:"next"`
+		Results []T            `json:"results"`
 	}
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // PluginListing names one of an organization's plugin listings (the notes'
@@ -47,11 +47,11 @@ type Plugin struct {
 // UnmarshalJSON decodes a plugin leniently; only an answer that is not an
 // object, or an id that is not an integer, is an error.
 func (p *Plugin) UnmarshalJSON(data []byte) error {
-	f, ok := jsonvalue.Object(string(data))
+	f, ok := python.Object(string(data))
 	if !ok {
 		return fmt.Errorf("decoding plugin: not a JSON object: %.40s", data)
 	}
-	var id jsonvalue.FlexInt
+	var id python.FlexInt
 	if raw, has := f["id"]; has {
 		if err := json.Unmarshal(raw, &id); err != nil {
 			return fmt.Errorf("decoding plugin: id: %w", err)
@@ -63,8 +63,8 @@ func (p *Plugin) UnmarshalJSON(data []byte) error {
 		Description:        lenient[string](f["description"]),
 		URL:                lenient[string](f["url"]),
 		PublicJobs:         f["public_jobs"],
-		MigrationAvailable: (*bool)(lenient[jsonvalue.FlexBool](f["hog_function_migration_available"])),
-		JSON:               json.RawMessage(jsonvalue.Compact(data)),
+		MigrationAvailable: (*bool)(lenient[python.FlexBool](f["hog_function_migration_available"])),
+		JSON:               json.RawMessage(python.Compact(data)),
 	}
 	return nil
 }
@@ -72,7 +72,7 @@ func (p *Plugin) UnmarshalJSON(data []byte) error {
 // lenient is a field's value, nil when null, absent or not a T.
 func lenient[T any](raw json.RawMessage) *T {
 	var v T
-	if jsonvalue.IsNull(raw) || json.Unmarshal(raw, &v) != nil {
+	if python.IsNull(raw) || json.Unmarshal(raw, &v) != nil {
 		return nil
 	}
 	return &v

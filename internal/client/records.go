@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // Collection names one of the service's two pipeline config collections.
@@ -46,18 +46,18 @@ type Record struct {
 	Filters         json.RawMessage `json:"filters"`
 }
 
-// UnmarshalJSON decodes a record leniently, as jsonvalue.FlexInt and
+// UnmarshalJSON decodes a record leniently, as python.FlexInt and
 // FlexBool read integers and booleans.
 func (r *Record) UnmarshalJSON(data []byte) error {
 	type plain Record // no methods, so no recursion
 	var w struct {
 		*plain
-		ID      jsonvalue.FlexInt  `json:"id"`
-		Plugin  jsonvalue.FlexInt  `json:"plugin"`
-		Order   jsonvalue.FlexInt  `json:"order"`
-		TeamID  jsonvalue.FlexInt  `json:"team_id"`
-		Enabled jsonvalue.FlexBool `json:"enabled"`
-		Deleted jsonvalue.FlexBool `json:"deleted"`
+		ID      python.FlexInt  `json:"id"`
+		Plugin  python.FlexInt  `json:"plugin"`
+		Order   python.FlexInt  `json:"order"`
+		TeamID  python.FlexInt  `json:"team_id"`
+		Enabled python.FlexBool `json:"enabled"`
+		Deleted python.FlexBool `json:"deleted"`
 	}
 	var rec Record
 	w.plain = (*plain)(&rec)

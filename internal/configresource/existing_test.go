@@ -12,7 +12,7 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -67,10 +67,10 @@ func letGo(addr string) string {
 // filtersArgument is the filters argument of a configuration that holds
 // rec's filters as the service holds them (none at generation 2).
 func filtersArgument(rec *client.Record) string {
-	if jsonvalue.IsNull(rec.Filters) {
+	if python.IsNull(rec.Filters) {
 		return ""
 	}
-	return fmt.Sprintf("  filters     = %q\n", jsonvalue.Compact(rec.Filters))
+	return fmt.Sprintf("  filters     = %q\n", python.Compact(rec.Filters))
 }
 
 // checkOnAPI checks that the existing config holds name and enabled on the
@@ -95,7 +95,7 @@ func checkOnAPI(ex *acctest.ExistingConfig, addr, name string, enabled bool) res
 				return fmt.Errorf("state %s = %q, the API %q", attr, attrs[attr], api)
 			}
 		}
-		if f := attrs["filters"]; (f == "") != jsonvalue.IsNull(rec.Filters) || f != "" && !record.FiltersEqual(f, string(rec.Filters)) {
+		if f := attrs["filters"]; (f == "") != python.IsNull(rec.Filters) || f != "" && !record.FiltersEqual(f, string(rec.Filters)) {
 			return fmt.Errorf("state filters %q, the API %s", f, rec.Filters)
 		}
 		return nil

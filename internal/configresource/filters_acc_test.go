@@ -15,7 +15,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -28,7 +28,7 @@ import (
 // not merely the same once normalised.
 func checkAPIFilters(t *testing.T, coll client.Collection, addr, want string) resource.TestCheckFunc {
 	return acctest.CheckAPIRecord(t, coll, addr, func(rec *client.Record) error {
-		if !jsonvalue.Equal(rec.Filters, json.RawMessage(want)) {
+		if !python.Equal(rec.Filters, json.RawMessage(want)) {
 			return fmt.Errorf("filters %s, want %s", rec.Filters, want)
 		}
 		return nil

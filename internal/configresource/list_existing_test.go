@@ -8,7 +8,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // TestAccExistingList lists a collection holding a config that existed
@@ -36,7 +36,7 @@ func TestAccExistingList(t *testing.T) {
 				found = true
 				obj := acctest.Attributes(t, res.Resource, resourceType)
 				if acctest.StringOf(t, ident["project_id"]) != ex.Project || acctest.StringOf(t, obj["name"]) != acctest.Deref(ex.Original.Name) ||
-					obj["filters"].IsNull() != jsonvalue.IsNull(ex.Original.Filters) {
+					obj["filters"].IsNull() != python.IsNull(ex.Original.Filters) {
 					t.Errorf("config %d listed as %v, %v; want the project, its name and its filters (%s)", ex.ID, ident, obj, ex.Original.Filters)
 				}
 			}

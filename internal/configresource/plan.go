@@ -12,7 +12,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -101,7 +101,7 @@ func sameJSON(configured types.String, state jsontypes.Normalized) bool {
 		return true
 	}
 	return framework.IsSet(state) &&
-		jsonvalue.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString()))
+		python.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString()))
 }
 
 // planUpdate plans an update to what cfg configures, from the framework's

@@ -18,7 +18,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // received is a write request as the service parses it: its content type
@@ -101,7 +101,7 @@ func (l *formLog) expectForm(t *testing.T, step, method string, want map[string]
 	}
 	for k, w := range want {
 		if k == "config" {
-			if !jsonvalue.Equal(json.RawMessage(got[k]), json.RawMessage(w)) {
+			if !python.Equal(json.RawMessage(got[k]), json.RawMessage(w)) {
 				t.Errorf("%s: config %s, want %s", step, got[k], w)
 			}
 		} else if got[k] != w {
@@ -146,7 +146,7 @@ func TestConfigResource_settingsRequests(t *testing.T) {
 		stored := func(step string, id int64, want string) {
 			t.Helper()
 			raw, err := local.StoredConfig(1, id)
-			if err != nil || !jsonvalue.Equal(raw, json.RawMessage(want)) {
+			if err != nil || !python.Equal(raw, json.RawMessage(want)) {
 				t.Errorf("%s: stored config %s (%v), want %s", step, raw, err, want)
 			}
 		}
@@ -172,7 +172,7 @@ func TestConfigResource_settingsRequests(t *testing.T) {
 		if reqs := log.take(); len(reqs) != 2 || reqs[0].mediaType != "application/json" ||
 			reqs[0].json != `{"plugin":`+strconv.FormatInt(sc.plugin, 10)+`,"enabled":true,"order":0,"name":"Settings test"}` ||
 			reqs[1].method != http.MethodPatch || reqs[1].mediaType != "multipart/form-data" ||
-			!jsonvalue.Equal(json.RawMessage(reqs[1].form["config"]), json.RawMessage(obj(sc.plain, "a", sc.secretKey, "s1"))) {
+			!python.Equal(json.RawMessage(reqs[1].form["config"]), json.RawMessage(obj(sc.plain, "a", sc.secretKey, "s1"))) {
 			t.Fatalf("create: writes %+v, want a JSON POST and the settings in a multipart PATCH", reqs)
 		}
 		stored("create", id, obj(sc.plain, "a", sc.secretKey, "s1"))
@@ -231,7 +231,7 @@ func TestConfigResource_settingsRequests(t *testing.T) {
 		acctest.FailOnDiagnostics(t, "create with secrets only", created.Diagnostics)
 		id = stateID(t, srv, tc.TypeName, created.NewState)
 		if reqs := log.take(); len(reqs) != 2 || reqs[0].mediaType != "application/json" || reqs[1].method != http.MethodPatch ||
-			!jsonvalue.Equal(json.RawMessage(reqs[1].form["config"]), json.RawMessage(obj(sc.secretKey, "s1"))) {
+			!python.Equal(json.RawMessage(reqs[1].form["config"]), json.RawMessage(obj(sc.secretKey, "s1"))) {
 			t.Fatalf("create with secrets only: writes %+v, want a JSON POST and the secrets in a multipart PATCH", reqs)
 		}
 		c := acctest.ClientFor(t, host, acctest.KeyFull)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -38,11 +38,11 @@ func (s settingsValidator) ValidateString(ctx context.Context, req validator.Str
 	if !framework.IsSet(req.ConfigValue) {
 		return
 	}
-	v, err := jsonvalue.Decode(req.ConfigValue.ValueString())
+	v, err := python.Decode(req.ConfigValue.ValueString())
 	if err != nil {
 		return // not JSON: reported above
 	}
-	if where, found := jsonvalue.InfiniteNumber(v); found {
+	if where, found := python.InfiniteNumber(v); found {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid plugin settings", fmt.Sprintf(
 			"%s%s is a number past a double's range (about 1.8e308). The service reads such a number as "+
 				"infinity, which it cannot store.", req.Path, where))

@@ -13,7 +13,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -208,10 +208,10 @@ func madeBy(rec *client.Record, in client.RecordInput) bool {
 	// A service without filters (every version since mid-August 2024)
 	// drops those sent: nothing to match.
 	if v, ok := in.Filters.Get(); ok && !rec.FiltersOmitted() {
-		if jsonvalue.IsNull(rec.Filters) || !record.FiltersEqual(string(v), string(rec.Filters)) {
+		if python.IsNull(rec.Filters) || !record.FiltersEqual(string(v), string(rec.Filters)) {
 			return false
 		}
-	} else if !ok && !jsonvalue.IsNull(rec.Filters) {
+	} else if !ok && !python.IsNull(rec.Filters) {
 		return false
 	}
 	if v, ok := in.Config.Get(); ok {

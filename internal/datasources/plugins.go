@@ -16,7 +16,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
@@ -150,8 +150,8 @@ func pluginOf(p *client.Plugin) pluginModel {
 		HogTemplateID:      types.StringNull(),
 		MigrationAvailable: types.BoolPointerValue(p.MigrationAvailable),
 	}
-	if !jsonvalue.IsNull(p.PublicJobs) {
-		out.PublicJobs = jsontypes.NewNormalizedValue(jsonvalue.Compact(p.PublicJobs))
+	if !python.IsNull(p.PublicJobs) {
+		out.PublicJobs = jsontypes.NewNormalizedValue(python.Compact(p.PublicJobs))
 	}
 	if id, ok := record.HogTemplateID(p.URL); ok {
 		out.HogTemplateID = types.StringValue(id)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // ErrNotJSONObject is the error of a string that must hold a JSON object.
@@ -35,7 +35,7 @@ func (v jsonObjectValidator) ValidateString(_ context.Context, req validator.Str
 	if !IsSet(req.ConfigValue) {
 		return
 	}
-	if _, ok := jsonvalue.Object(req.ConfigValue.ValueString()); !ok {
+	if _, ok := python.Object(req.ConfigValue.ValueString()); !ok {
 		resp.Diagnostics.AddAttributeError(req.Path, v.summary,
 			fmt.Sprintf("%s %s, e.g. %s.", req.Path, ErrNotJSONObject, v.example))
 	}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // defaultJobOperation is the operation the service assumes.
@@ -152,7 +152,7 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k framework.Kin
 	if a.Payload.IsUnknown() {
 		return nil // judged by the service at apply
 	}
-	payload, isObject := jsonvalue.Object(a.Payload.ValueString())
+	payload, isObject := python.Object(a.Payload.ValueString())
 	if framework.IsSet(a.Payload) && !isObject {
 		return nil // the attribute's validator reports it
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 type model struct {
@@ -157,7 +157,7 @@ func (m sameJSONPlan) MarkdownDescription(ctx context.Context) string { return m
 
 func (sameJSONPlan) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	if framework.IsSet(req.PlanValue) && framework.IsSet(req.StateValue) &&
-		jsonvalue.Equal(json.RawMessage(req.PlanValue.ValueString()), json.RawMessage(req.StateValue.ValueString())) {
+		python.Equal(json.RawMessage(req.PlanValue.ValueString()), json.RawMessage(req.StateValue.ValueString())) {
 		resp.PlanValue = req.StateValue
 	}
 }

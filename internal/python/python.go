@@ -1,5 +1,6 @@
 // Package python holds facts about the Python the live service runs on,
-// which the local API and the provider both need (DESIGN.md).
+// which the local API and the provider both need (DESIGN.md): text, truth,
+// numbers, and JSON as its json module reads and writes it.
 package python
 
 import (

@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 var (
@@ -106,9 +106,9 @@ func FiltersEqual(a, b string) bool {
 	sa, okA := storedFilters(a)
 	sb, okB := storedFilters(b)
 	if !okA || !okB {
-		return jsonvalue.Equal(json.RawMessage(a), json.RawMessage(b))
+		return python.Equal(json.RawMessage(a), json.RawMessage(b))
 	}
-	return jsonvalue.EqualValues(sa, sb)
+	return python.EqualValues(sa, sb)
 }
 
 // FiltersNone reports whether filters text filters nothing: null, or what
@@ -128,7 +128,7 @@ func (v FiltersValue) FiltersNothing() bool {
 // storedFilters is what the service stores for filters text (null as {});
 // false when it would refuse them.
 func storedFilters(s string) (map[string]any, bool) {
-	if jsonvalue.IsNull(json.RawMessage(s)) {
+	if python.IsNull(json.RawMessage(s)) {
 		return map[string]any{}, true
 	}
 	c := checkFilters(s)
@@ -137,7 +137,7 @@ func storedFilters(s string) (map[string]any, bool) {
 
 // checkFilters decodes filters text and checks it as the service would.
 func checkFilters(s string) filtersCheck {
-	v, err := jsonvalue.Decode(s)
+	v, err := python.Decode(s)
 	if err != nil {
 		return filtersCheck{problems: []string{fmt.Sprintf("filters must be a JSON object (write it with jsonencode): %s.", err)}}
 	}

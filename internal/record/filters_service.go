@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
@@ -199,7 +198,7 @@ func (c *filtersCheck) properties(m map[string]any, at string) []any {
 	for i, p := range list {
 		if _, ok := p.(map[string]any); !ok {
 			c.fail("%s[%d] must be an object, got %s.", at, i, jsonKind(p))
-		} else if where, found := jsonvalue.InfiniteNumber(p); found {
+		} else if where, found := python.InfiniteNumber(p); found {
 			c.fail("%s[%d]%s is a number past a double's range (about 1.8e308), which the service cannot store.", at, i, where)
 		}
 	}

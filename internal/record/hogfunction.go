@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // The way off a config, as the service can really give it (the notes' "The
@@ -251,7 +251,7 @@ func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *Config, plug
 	for _, k := range slices.Sorted(maps.Keys(settings)) {
 		v := settings[k]
 		switch {
-		case jsonvalue.IsNull(v) || string(v) == `""` && p.SecretKeys[k]:
+		case python.IsNull(v) || string(v) == `""` && p.SecretKeys[k]:
 		case !declared[k]:
 			dropped = append(dropped, k)
 		case p.SecretKeys[k] || IsMasked(v):
@@ -269,7 +269,7 @@ func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *Config, plug
 	for _, in := range t.InputsSchema {
 		_, given := inputs[in.Key]
 		// PostHog refuses a required input that is missing, null or "", its default's included.
-		if in.Required && !given && !slices.Contains(secrets, in.Key) && (jsonvalue.IsNull(in.Default) || string(in.Default) == `""`) {
+		if in.Required && !given && !slices.Contains(secrets, in.Key) && (python.IsNull(in.Default) || string(in.Default) == `""`) {
 			missing = append(missing, in.Key)
 		}
 	}

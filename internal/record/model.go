@@ -11,7 +11,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // Config holds what describes one config record and stays put: what the
@@ -85,7 +85,7 @@ func filtersFromAPI(raw json.RawMessage, prior FiltersValue) FiltersValue {
 	if FiltersNone(string(raw)) {
 		return NewFiltersNull()
 	}
-	return NewFiltersValue(jsonvalue.Compact(raw))
+	return NewFiltersValue(python.Compact(raw))
 }
 
 // timestamp maps an absent time to null.
@@ -99,8 +99,8 @@ func timestamp(s string) types.String {
 // jsonValue renders a JSON value from the service as compact text; absent
 // or null is null.
 func jsonValue(raw json.RawMessage) jsontypes.Normalized {
-	if jsonvalue.IsNull(raw) {
+	if python.IsNull(raw) {
 		return jsontypes.NewNormalizedNull()
 	}
-	return jsontypes.NewNormalizedValue(jsonvalue.Compact(raw))
+	return jsontypes.NewNormalizedValue(python.Compact(raw))
 }

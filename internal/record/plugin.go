@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
@@ -47,7 +46,7 @@ func (t OwnText) Shows(got *string) (isPlugins, told bool) {
 // fact.
 func PluginOf(pluginInfo json.RawMessage) Plugin {
 	var info map[string]json.RawMessage
-	if jsonvalue.IsNull(pluginInfo) || json.Unmarshal(pluginInfo, &info) != nil || info == nil {
+	if python.IsNull(pluginInfo) || json.Unmarshal(pluginInfo, &info) != nil || info == nil {
 		return Plugin{}
 	}
 	p := Plugin{Name: ownText(info["name"]), Description: ownText(info["description"])}

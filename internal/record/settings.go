@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // SecretMask is what the service shows instead of a secret value.
@@ -27,7 +27,7 @@ type StringValue interface {
 
 // ParseSettings decodes a JSON object; anything else is an error.
 func ParseSettings(text string) (Settings, error) {
-	obj, ok := jsonvalue.Object(text)
+	obj, ok := python.Object(text)
 	if !ok {
 		return nil, framework.ErrNotJSONObject
 	}
@@ -54,10 +54,10 @@ func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
 // left out; prior while it says the same. A key beyond prior (set in the UI)
 // shows, so the plan says an update, which replaces them all, removes it.
 func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes.Normalized) jsontypes.Normalized {
-	if jsonvalue.IsNull(raw) {
+	if python.IsNull(raw) {
 		return jsontypes.NewNormalizedNull()
 	}
-	obj, ok := jsonvalue.Object(string(raw))
+	obj, ok := python.Object(string(raw))
 	if !ok {
 		return jsonValue(raw) // not an object: shown as sent
 	}
@@ -82,7 +82,7 @@ func holdsOnly(got Settings, text string) bool {
 		return false
 	}
 	for k, v := range got {
-		if _, ok := want[k]; !ok && !jsonvalue.IsNull(v) && string(v) != `""` {
+		if _, ok := want[k]; !ok && !python.IsNull(v) && string(v) != `""` {
 			return false
 		}
 	}
@@ -117,11 +117,11 @@ func HoldsSettings(stored Settings, sent string, m Match) bool {
 		g, ok := stored[k]
 		switch {
 		case !ok:
-			if m == Exactly || !jsonvalue.IsNull(v) {
+			if m == Exactly || !python.IsNull(v) {
 				return false
 			}
 		case m == AsStored && IsMasked(g):
-		case !jsonvalue.Equal(g, v):
+		case !python.Equal(g, v):
 			return false
 		}
 	}
@@ -142,7 +142,7 @@ func ClearingSecrets(text string, secrets map[string]bool) (string, error) {
 		}
 	}
 	for k, v := range s {
-		if jsonvalue.IsNull(v) {
+		if python.IsNull(v) {
 			s[k] = json.RawMessage(`""`) // null means gone, secret or not
 		}
 	}

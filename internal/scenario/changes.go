@@ -7,8 +7,8 @@ import (
 	"math/big"
 	"slices"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // The service changes only as the plan says: ChangesAsPlanned compares
@@ -204,14 +204,14 @@ func settingsDifferences(id int64, why string, was, now localapi.StoredRecord, p
 		// sent as null and clears one sent as "", and its UI saves an
 		// empty field as "" (the provider's rule too).
 		inB, inN = inB && !noSetting(b), inN && !noSetting(n)
-		if inB == inN && (!inB || jsonvalue.Equal(b, n)) {
+		if inB == inN && (!inB || python.Equal(b, n)) {
 			continue
 		}
 		pb, inPB := shownBefore[k]
 		pa, inPA := shownAfter[k]
 		inPB, inPA = inPB && !noSetting(pb), inPA && !noSetting(pa)
-		shownSame := inPB == inPA && (!inPB || jsonvalue.Equal(pb, pa))
-		asPlanned := inPA == inN && (!inPA || jsonvalue.Equal(pa, n))
+		shownSame := inPB == inPA && (!inPB || python.Equal(pb, pa))
+		asPlanned := inPA == inN && (!inPA || python.Equal(pa, n))
 		// A secret changes with secret_config_wo_version; a setting as the
 		// plan shows (without a refresh, or to what it says). A key the
 		// stale state held secret may do either.
@@ -228,7 +228,7 @@ func settingsDifferences(id int64, why string, was, now localapi.StoredRecord, p
 
 // noSetting reports whether a setting's value stands for none: null or "".
 func noSetting(v json.RawMessage) bool {
-	return jsonvalue.IsNull(v) || jsonvalue.Equal(v, json.RawMessage(`""`))
+	return python.IsNull(v) || python.Equal(v, json.RawMessage(`""`))
 }
 
 func object(raw json.RawMessage) map[string]json.RawMessage {
@@ -258,10 +258,10 @@ func sameText(a, b *string) bool {
 }
 
 func sameJSON(a, b json.RawMessage) bool {
-	if jsonvalue.IsNull(a) || jsonvalue.IsNull(b) {
-		return jsonvalue.IsNull(a) == jsonvalue.IsNull(b)
+	if python.IsNull(a) || python.IsNull(b) {
+		return python.IsNull(a) == python.IsNull(b)
 	}
-	return jsonvalue.Equal(a, b)
+	return python.Equal(a, b)
 }
 
 func show(v any) string {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // HCL renders the configuration as a resource block named name, JSON
@@ -95,7 +95,7 @@ func hclString(s string) string {
 // HCL (numbers as literals, keys quoted), or as a quoted string when the
 // text is not JSON.
 func hclJSON(text string) string {
-	v, err := jsonvalue.Decode(text)
+	v, err := python.Decode(text)
 	if err != nil {
 		return hclString(text)
 	}

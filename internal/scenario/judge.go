@@ -11,8 +11,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // Verdict asks the service whether it takes what an apply of action
@@ -47,7 +47,7 @@ func (e *Env) Verdict(ctx context.Context, c *Config, action string) (bool, stri
 // filtersNothing reports whether filters as the service stored them filter
 // nothing: null or {}.
 func filtersNothing(stored json.RawMessage) bool {
-	return jsonvalue.IsNull(stored) || jsonvalue.Equal(stored, json.RawMessage(`{}`))
+	return python.IsNull(stored) || python.Equal(stored, json.RawMessage(`{}`))
 }
 
 // intended is the action an apply of s's configuration takes from the

@@ -8,7 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // Sample is a generated scenario to run through the terraform binary: a
@@ -79,7 +79,7 @@ func AsJSONEncodeWrites(c *Config) *Config {
 }
 
 func jsonencodeText(text string) string {
-	v, err := jsonvalue.Decode(text)
+	v, err := python.Decode(text)
 	if err != nil {
 		return text
 	}

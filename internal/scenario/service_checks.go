@@ -7,7 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // What an apply that succeeded leaves on the service, beyond what the next
@@ -51,12 +51,12 @@ func (m *Machine) checkSecretsHeld(t *rapid.T, ws *Workspace, s *slot, p *acctes
 		want, set := configured[k]
 		got, has := stored[k]
 		switch {
-		case set && !jsonvalue.IsNull(want):
-			if !has || !jsonvalue.Equal(got, want) {
+		case set && !python.IsNull(want):
+			if !has || !python.Equal(got, want) {
 				m.fail(t, "after the %s of %s, config %d holds secret %q = %s, but secret_config_wo sets %s",
 					p.Action(), ws.address(s), id, k, presence(got, has), want)
 			}
-		case has && !jsonvalue.IsNull(got) && !slices.Equal(got, json.RawMessage(`""`)):
+		case has && !python.IsNull(got) && !slices.Equal(got, json.RawMessage(`""`)):
 			m.fail(t, "after the %s of %s, config %d still holds secret %q, which secret_config_wo no longer sets",
 				p.Action(), ws.address(s), id, k)
 		}

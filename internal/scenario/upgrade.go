@@ -11,7 +11,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/jsonvalue"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/localapi"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
@@ -89,7 +88,7 @@ func secretsRevealed(pl *acctest.Plan, was, now []string) bool {
 	for k := range union(before, after) {
 		b, inB := before[k]
 		a, inA := after[k]
-		if inB == inA && (!inB || jsonvalue.Equal(a, b)) {
+		if inB == inA && (!inB || python.Equal(a, b)) {
 			continue
 		}
 		if !slices.Contains(was, k) || slices.Contains(now, k) {

@@ -1,4 +1,4 @@
-package jsonvalue
+package python
 
 import (
 	"encoding/json"

@@ -1,6 +1,8 @@
-// Package jsonvalue owns JSON text as values, free of Terraform and HTTP
-// (DESIGN.md): the one semantic equality, lossless decoding, lenient scalars.
-package jsonvalue
+// JSON text as the service's json module reads it, free of Terraform and
+// HTTP (DESIGN.md): the one semantic equality, lossless decoding, lenient
+// scalars.
+
+package python
 
 import (
 	"bytes"
@@ -12,8 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // IsNull reports whether raw is absent or the JSON null.
@@ -83,8 +83,8 @@ func EqualValues(a, b any) bool {
 		if !ok {
 			return false
 		}
-		na, errA := python.ParseNumber(x.String())
-		nb, errB := python.ParseNumber(y.String())
+		na, errA := ParseNumber(x.String())
+		nb, errB := ParseNumber(y.String())
 		return errA == nil && errB == nil && na.Equal(nb) || x == y
 	default:
 		return a == b
@@ -96,7 +96,7 @@ func EqualValues(a, b any) bool {
 func InfiniteNumber(v any) (string, bool) {
 	switch x := v.(type) {
 	case json.Number:
-		n, err := python.ParseNumber(x.String())
+		n, err := ParseNumber(x.String())
 		return "", err == nil && !n.IsFinite()
 	case []any:
 		for i, e := range x {
