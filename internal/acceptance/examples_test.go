@@ -263,7 +263,7 @@ func todayWithConfigs(t *testing.T, configs []exampleConfig) (string, *localapi.
 				in.Name = client.Some(ec.name)
 			}
 			if ec.settings != "" {
-				in.Config = client.Some(json.RawMessage(ec.settings))
+				in.Settings = client.Some(json.RawMessage(ec.settings))
 			}
 			rec, err := c.Create(ctx, "1", ec.coll, in)
 			if err != nil {

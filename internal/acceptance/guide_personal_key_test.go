@@ -48,21 +48,21 @@ func TestAccGuide_movingToHogFunctions(t *testing.T) {
 	// The configs as they were made while the service still made them; PostHog's
 	// migration moved the one that was enabled then (and disabled it).
 	ids := map[string]int64{"property_filter": mk(client.Transformations, client.RecordInput{Plugin: client.Some(int64(2)),
-		Order: client.Some(int64(3)), Enabled: client.Some(true), Config: settings(`{"properties":"$ip"}`)})}
+		Order: client.Some(int64(3)), Enabled: client.Some(true), Settings: settings(`{"properties":"$ip"}`)})}
 	made, err := local.BulkMigrate(1, localapi.BulkMigration{})
 	if err != nil || len(made) != 1 {
 		t.Fatalf("PostHog's migration made %+v: %v", made, err)
 	}
 	movedFn := made[0].ID
 	ids["taxonomy"] = mk(client.Transformations, client.RecordInput{Plugin: client.Some(int64(5)), Order: client.Some(int64(1)),
-		Enabled: client.Some(true), Config: settings(`{"defaultNamingConvention":"snake_case"}`)})
+		Enabled: client.Some(true), Settings: settings(`{"defaultNamingConvention":"snake_case"}`)})
 	ids["anonymization"] = mk(client.Transformations, client.RecordInput{Plugin: client.Some(int64(localapitest.AnonymizationPlugin)),
 		Order: client.Some(int64(2)), Enabled: client.Some(true),
-		Config: settings(`{"privateFields":"email","legacyOption":"on","salt":"` + salt + `"}`)})
+		Settings: settings(`{"privateFields":"email","legacyOption":"on","salt":"` + salt + `"}`)})
 	ids["geoip"] = mk(client.Transformations, client.RecordInput{Plugin: client.Some(int64(1)), Order: client.Some(int64(4)),
-		Enabled: client.Some(true), Config: settings(`{"locale":"en"}`)})
+		Enabled: client.Some(true), Settings: settings(`{"locale":"en"}`)})
 	ids["s3"] = mk(client.ImportApps, client.RecordInput{Plugin: client.Some(int64(3)), Order: client.Some(int64(1)),
-		Enabled: client.Some(true), Config: settings(`{"bucket":"events"}`)})
+		Enabled: client.Some(true), Settings: settings(`{"bucket":"events"}`)})
 	if err := local.SetGeneration(localapi.Generation2); err != nil { // today's service
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func snapshotConfigs(t *testing.T, api *client.Client, ids ...int64) []string {
 			t.Fatalf("config %d: %v", id, err)
 		}
 		out = append(out, fmt.Sprintf("%d enabled=%v order=%d deleted=%v config=%s updated=%s", id, rec.Enabled, rec.Order,
-			rec.Deleted, rec.Config, rec.UpdatedAt))
+			rec.Deleted, rec.Settings, rec.UpdatedAt))
 	}
 	return out
 }

@@ -25,7 +25,7 @@ func TestAccImportForEach_allConfigs(t *testing.T) {
 	host, _ := acctest.IsolatedTodayAPI(t, nil, func(api *client.Client) {
 		for _, in := range []client.RecordInput{
 			{Plugin: client.Some(int64(1)), Order: client.Some(int64(1)), Enabled: client.Some(true), Name: client.Some("GeoIP (EU)"),
-				Config: client.Some(json.RawMessage(`{"locale":"de","api_key":"s3cret"}`))},
+				Settings: client.Some(json.RawMessage(`{"locale":"de","api_key":"s3cret"}`))},
 			{Plugin: client.Some(int64(2)), Order: client.Some(int64(2))},
 			{Plugin: client.Some(int64(5)), Order: client.Some(int64(3)), Description: client.Some("  kept as is \n")},
 		} {

@@ -248,7 +248,7 @@ func newPeerSwitch(t *testing.T, p peerFixture) *peerSwitch {
 		sw.geo = acctest.MustCreate(t, c, client.Transformations, client.RecordInput{
 			Plugin: client.Some[int64](1), Order: client.Some[int64](1), Enabled: client.Some(true),
 			Name: client.Some("GeoIP, moved"), Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`)),
-			Config: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cr3t-key"}`)),
+			Settings: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cr3t-key"}`)),
 		})
 		sw.bq = acctest.MustCreate(t, c, client.ImportApps, client.RecordInput{
 			Plugin: client.Some[int64](4), Order: client.Some[int64](1), Enabled: client.Some(true),

@@ -37,8 +37,8 @@ func TestAccQuery_generateConfig(t *testing.T) {
 				Filters: client.Some(json.RawMessage(`{"events":[{"id":"$pageview","type":"events"}]}`))},
 			{Plugin: client.Some(plugins[1]), Order: client.Some(int64(2)), Description: client.Some("second, described")},
 			// The secret setting never set, then set to "".
-			{Plugin: client.Some(sp.Plugin), Order: client.Some(int64(3)), Config: client.Some(json.RawMessage(fmt.Sprintf(`{%q:"en"}`, sp.Plain)))},
-			{Plugin: client.Some(sp.Plugin), Order: client.Some(int64(5)), Config: client.Some(json.RawMessage(fmt.Sprintf(`{%q:"en",%q:""}`, sp.Plain, sp.SecretKey)))},
+			{Plugin: client.Some(sp.Plugin), Order: client.Some(int64(3)), Settings: client.Some(json.RawMessage(fmt.Sprintf(`{%q:"en"}`, sp.Plain)))},
+			{Plugin: client.Some(sp.Plugin), Order: client.Some(int64(5)), Settings: client.Some(json.RawMessage(fmt.Sprintf(`{%q:"en",%q:""}`, sp.Plain, sp.SecretKey)))},
 		}
 		var want []int64
 		for _, in := range inputs {

@@ -31,7 +31,7 @@ func TestAccQuery_generateConfigPluginText(t *testing.T) {
 		for _, plugin := range plugins[tc.Kind.Name] {
 			in := client.RecordInput{Plugin: client.Some(plugin), Order: client.Some(plugin)}
 			if plugin >= 8 {
-				in.Config = client.Some(json.RawMessage(`{"apiKey":"k-123"}`))
+				in.Settings = client.Some(json.RawMessage(`{"apiKey":"k-123"}`))
 			}
 			if _, err := api.Create(context.Background(), "1", tc.Kind.Collection, in); err != nil {
 				t.Fatal(err)

@@ -61,8 +61,8 @@ func TestAccReadme_firstExample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reading config 1 after the apply: %v", err)
 	}
-	if !rec.Enabled || !strings.Contains(string(rec.Config), `"locale":"en"`) {
-		t.Errorf("config 1 is enabled %v with settings %s, want it enabled with locale en", rec.Enabled, rec.Config)
+	if !rec.Enabled || !strings.Contains(string(rec.Settings), `"locale":"en"`) {
+		t.Errorf("config 1 is enabled %v with settings %s, want it enabled with locale en", rec.Enabled, rec.Settings)
 	}
 	tf.EmptyPlan("after the first example")
 }

@@ -58,7 +58,7 @@ func TestAccSettings_addedOnTheService(t *testing.T) {
 	// A colleague adds locale in the UI (which sends every setting).
 	api := acctest.ClientFor(t, host, localapi.KeyFull)
 	if _, err := api.Update(context.Background(), "1", client.Transformations, id,
-		client.RecordInput{Config: client.Some(json.RawMessage(`{"mode":"a","locale":"de"}`))}); err != nil {
+		client.RecordInput{Settings: client.Some(json.RawMessage(`{"mode":"a","locale":"de"}`))}); err != nil {
 		t.Fatal(err)
 	}
 	out, code := tf.PlanExitCode()
@@ -109,7 +109,7 @@ resource "pipeline_transformation_config" "geoip" {
 			if tc.secret == "" {
 				api := acctest.ClientFor(t, host, localapi.KeyFull)
 				if _, err := api.Update(context.Background(), "1", client.Transformations, id,
-					client.RecordInput{Config: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cret"}`))}); err != nil {
+					client.RecordInput{Settings: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cret"}`))}); err != nil {
 					t.Fatal(err)
 				}
 				tf.EmptyPlan("a secret set in the UI")

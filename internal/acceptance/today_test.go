@@ -32,7 +32,7 @@ func existingGeoIP(t *testing.T, id *int64) func(*client.Client) {
 	return func(c *client.Client) {
 		rec, err := c.Create(context.Background(), "1", client.Transformations, client.RecordInput{
 			Plugin: client.Some(int64(1)), Order: client.Some(int64(1)), Enabled: client.Some(true), Name: client.Some("GeoIP"),
-			Config: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cret"}`)),
+			Settings: client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cret"}`)),
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -19,12 +19,12 @@ func encodeRecordInput(in RecordInput) ([]byte, string, error) {
 	if v, ok := in.Filters.Get(); ok && !json.Valid(v) {
 		return nil, "", errors.New("filters is not valid JSON")
 	}
-	if v, ok := in.Config.Get(); ok {
+	if v, ok := in.Settings.Get(); ok {
 		if _, isObject := python.Object(string(v)); !isObject {
 			return nil, "", errors.New("config is not a JSON object")
 		}
 	}
-	if in.Config.IsZero() {
+	if in.Settings.IsZero() {
 		b, err := json.Marshal(in)
 		if err != nil {
 			return nil, "", fmt.Errorf("encoding the request: %w", err)
@@ -36,7 +36,7 @@ func encodeRecordInput(in RecordInput) ([]byte, string, error) {
 
 func encodeMultipart(in RecordInput) ([]byte, string, error) {
 	cfg := "{}" // the service has no null config
-	if v, ok := in.Config.Get(); ok {
+	if v, ok := in.Settings.Get(); ok {
 		cfg = python.Compact(v)
 	}
 	filters := Opt[string]{set: in.Filters.set, null: in.Filters.null, value: string(bytes.TrimSpace(in.Filters.value))}

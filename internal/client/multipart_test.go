@@ -56,7 +56,7 @@ func TestMultipartWhenConfigIsSet(t *testing.T) {
 				Plugin: Some[int64](7), Enabled: Some(true), Order: Some[int64](12), Name: Some("Geo IP"),
 				Description: Some("line1\nline2 ünïcode"), Deleted: Some(false),
 				Filters: Some(json.RawMessage(`{"events": [{"id": "$pageview", "type": "events"}]}`)),
-				Config:  Some(json.RawMessage(`{"apiKey": "plugin-secret", "n": 1}`)),
+				Settings:  Some(json.RawMessage(`{"apiKey": "plugin-secret", "n": 1}`)),
 			},
 			want: form{
 				"config": `{"apiKey":"plugin-secret","n":1}`, "plugin": "7", "enabled": "true", "order": "12",
@@ -66,20 +66,20 @@ func TestMultipartWhenConfigIsSet(t *testing.T) {
 		},
 		{
 			name:   "only config",
-			in:     RecordInput{Config: Some(json.RawMessage(`{}`))},
+			in:     RecordInput{Settings: Some(json.RawMessage(`{}`))},
 			want:   form{"config": `{}`},
 			absent: []string{"plugin", "enabled", "order", "name", "description", "deleted", "filters"},
 		},
 		{
 			name: "null fields are empty values",
-			in: RecordInput{Config: Null[json.RawMessage](), Name: Null[string](), Description: Null[string](),
+			in: RecordInput{Settings: Null[json.RawMessage](), Name: Null[string](), Description: Null[string](),
 				Order: Null[int64](), Enabled: Null[bool]()},
 			want:   form{"config": `{}`, "name": "", "description": "", "order": "", "enabled": ""},
 			absent: []string{"plugin", "deleted", "filters"},
 		},
 		{
 			name: "cleared filters are {}",
-			in:   RecordInput{Config: Some(json.RawMessage(`{"n": 1}`)), Filters: Some(json.RawMessage(`{}`))},
+			in:   RecordInput{Settings: Some(json.RawMessage(`{"n": 1}`)), Filters: Some(json.RawMessage(`{}`))},
 			want: form{"config": `{"n":1}`, "filters": `{}`},
 		},
 	}
@@ -125,7 +125,7 @@ func TestNullFiltersAreRefusedBeforeSending(t *testing.T) {
 	c := newTestClient(t, srv.URL)
 	for _, in := range []RecordInput{
 		{Filters: Null[json.RawMessage]()},
-		{Filters: Null[json.RawMessage](), Config: Some(json.RawMessage(`{}`))},
+		{Filters: Null[json.RawMessage](), Settings: Some(json.RawMessage(`{}`))},
 	} {
 		_, err := c.Update(context.Background(), "1", Transformations, 42, in)
 		if err == nil || !strings.Contains(err.Error(), "filters cannot be null") {
@@ -153,7 +153,7 @@ func TestMultipartBodyIsResentWholeOnRetry(t *testing.T) {
 		success(w, r)
 	})
 	c := newTestClient(t, srv.URL)
-	in := RecordInput{Enabled: Some(true), Config: Some(json.RawMessage(`{"k":"v"}`))}
+	in := RecordInput{Enabled: Some(true), Settings: Some(json.RawMessage(`{"k":"v"}`))}
 	if _, err := c.Update(context.Background(), "1", Transformations, 42, in); err != nil {
 		t.Fatal(err)
 	}
@@ -169,8 +169,8 @@ func TestInvalidInputIsRefusedBeforeSending(t *testing.T) {
 		want string
 	}{
 		{"filters not JSON", RecordInput{Filters: Some(json.RawMessage(`{events:`))}, "filters"},
-		{"config not JSON", RecordInput{Config: Some(json.RawMessage(`nope`))}, "config"},
-		{"config not an object", RecordInput{Config: Some(json.RawMessage(`[1,2]`))}, "config"},
+		{"config not JSON", RecordInput{Settings: Some(json.RawMessage(`nope`))}, "config"},
+		{"config not an object", RecordInput{Settings: Some(json.RawMessage(`[1,2]`))}, "config"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

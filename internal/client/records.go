@@ -33,7 +33,7 @@ type Record struct {
 	Plugin          int64           `json:"plugin"`
 	Enabled         bool            `json:"enabled"`
 	Order           int64           `json:"order"`
-	Config          json.RawMessage `json:"config"`
+	Settings        json.RawMessage `json:"config"`
 	Error           json.RawMessage `json:"error"`
 	TeamID          int64           `json:"team_id"`
 	PluginInfo      json.RawMessage `json:"plugin_info"`
@@ -107,7 +107,7 @@ func (o Opt[T]) MarshalJSON() ([]byte, error) {
 }
 
 // RecordInput is the body of a create or update; fields left out are not
-// sent. With Config set it goes as multipart/form-data, the only way the
+// sent. With Settings set it goes as multipart/form-data, the only way the
 // live service takes config. Null() filters are refused ({} clears them).
 type RecordInput struct {
 	Plugin      Opt[int64]           `json:"plugin,omitzero"`
@@ -117,7 +117,7 @@ type RecordInput struct {
 	Description Opt[string]          `json:"description,omitzero"`
 	Deleted     Opt[bool]            `json:"deleted,omitzero"`
 	Filters     Opt[json.RawMessage] `json:"filters,omitzero"`
-	Config      Opt[json.RawMessage] `json:"-"`
+	Settings    Opt[json.RawMessage] `json:"-"`
 }
 
 // Job is the body of the job action.

@@ -16,16 +16,16 @@ func TestRecordDecodesOddShapes(t *testing.T) {
 		check func(t *testing.T, r Record)
 	}{
 		{"config object", `{"id":1,"config":{"k":"v","n":2}}`, func(t *testing.T, r Record) {
-			eqRaw(t, "config", r.Config, raw(`{"k":"v","n":2}`))
+			eqRaw(t, "config", r.Settings, raw(`{"k":"v","n":2}`))
 		}},
 		{"config string", `{"id":1,"config":"{\"k\":\"v\"}"}`, func(t *testing.T, r Record) {
-			eqRaw(t, "config", r.Config, raw(`"{\"k\":\"v\"}"`))
+			eqRaw(t, "config", r.Settings, raw(`"{\"k\":\"v\"}"`))
 		}},
 		{"config null", `{"id":1,"config":null}`, func(t *testing.T, r Record) {
-			eqRaw(t, "config", r.Config, raw(`null`))
+			eqRaw(t, "config", r.Settings, raw(`null`))
 		}},
 		{"config absent", `{"id":1}`, func(t *testing.T, r Record) {
-			if r.Config != nil || r.PluginInfo != nil || r.Filters != nil {
+			if r.Settings != nil || r.PluginInfo != nil || r.Filters != nil {
 				t.Fatalf("absent raw fields must stay nil: %+v", r)
 			}
 		}},
@@ -101,11 +101,11 @@ func TestRecordRejectsNonIntegerID(t *testing.T) {
 }
 
 func TestRecordDecodeReplacesPreviousValues(t *testing.T) {
-	r := Record{ID: 9, Config: json.RawMessage(`{"old":1}`)}
+	r := Record{ID: 9, Settings: json.RawMessage(`{"old":1}`)}
 	if err := json.Unmarshal([]byte(`{"id":3}`), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.ID != 3 || r.Config != nil {
+	if r.ID != 3 || r.Settings != nil {
 		t.Fatalf("got %+v", r)
 	}
 }
@@ -119,7 +119,7 @@ func TestGetDecodesThroughTheClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.ID != 42 || string(r.Config) != `{"a":1}` || string(r.PluginInfo) != "null" {
+	if r.ID != 42 || string(r.Settings) != `{"a":1}` || string(r.PluginInfo) != "null" {
 		t.Fatalf("got %+v", r)
 	}
 }

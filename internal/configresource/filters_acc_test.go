@@ -40,9 +40,9 @@ func checkAPIFilters(t *testing.T, coll client.Collection, addr, want string) re
 // (the service adds its plugin's secret keys, null when never set).
 func checkAPISettings(t *testing.T, coll client.Collection, addr, want string) resource.TestCheckFunc {
 	return acctest.CheckAPIRecord(t, coll, addr, func(rec *client.Record) error {
-		stored, err := record.ParseSettings(string(rec.Config))
+		stored, err := record.ParseSettings(string(rec.Settings))
 		if err != nil || !record.HoldsSettings(stored, want, record.Exactly) {
-			return fmt.Errorf("settings %s, want %s in them", rec.Config, want)
+			return fmt.Errorf("settings %s, want %s in them", rec.Settings, want)
 		}
 		return nil
 	})

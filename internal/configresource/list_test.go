@@ -118,7 +118,7 @@ func TestConfigList_protocol(t *testing.T) {
 			}
 			if i%2 == 0 {
 				// An empty secret, which the service shows as it is.
-				in.Config = client.Some(json.RawMessage(fmt.Sprintf(`{%q: "p", %q: ""}`, sp.Plain, sp.SecretKey)))
+				in.Settings = client.Some(json.RawMessage(fmt.Sprintf(`{%q: "p", %q: ""}`, sp.Plain, sp.SecretKey)))
 			}
 			acctest.MustCreate(t, api, tc.Kind.Collection, in)
 		}
@@ -215,7 +215,7 @@ func TestConfigList_protocol(t *testing.T) {
 					wantConfig = fmt.Sprintf(`{%q:"p"}`, sp.Plain)
 				}
 				if got := acctest.StringOf(t, obj["config"]); got != wantConfig {
-					t.Errorf("result %d: config %s, want %s (the API shows %s)", i, got, wantConfig, rec.Config)
+					t.Errorf("result %d: config %s, want %s (the API shows %s)", i, got, wantConfig, rec.Settings)
 				}
 			}
 		}

@@ -561,7 +561,7 @@ func TestMoveState_thenRefresh(t *testing.T) {
 		rec := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{
 			Plugin: client.Some(sc.plugin), Order: client.Some[int64](3), Enabled: client.Some(true),
 			Name: client.Some("moved in"), Filters: client.Some(json.RawMessage(filters)),
-			Config: client.Some(json.RawMessage(settings)),
+			Settings: client.Some(json.RawMessage(settings)),
 		})
 		gone := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{Plugin: client.Some(sc.plugin), Order: client.Some[int64](4)})
 		if _, err := api.Update(ctx, "1", tc.Kind.Collection, gone.ID, client.RecordInput{Deleted: client.Some(true)}); err != nil {

@@ -34,7 +34,7 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 			}
 			secrets, _ = pluginFactsOf(rec, facts, false).secretKeys()
 			if config.Settings.IsNull() {
-				plain = record.SettingsFromAPI(rec.Config, secrets, jsontypes.NewNormalizedNull())
+				plain = record.SettingsFromAPI(rec.Settings, secrets, jsontypes.NewNormalizedNull())
 			}
 		}
 		cleared, err := record.ClearingSecrets(config.SecretSettings.ValueString(), secrets)
@@ -74,7 +74,7 @@ func createInput(m *record.Config, secret types.String) (client.RecordInput, err
 		if err != nil {
 			return in, err
 		}
-		in.Config = client.Some(cfg)
+		in.Settings = client.Some(cfg)
 	}
 	return in, nil
 }

@@ -70,7 +70,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		resp.Diagnostics.AddAttributeError(settingsPath, "Invalid plugin settings", err.Error())
 		return
 	}
-	settings := in.Config
+	settings := in.Settings
 	// The POST carries settings only to a service known to store configs
 	// (today's turns such a create into a hog function, or refuses it), and
 	// secrets only when the plugin's schema checked them; else they follow.
@@ -78,7 +78,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	told, _ := r.checkAgainstPlugin(ctx, meta, plan.Plugin.ValueInt64(), &cfg, &found)
 	checked := told && !found.HasError()
 	if stores, known := meta.Client.StoresConfigs(); !known || !stores || framework.IsSet(cfg.secret) && !checked {
-		in.Config = client.Opt[json.RawMessage]{}
+		in.Settings = client.Opt[json.RawMessage]{}
 	}
 	rec, err := createonce.Create(ctx, meta, r.kind, project,
 		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(cfg.secret, nil)}, &resp.Diagnostics)
@@ -99,7 +99,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	op := "check the new"
-	_, sent := in.Config.Get()
+	_, sent := in.Settings.Get()
 	if _, has := settings.Get(); err == nil && has && !sent {
 		op = "set the plugin settings of the new"
 		var updated *client.Record
@@ -207,7 +207,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 		return
 	}
 	if !settings.IsZero() {
-		in.Config, changed = settings, true
+		in.Settings, changed = settings, true
 	}
 	if !changed {
 		// Nothing for the service (only timeouts changed, say).

@@ -170,7 +170,7 @@ func TestAccConfigResource_settings(t *testing.T) {
 					PreConfig: func() {
 						c := acctest.ClientFor(t, host, acctest.KeyFull)
 						if _, err := c.Update(context.Background(), "1", tc.Kind.Collection, id,
-							client.RecordInput{Config: client.Some(json.RawMessage(`{"` + sc.plain + `":"de"}`))}); err != nil {
+							client.RecordInput{Settings: client.Some(json.RawMessage(`{"` + sc.plain + `":"de"}`))}); err != nil {
 							t.Fatalf("changing config %d out of band: %v", id, err)
 						}
 						log.Take()

@@ -236,7 +236,7 @@ func TestConfigResource_settingsRequests(t *testing.T) {
 		}
 		c := acctest.ClientFor(t, host, acctest.KeyFull)
 		if _, err := c.Update(context.Background(), "1", tc.Kind.Collection, id,
-			client.RecordInput{Config: client.Some(json.RawMessage(obj(sc.plain, "elsewhere")))}); err != nil {
+			client.RecordInput{Settings: client.Some(json.RawMessage(obj(sc.plain, "elsewhere")))}); err != nil {
 			t.Fatal(err)
 		}
 		log.take()

@@ -215,8 +215,8 @@ func TestAccConfigResource_objectFormSchema(t *testing.T) {
 					Check: resource.ComposeAggregateTestCheckFunc(
 						tc.CheckAPI(t, addr, acctest.APIRecord{Plugin: p.id, Name: acctest.FromPlugin, Description: acctest.FromPlugin}),
 						acctest.CheckAPIRecord(t, tc.Kind.Collection, addr, func(rec *client.Record) error {
-							if !strings.Contains(string(rec.Config), `"apiKey":"k-123"`) {
-								return fmt.Errorf("config %s: the object form masks nothing", rec.Config)
+							if !strings.Contains(string(rec.Settings), `"apiKey":"k-123"`) {
+								return fmt.Errorf("config %s: the object form masks nothing", rec.Settings)
 							}
 							return nil
 						}),

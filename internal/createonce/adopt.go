@@ -83,7 +83,7 @@ func (j *journal) claim(ctx context.Context, c *client.Client, k framework.Kind,
 ) (*client.Record, error) {
 	j.answered(j.begin(c.Host(), project, string(k.Collection), fp, time.Now()), rec.ID, rec.UpdatedAt)
 	registryFor(c).made.Store(rec.ID, true)
-	write := client.RecordInput{Config: in.Config}
+	write := client.RecordInput{Settings: in.Settings}
 	if shows != k.Collection {
 		write = client.RecordInput{} // another kind's config: Create refuses it anyway
 	}
@@ -214,10 +214,10 @@ func madeBy(rec *client.Record, in client.RecordInput) bool {
 	} else if !ok && !python.IsNull(rec.Filters) {
 		return false
 	}
-	if v, ok := in.Config.Get(); ok {
+	if v, ok := in.Settings.Get(); ok {
 		// Not an object (or null): nil. None at all may be a create whose
 		// settings were to follow in a PATCH, cut off before it.
-		stored, _ := record.ParseSettings(string(rec.Config))
+		stored, _ := record.ParseSettings(string(rec.Settings))
 		if len(stored) > 0 && !record.HoldsSettings(stored, string(v), record.AsStored) {
 			return false
 		}

@@ -38,7 +38,7 @@ const (
 var inFlight sync.WaitGroup
 
 // Request is a create: what the POST sends, the plugin settings the config
-// is to hold (Input.Config, or sent later by the caller), and which are
+// is to hold (Input.Settings, or sent later by the caller), and which are
 // secret (the journal keeps no secret value).
 type Request struct {
 	Input      client.RecordInput
@@ -49,7 +49,7 @@ type Request struct {
 // fingerprint identifies what r makes, secret values aside.
 func (r Request) fingerprint(host, project string, coll client.Collection) string {
 	in := r.Input
-	in.Config = client.Opt[json.RawMessage]{}
+	in.Settings = client.Opt[json.RawMessage]{}
 	body, _ := json.Marshal(in)
 	var settings []byte
 	if cfg, ok := r.Settings.Get(); ok {
@@ -139,7 +139,7 @@ func SetSettings(ctx context.Context, meta *framework.ProviderData, k framework.
 	inFlight.Add(1)
 	defer inFlight.Done()
 	rec, err := outliveStop(ctx, func(ctx context.Context) (*client.Record, error) {
-		return meta.Client.Update(ctx, project, k.Collection, id, client.RecordInput{Config: settings})
+		return meta.Client.Update(ctx, project, k.Collection, id, client.RecordInput{Settings: settings})
 	})
 	if err == nil {
 		journalOf(meta, meta.JournalDir).wrote(id, rec.UpdatedAt)

@@ -246,8 +246,8 @@ func TestJournal_killedRunAdopted(t *testing.T) {
 	a := newRecoveryAPI(t, keep)
 	dir := t.TempDir()
 	req := geoIP("orphan")
-	req.Input.Config = client.Some(json.RawMessage(`{"locale":"en"}`))
-	req.Settings = req.Input.Config
+	req.Input.Settings = client.Some(json.RawMessage(`{"locale":"en"}`))
+	req.Settings = req.Input.Settings
 	first, _ := create(t, a.run(dir), req)
 	Release(dir, false) // killed
 	again, diags := create(t, a.run(dir), req)
@@ -278,7 +278,7 @@ func TestJournal_killedBeforeSettingsAdopted(t *testing.T) {
 	first, _ := create(t, a.run(dir), req) // the PATCH of its settings never came
 	Release(dir, false)                    // killed
 	withSettings := req
-	withSettings.Input.Config = req.Settings
+	withSettings.Input.Settings = req.Settings
 	again, diags := create(t, a.run(dir), withSettings)
 	if again.ID != first.ID || !adopted(diags) {
 		t.Fatalf("got config %d (warnings %v), want %d adopted", again.ID, diags, first.ID)
@@ -295,8 +295,8 @@ func TestJournal_killedBeforeSettingsAdopted(t *testing.T) {
 func TestJournal_neverTakesAnothers(t *testing.T) {
 	t.Parallel()
 	req := geoIP("alike")
-	req.Input.Config = client.Some(json.RawMessage(`{"locale":"en","api_key":"s1"}`))
-	req.Settings = req.Input.Config
+	req.Input.Settings = client.Some(json.RawMessage(`{"locale":"en","api_key":"s1"}`))
+	req.Settings = req.Input.Settings
 	req.SecretKeys = []string{"api_key"}
 	for _, tc := range []struct {
 		name  string
@@ -310,8 +310,8 @@ func TestJournal_neverTakesAnothers(t *testing.T) {
 		}, req},
 		{"other settings", func(_ *testing.T, _ *recoveryAPI, dir string, _ int64) { Release(dir, false) }, func() Request {
 			r := req
-			r.Input.Config = client.Some(json.RawMessage(`{"locale":"de","api_key":"s1"}`))
-			r.Settings = r.Input.Config
+			r.Input.Settings = client.Some(json.RawMessage(`{"locale":"de","api_key":"s1"}`))
+			r.Settings = r.Input.Settings
 			return r
 		}()},
 		{"changed on the service", func(t *testing.T, a *recoveryAPI, dir string, id int64) {
@@ -347,8 +347,8 @@ func TestJournal_secretValuesNotKept(t *testing.T) {
 	a := newRecoveryAPI(t, keep)
 	dir := t.TempDir()
 	req := geoIP("secret")
-	req.Input.Config = client.Some(json.RawMessage(`{"api_key":"hunter2-hunter2"}`))
-	req.Settings = req.Input.Config
+	req.Input.Settings = client.Some(json.RawMessage(`{"api_key":"hunter2-hunter2"}`))
+	req.Settings = req.Input.Settings
 	req.SecretKeys = []string{"api_key"}
 	create(t, a.run(dir), req)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
@@ -361,8 +361,8 @@ func TestJournal_secretValuesNotKept(t *testing.T) {
 	// Another secret value is the same request: the adoption sends it.
 	Release(dir, false)
 	other := req
-	other.Input.Config = client.Some(json.RawMessage(`{"api_key":"other"}`))
-	other.Settings = other.Input.Config
+	other.Input.Settings = client.Some(json.RawMessage(`{"api_key":"other"}`))
+	other.Settings = other.Input.Settings
 	if _, diags := create(t, a.run(dir), other); !adopted(diags) {
 		t.Error("a request differing in a secret value only was not adopted")
 	}
@@ -454,7 +454,7 @@ func TestMadeBy(t *testing.T) {
 	t.Parallel()
 	name := "n"
 	rec := &client.Record{Plugin: 1, Order: 2, Enabled: true, Name: &name, Filters: json.RawMessage(`{"events":[{"type":"events","properties":[]}]}`),
-		Config: json.RawMessage(`{"locale":"en","api_key":"` + record.SecretMask + `"}`)}
+		Settings: json.RawMessage(`{"locale":"en","api_key":"` + record.SecretMask + `"}`)}
 	base := client.RecordInput{Plugin: client.Some(int64(1)), Order: client.Some(int64(2)), Enabled: client.Some(true),
 		Name: client.Some(" n "), Filters: client.Some(json.RawMessage(`{"events":[{"type":"events"}],"other":1}`))}
 	for _, tc := range []struct {
@@ -464,13 +464,13 @@ func TestMadeBy(t *testing.T) {
 	}{
 		{"same (service-normalised filters, trimmed name)", func(*client.RecordInput, *client.Record) {}, true},
 		{"config with a masked secret", func(in *client.RecordInput, _ *client.Record) {
-			in.Config = client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cret"}`))
+			in.Settings = client.Some(json.RawMessage(`{"locale":"en","api_key":"s3cret"}`))
 		}, true},
 		{"other config value", func(in *client.RecordInput, _ *client.Record) {
-			in.Config = client.Some(json.RawMessage(`{"locale":"de"}`))
+			in.Settings = client.Some(json.RawMessage(`{"locale":"de"}`))
 		}, false},
 		{"config sent, none stored (its PATCH cut off)", func(in *client.RecordInput, r *client.Record) {
-			in.Config, r.Config = client.Some(json.RawMessage(`{"locale":"de"}`)), json.RawMessage(`{}`)
+			in.Settings, r.Settings = client.Some(json.RawMessage(`{"locale":"de"}`)), json.RawMessage(`{}`)
 		}, true},
 		{"deleted", func(_ *client.RecordInput, r *client.Record) { r.Deleted = true }, false},
 		{"other plugin", func(in *client.RecordInput, _ *client.Record) { in.Plugin = client.Some(int64(2)) }, false},

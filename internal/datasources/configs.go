@@ -85,7 +85,7 @@ func readConfigs(ctx context.Context, d *dataSource[configsDataSourceModel], m *
 	for i := range recs {
 		m.Configs[i].ProjectID = m.ProjectID
 		m.Configs[i].FromRecord(&recs[i])
-		m.Configs[i].HogFunction = succ.Of(ctx, d.kind.Collection, &m.Configs[i].Config, recs[i].PluginInfo, recs[i].Config)
+		m.Configs[i].HogFunction = succ.Of(ctx, d.kind.Collection, &m.Configs[i].Config, recs[i].PluginInfo, recs[i].Settings)
 	}
 	warnSuccessors(succ, diags)
 }
@@ -140,6 +140,6 @@ func readConfig(ctx context.Context, d *dataSource[record.Model], m *record.Mode
 	m.ProjectID = types.StringValue(project)
 	m.FromRecord(rec)
 	succ := record.NewSuccessors(meta.Client, project)
-	m.HogFunction = succ.Of(ctx, d.kind.Collection, &m.Config, rec.PluginInfo, rec.Config)
+	m.HogFunction = succ.Of(ctx, d.kind.Collection, &m.Config, rec.PluginInfo, rec.Settings)
 	warnSuccessors(succ, diags)
 }

@@ -206,7 +206,7 @@ func TestAccConfigsDataSource_secretSettings(t *testing.T) {
 		var ids []int64
 		for i, secret := range []string{"", "unset", "s3cret"} {
 			rec := acctest.MustCreate(t, api, tc.Kind.Collection, client.RecordInput{
-				Plugin: client.Some(sp.Plugin), Order: client.Some(int64(i + 1)), Config: settings(fmt.Sprint("plain ", i), secret),
+				Plugin: client.Some(sp.Plugin), Order: client.Some(int64(i + 1)), Settings: settings(fmt.Sprint("plain ", i), secret),
 			})
 			ids = append(ids, rec.ID)
 		}
@@ -215,8 +215,8 @@ func TestAccConfigsDataSource_secretSettings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(listed[0].Config), sp.SecretKey) {
-			t.Fatalf("the service's list shows %s, want the empty secret %q in it: the case this test is about", listed[0].Config, sp.SecretKey)
+		if !strings.Contains(string(listed[0].Settings), sp.SecretKey) {
+			t.Fatalf("the service's list shows %s, want the empty secret %q in it: the case this test is about", listed[0].Settings, sp.SecretKey)
 		}
 
 		configs := make([]knownvalue.Check, len(ids))

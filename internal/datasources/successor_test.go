@@ -55,7 +55,7 @@ func TestAccConfigDataSources_hogFunction(t *testing.T) {
 	mk := func(coll client.Collection, plugin, order int64, enabled bool, settings string) int64 {
 		t.Helper()
 		rec, err := api.Create(context.Background(), "1", coll, client.RecordInput{Plugin: client.Some(plugin),
-			Order: client.Some(order), Enabled: client.Some(enabled), Config: client.Some(json.RawMessage(settings))})
+			Order: client.Some(order), Enabled: client.Some(enabled), Settings: client.Some(json.RawMessage(settings))})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -70,7 +70,7 @@ func (c *Config) FromRecord(rec *client.Record, secrets map[string]bool) {
 	c.Name = types.StringPointerValue(rec.Name)
 	c.Description = types.StringPointerValue(rec.Description)
 	c.Filters = filtersFromAPI(rec.Filters, c.Filters)
-	c.Settings = SettingsFromAPI(rec.Config, secrets, c.Settings)
+	c.Settings = SettingsFromAPI(rec.Settings, secrets, c.Settings)
 	c.CreatedAt = timestamp(rec.CreatedAt)
 	c.UpdatedAt = timestamp(rec.UpdatedAt)
 }

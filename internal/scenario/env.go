@@ -226,7 +226,7 @@ func (e *Env) judge(ctx context.Context, c *Config) (bool, string, json.RawMessa
 		if err != nil {
 			return false, "", nil, err
 		}
-		in.Config = client.Some(json.RawMessage(b))
+		in.Settings = client.Some(json.RawMessage(b))
 	}
 	project := e.Scratch
 	if project == "" {

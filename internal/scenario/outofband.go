@@ -54,7 +54,7 @@ func (m *Machine) ChangeOutOfBand(t *rapid.T) {
 		edit := settingEditGen(m.env.Catalog, plugin, stored, change == "secret").Draw(t, change)
 		what = edit.String()
 		form := edit.Form(stored, m.env.Catalog.SecretKeys(plugin))
-		_, err = m.env.API.Update(ctx, project, coll, id, client.RecordInput{Config: client.Some(form)})
+		_, err = m.env.API.Update(ctx, project, coll, id, client.RecordInput{Settings: client.Some(form)})
 	default:
 		in := outOfBandGen(m.env.Catalog, change, h.s.config).Draw(t, change)
 		what = describeInput(in)
@@ -82,7 +82,7 @@ func (m *Machine) storedSettings(ctx context.Context, project string, coll clien
 		if err != nil {
 			return nil, err
 		}
-		raw = rec.Config
+		raw = rec.Settings
 	}
 	return object(raw), nil
 }
@@ -159,7 +159,7 @@ func describeInput(in client.RecordInput) string {
 	if err != nil {
 		return err.Error()
 	}
-	if cfg, ok := in.Config.Get(); ok {
+	if cfg, ok := in.Settings.Get(); ok {
 		return string(b) + " config " + string(cfg)
 	}
 	return string(b)
@@ -188,7 +188,7 @@ func outOfBandGen(cat *Catalog, change string, cfg *Config) *rapid.Generator[cli
 			if cfg != nil {
 				plugin = cfg.Plugin
 			}
-			in.Config = client.Some(json.RawMessage(settingsGen(cat, plugin).Draw(t, "config")))
+			in.Settings = client.Some(json.RawMessage(settingsGen(cat, plugin).Draw(t, "config")))
 		}
 		return in
 	})

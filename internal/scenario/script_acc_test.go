@@ -186,7 +186,7 @@ func (r *scriptRun) change(ctx context.Context, step ScriptStep, id int64) {
 		}
 		stored := object(mustStored(r, id))
 		form := e.Setting.Form(stored, r.script.Catalog.SecretKeys(rec.Plugin))
-		_, err = r.env.API.Update(ctx, r.env.ProjectID, coll, id, client.RecordInput{Config: client.Some(form)})
+		_, err = r.env.API.Update(ctx, r.env.ProjectID, coll, id, client.RecordInput{Settings: client.Some(form)})
 	default:
 		_, err = r.env.API.Update(ctx, r.env.ProjectID, coll, id, e.Fields)
 	}

@@ -71,7 +71,7 @@ func storedOf(r *client.Record) localapi.StoredRecord {
 	}
 	return localapi.StoredRecord{
 		ID: r.ID, Plugin: r.Plugin, Order: r.Order, Enabled: r.Enabled, Deleted: r.Deleted,
-		Name: r.Name, Description: r.Description, Filters: filters, Config: r.Config,
+		Name: r.Name, Description: r.Description, Filters: filters, Config: r.Settings,
 		CreatedAt: micros(r.CreatedAt), UpdatedAt: micros(r.UpdatedAt),
 	}
 }
