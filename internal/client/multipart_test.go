@@ -55,8 +55,8 @@ func TestMultipartWhenConfigIsSet(t *testing.T) {
 			in: RecordInput{
 				Plugin: Some[int64](7), Enabled: Some(true), Order: Some[int64](12), Name: Some("Geo IP"),
 				Description: Some("line1\nline2 ünïcode"), Deleted: Some(false),
-				Filters: Some(json.RawMessage(`{"events": [{"id": "$pageview", "type": "events"}]}`)),
-				Settings:  Some(json.RawMessage(`{"apiKey": "plugin-secret", "n": 1}`)),
+				Filters:  Some(json.RawMessage(`{"events": [{"id": "$pageview", "type": "events"}]}`)),
+				Settings: Some(json.RawMessage(`{"apiKey": "plugin-secret", "n": 1}`)),
 			},
 			want: form{
 				"config": `{"apiKey":"plugin-secret","n":1}`, "plugin": "7", "enabled": "true", "order": "12",
