@@ -81,7 +81,8 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		in.Settings = client.Opt[json.RawMessage]{}
 	}
 	rec, err := createonce.Create(ctx, meta, r.kind, project,
-		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(cfg.secret, nil)}, &resp.Diagnostics)
+		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(cfg.secret, nil),
+			Holds: func(rec *client.Record, fallback bool) bool { return record.HoldsSent(rec, in, fallback) }}, &resp.Diagnostics)
 	if err != nil {
 		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return

@@ -13,8 +13,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // orphan reports whether e's config is a killed run's orphan: answered, and
@@ -27,13 +25,13 @@ func (e *entry) orphan() bool { return e.ID != 0 && !e.Handed && e.Updated != ""
 // (holding what in sends, updated_at unchanged) becomes this create's; the
 // others earn a warning that names the config they may have left, if any.
 // nil, nil: POST.
-func adopt(ctx context.Context, c *client.Client, j *journal, k framework.Kind, project, fp string, in client.RecordInput,
+func adopt(ctx context.Context, c *client.Client, j *journal, k framework.Kind, project, fp string, req Request,
 	diags *diag.Diagnostics,
 ) (*client.Record, error) {
 	for _, e := range j.matching(ctx, c.Host(), project, string(k.Collection), fp) {
 		if e.ID == 0 {
 			if j.take(ctx, e) {
-				warnUnanswered(ctx, c, j, k, project, in, e, diags)
+				warnUnanswered(ctx, c, j, k, project, req, e, diags)
 			}
 			continue
 		}
@@ -41,7 +39,7 @@ func adopt(ctx context.Context, c *client.Client, j *journal, k framework.Kind, 
 		var err error
 		withAdoptionLock(ctx, func() {
 			var shows client.Collection
-			rec, shows, err = orphanConfig(ctx, c, k, project, in, e.ID)
+			rec, shows, err = orphanConfig(ctx, c, k, project, req, e.ID)
 			switch {
 			case err != nil:
 				err = fmt.Errorf("a previous run in this working directory was killed after creating %s %d "+
@@ -55,7 +53,7 @@ func adopt(ctx context.Context, c *client.Client, j *journal, k framework.Kind, 
 				warnLeftover(diags, k, e, fmt.Sprintf(touchedNote, rec.UpdatedAt, e.Updated))
 				rec = nil
 			default:
-				rec, err = j.claim(ctx, c, k, project, shows, fp, rec, in)
+				rec, err = j.claim(ctx, c, k, project, shows, fp, rec, req.Input)
 			}
 		})
 		if rec != nil || err != nil {
@@ -99,8 +97,8 @@ func (j *journal) claim(ctx context.Context, c *client.Client, k framework.Kind,
 }
 
 // orphanConfig returns config id, a killed run's orphan, with the
-// collection that shows it, if it is active and still holds what in sends.
-func orphanConfig(ctx context.Context, c *client.Client, k framework.Kind, project string, in client.RecordInput, id int64) (*client.Record, client.Collection, error) {
+// collection that shows it, if it is active and still holds what req sends.
+func orphanConfig(ctx context.Context, c *client.Client, k framework.Kind, project string, req Request, id int64) (*client.Record, client.Collection, error) {
 	for _, kk := range k.OwnFirst() {
 		rec, err := c.Get(ctx, project, kk.Collection, id)
 		if client.IsNotFound(err) {
@@ -109,7 +107,7 @@ func orphanConfig(ctx context.Context, c *client.Client, k framework.Kind, proje
 		if err != nil {
 			return nil, "", err
 		}
-		if !madeBy(rec, in) || !matchesFallback(rec, in) {
+		if !req.Holds(rec, true) {
 			return nil, "", nil
 		}
 		return rec, kk.Collection, nil
@@ -140,14 +138,14 @@ func warnLeftover(diags *diag.Diagnostics, k framework.Kind, e *entry, why strin
 
 // warnUnanswered warns of each config an unanswered create of a killed run
 // may have made: those that match, created between its POST and its end.
-func warnUnanswered(ctx context.Context, c *client.Client, j *journal, k framework.Kind, project string, in client.RecordInput,
+func warnUnanswered(ctx context.Context, c *client.Client, j *journal, k framework.Kind, project string, req Request,
 	e *entry, diags *diag.Diagnostics,
 ) {
 	before := e.Sent.Add(framework.DefaultWriteTimeout)
 	if j.loadedAt.Before(before) {
 		before = j.loadedAt
 	}
-	ids, err := candidates(ctx, c, k, project, in, e.Sent, before)
+	ids, err := candidates(ctx, c, k, project, req.Holds, e.Sent, before)
 	if err != nil {
 		return
 	}
@@ -177,69 +175,4 @@ func withAdoptionLock(ctx context.Context, fn func()) {
 		}
 	}
 	fn()
-}
-
-// madeBy reports whether rec may be the config a create of in made: an
-// active config holding everything in sends. A name or description left out
-// is checked by matchesFallback.
-func madeBy(rec *client.Record, in client.RecordInput) bool {
-	if rec.Deleted {
-		return false
-	}
-	if v, _ := in.Plugin.Get(); rec.Plugin != v {
-		return false
-	}
-	if v, _ := in.Enabled.Get(); rec.Enabled != v { // left out: the service's false
-		return false
-	}
-	if v, ok := in.Order.Get(); ok && rec.Order != v {
-		return false
-	}
-	for _, f := range []struct {
-		sent client.Opt[string]
-		got  *string
-	}{{in.Name, rec.Name}, {in.Description, rec.Description}} {
-		// The service strips what it stores; a blank is checked by
-		// matchesFallback, as the service shows the plugin's for it.
-		if v, ok := f.sent.Get(); ok && !record.IsBlank(v) && (f.got == nil || *f.got != record.Stored(v)) {
-			return false
-		}
-	}
-	// A service without filters (every version since mid-August 2024)
-	// drops those sent: nothing to match.
-	if v, ok := in.Filters.Get(); ok && !rec.FiltersOmitted() {
-		if python.IsNull(rec.Filters) || !record.FiltersEqual(string(v), string(rec.Filters)) {
-			return false
-		}
-	} else if !ok && !python.IsNull(rec.Filters) {
-		return false
-	}
-	if v, ok := in.Settings.Get(); ok {
-		// Not an object (or null): nil. None at all may be a create whose
-		// settings were to follow in a PATCH, cut off before it.
-		stored, _ := record.ParseSettings(string(rec.Settings))
-		if len(stored) > 0 && !record.HoldsSettings(stored, string(v), record.AsStored) {
-			return false
-		}
-	}
-	return true
-}
-
-// matchesFallback checks a name or description left out or sent blank:
-// the service shows the plugin's own for it (when plugin_info tells it).
-func matchesFallback(rec *client.Record, in client.RecordInput) bool {
-	p := record.PluginOf(rec.PluginInfo)
-	for _, f := range []struct {
-		sent   client.Opt[string]
-		got    *string
-		plugin record.OwnText
-	}{{in.Name, rec.Name, p.Name}, {in.Description, rec.Description, p.Description}} {
-		if v, sent := f.sent.Get(); sent && !record.IsBlank(v) {
-			continue // checked by madeBy
-		}
-		if isPlugins, told := f.plugin.Shows(f.got); told && !isPlugins {
-			return false
-		}
-	}
-	return true
 }

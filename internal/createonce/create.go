@@ -38,12 +38,18 @@ const (
 var inFlight sync.WaitGroup
 
 // Request is a create: what the POST sends, the plugin settings the config
-// is to hold (Input.Settings, or sent later by the caller), and which are
-// secret (the journal keeps no secret value).
+// is to hold (Input.Settings, or sent later by the caller), which are
+// secret (the journal keeps no secret value), and how to tell a config that
+// holds what it sends.
 type Request struct {
 	Input      client.RecordInput
 	Settings   client.Opt[json.RawMessage]
 	SecretKeys []string
+	// Holds reports whether rec, as the service stores and shows it, may be
+	// what Input made: an active config holding everything sent; with
+	// fallback, a name or description left out (or blank) shows the
+	// plugin's own too. The resource knows its attributes, not the journal.
+	Holds func(rec *client.Record, fallback bool) bool
 }
 
 // fingerprint identifies what r makes, secret values aside.
@@ -81,7 +87,7 @@ func Create(ctx context.Context, meta *framework.ProviderData, k framework.Kind,
 	coll := string(k.Collection)
 	fp := req.fingerprint(c.Host(), project, k.Collection)
 
-	if rec, err := adopt(ctx, c, j, k, project, fp, req.Input, diags); rec != nil || err != nil {
+	if rec, err := adopt(ctx, c, j, k, project, fp, req, diags); rec != nil || err != nil {
 		if rec != nil {
 			meta.ReadCache().Invalidate(rec.ID) // found, not made: a page may show it as it was
 		}
@@ -114,7 +120,7 @@ func Create(ctx context.Context, meta *framework.ProviderData, k framework.Kind,
 		// With no other create under way, so that the configs they made are
 		// known and not taken for this one's.
 		reg.gate.Lock()
-		ids, lerr := candidates(ctx, c, k, project, req.Input, sent, time.Time{})
+		ids, lerr := candidates(ctx, c, k, project, req.Holds, sent, time.Time{})
 		reg.gate.Unlock()
 		ids = slices.DeleteFunc(ids, func(id int64) bool { _, made := reg.made.Load(id); return made })
 		// After a 502 or 503 the request was not taken, which a list without
@@ -236,9 +242,11 @@ func lostAnswer(k framework.Kind, project string, ids []int64, lerr, err error) 
 }
 
 // candidates returns the active configs of project (any collection) that
-// hold what in sends, created between after and before (zero: now) on the
-// service's clock.
-func candidates(ctx context.Context, c *client.Client, k framework.Kind, project string, in client.RecordInput, after, before time.Time) ([]int64, error) {
+// holds says hold what the create sends, created between after and before
+// (zero: now) on the service's clock.
+func candidates(ctx context.Context, c *client.Client, k framework.Kind, project string, holds func(*client.Record, bool) bool,
+	after, before time.Time,
+) ([]int64, error) {
 	from, to := onServiceClock(c, after, false), time.Time{}
 	if !before.IsZero() {
 		to = onServiceClock(c, before, true)
@@ -252,7 +260,7 @@ func candidates(ctx context.Context, c *client.Client, k framework.Kind, project
 		for i := range recs {
 			// An unreadable created_at is never within.
 			t, err := time.Parse(time.RFC3339Nano, recs[i].CreatedAt)
-			if err == nil && !t.Before(from) && (to.IsZero() || !t.After(to)) && madeBy(&recs[i], in) {
+			if err == nil && !t.Before(from) && (to.IsZero() || !t.After(to)) && holds(&recs[i], false) {
 				ids = append(ids, recs[i].ID)
 			}
 		}
