@@ -12,8 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // KindCase is one collection kind as the acceptance tests see it: every
@@ -139,7 +139,7 @@ func (tc KindCase) CheckAPI(t *testing.T, addr string, want APIRecord) resource.
 				if len(rec.Filters) > 0 {
 					got = string(rec.Filters)
 				}
-				if want.Filters == "null" && !record.FiltersNone(got) || want.Filters != "null" && !record.FiltersEqual(got, want.Filters) {
+				if want.Filters == "null" && !configresource.FiltersNone(got) || want.Filters != "null" && !configresource.FiltersEqual(got, want.Filters) {
 					fail("filters %s, want %s", got, want.Filters)
 				}
 			}
@@ -166,8 +166,8 @@ func (tc KindCase) CheckAPI(t *testing.T, addr string, want APIRecord) resource.
 			}
 			// No filters in state are none on the service: null, or the {}
 			// that clearing them stores.
-			if sf := attrs["filters"]; sf == "" && !record.FiltersNone(string(rec.Filters)) ||
-				sf != "" && !record.FiltersEqual(sf, string(rec.Filters)) {
+			if sf := attrs["filters"]; sf == "" && !configresource.FiltersNone(string(rec.Filters)) ||
+				sf != "" && !configresource.FiltersEqual(sf, string(rec.Filters)) {
 				fail("state filters %s, API %s", sf, rec.Filters)
 			}
 			if len(errs) > 0 {
@@ -187,10 +187,10 @@ func StateTextMatches(state string, set bool, api *string, plugins string) bool 
 	switch {
 	case !set:
 		return api == nil
-	case record.IsBlank(state):
+	case configresource.IsBlank(state):
 		return api == nil || *api == "" || *api == plugins
 	}
-	return api != nil && record.Stored(state) == *api
+	return api != nil && configresource.Stored(state) == *api
 }
 
 // Deref renders an optional string of a record, "<nil>" for none.

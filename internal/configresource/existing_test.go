@@ -11,9 +11,9 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // TestAccExistingConfig manages a config that existed before the test, as
@@ -95,7 +95,7 @@ func checkOnAPI(ex *acctest.ExistingConfig, addr, name string, enabled bool) res
 				return fmt.Errorf("state %s = %q, the API %q", attr, attrs[attr], api)
 			}
 		}
-		if f := attrs["filters"]; (f == "") != python.IsNull(rec.Filters) || f != "" && !record.FiltersEqual(f, string(rec.Filters)) {
+		if f := attrs["filters"]; (f == "") != python.IsNull(rec.Filters) || f != "" && !configresource.FiltersEqual(f, string(rec.Filters)) {
 			return fmt.Errorf("state filters %q, the API %s", f, rec.Filters)
 		}
 		return nil

@@ -15,8 +15,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // The service refuses null filters, clears them with {}, and stores filters
@@ -40,8 +40,8 @@ func checkAPIFilters(t *testing.T, coll client.Collection, addr, want string) re
 // (the service adds its plugin's secret keys, null when never set).
 func checkAPISettings(t *testing.T, coll client.Collection, addr, want string) resource.TestCheckFunc {
 	return acctest.CheckAPIRecord(t, coll, addr, func(rec *client.Record) error {
-		stored, err := record.ParseSettings(string(rec.Settings))
-		if err != nil || !record.HoldsSettings(stored, want, record.Exactly) {
+		stored, err := configresource.ParseSettings(string(rec.Settings))
+		if err != nil || !configresource.HoldsSettings(stored, want, configresource.Exactly) {
 			return fmt.Errorf("settings %s, want %s in them", rec.Settings, want)
 		}
 		return nil

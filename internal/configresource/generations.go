@@ -15,7 +15,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // addCreateError reports a failed create, with what to use instead when the
@@ -85,7 +84,7 @@ func (r *configResource) refuseCreateIfNotStored(ctx context.Context, resp *reso
 // describePlugin names a plugin by id, and by its name in rec, if any.
 func describePlugin(id int64, rec *client.Record) string {
 	if rec != nil {
-		if name := record.PluginOf(rec.PluginInfo).Name.Text; name != nil && *name != "" {
+		if name := PluginOf(rec.PluginInfo).Name.Text; name != nil && *name != "" {
 			return fmt.Sprintf("%d (%q)", id, *name)
 		}
 	}
@@ -101,7 +100,7 @@ func (r *configResource) planDroppedFilters(ctx context.Context, req resource.Mo
 	if meta == nil || req.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) {
 		return
 	}
-	var filters, prior record.FiltersValue
+	var filters, prior FiltersValue
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, filtersPath, &filters)...)
 	if !framework.IsSet(filters) || filters.FiltersNothing() {
 		return
@@ -111,7 +110,7 @@ func (r *configResource) planDroppedFilters(ctx context.Context, req resource.Mo
 	}
 	var project types.String
 	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, framework.ProjectIDPath, &project)...)
-	if sent := !framework.IsSet(prior) || !record.FiltersEqual(filters.ValueString(), prior.ValueString()); sent && framework.IsSet(project) {
+	if sent := !framework.IsSet(prior) || !FiltersEqual(filters.ValueString(), prior.ValueString()); sent && framework.IsSet(project) {
 		meta.Client.Learn(ctx, project.ValueString(), r.kind.Collection)
 	}
 	if meta.Client.DropsFilters() {
@@ -120,7 +119,7 @@ func (r *configResource) planDroppedFilters(ctx context.Context, req resource.Mo
 }
 
 // checkDroppedFilters refuses at apply filters the service's answer left out.
-func (r *configResource) checkDroppedFilters(planned record.FiltersValue, rec *client.Record, diags *diag.Diagnostics) {
+func (r *configResource) checkDroppedFilters(planned FiltersValue, rec *client.Record, diags *diag.Diagnostics) {
 	if framework.IsSet(planned) && !planned.FiltersNothing() && rec.FiltersOmitted() {
 		r.addDroppedFilters(diags, " The other changes were applied.")
 	}
@@ -184,7 +183,7 @@ func restoreNote(project string, coll client.Collection, id int64) string {
 // makes no configs (Client.LearnStoresConfigs): its delete could not be
 // undone and its create would be refused. Such a plan mostly means a
 // configuration that does not match the config, as after an import.
-func (r *configResource) refuseReplacement(ctx context.Context, plan, state *record.Config, resp *resource.ModifyPlanResponse) {
+func (r *configResource) refuseReplacement(ctx context.Context, plan, state *RecordModel, resp *resource.ModifyPlanResponse) {
 	meta := r.Meta()
 	if meta == nil || len(resp.RequiresReplace) == 0 {
 		return

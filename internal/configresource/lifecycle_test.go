@@ -16,8 +16,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // Filters as a user writes them, and as the service normalises them.
@@ -220,7 +220,7 @@ func checkImportedFilters(want string) resource.ImportStateCheckFunc {
 		if len(states) != 1 {
 			return fmt.Errorf("want one imported instance, got %d", len(states))
 		}
-		if got := states[0].Attributes["filters"]; !record.FiltersEqual(got, want) {
+		if got := states[0].Attributes["filters"]; !configresource.FiltersEqual(got, want) {
 			return fmt.Errorf("imported filters %s, want %s", got, want)
 		}
 		return nil

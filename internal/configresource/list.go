@@ -17,7 +17,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 var _ list.ListResourceWithConfigure = (*configListResource)(nil)
@@ -98,7 +97,7 @@ func (l *configListResource) records(ctx context.Context, req list.ListRequest) 
 	// A list block has no timeouts: the default read limit bounds it.
 	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
 	defer cancel()
-	recs, err := record.List(ctx, meta.Client, project, l.kind, record.Filter{Enabled: cfg.Enabled, Plugin: cfg.Plugin})
+	recs, err := List(ctx, meta.Client, project, l.kind, Filter{Enabled: cfg.Enabled, Plugin: cfg.Plugin})
 	if err != nil {
 		framework.AddAPIError(&diags, fmt.Sprintf("Could not list the %ss of project %s", l.kind.Noun, project), err, nil)
 		return "", nil, diags
@@ -123,13 +122,13 @@ func (l *configListResource) result(ctx context.Context, req list.ListRequest, p
 	res := req.NewListResult(ctx)
 	var m Model
 	m.ProjectID = types.StringValue(project)
-	secrets, _ := record.SecretKeys(rec.PluginInfo)
+	secrets, _ := SecretKeys(rec.PluginInfo)
 	m.FromRecord(rec, secrets)
 	res.DisplayName = fmt.Sprintf("%s (id %d)", m.Name.ValueString(), rec.ID)
 	if m.Name.IsNull() {
 		res.DisplayName = fmt.Sprintf("%s %d", l.kind.Noun, rec.ID)
 	}
-	res.Diagnostics.Append(SetIdentity(ctx, res.Identity, &m.Config)...)
+	res.Diagnostics.Append(SetIdentity(ctx, res.Identity, &m.RecordModel)...)
 	if req.IncludeResource {
 		// A null timeouts block of the resource's type.
 		res.Diagnostics.Append(res.Resource.GetAttribute(ctx, path.Root("timeouts"), &m.Timeouts)...)

@@ -22,8 +22,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // TestAccConfigList runs on Terraform 1.14+ only: terraform query lists the
@@ -139,7 +139,7 @@ func TestConfigList_protocol(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := slices.DeleteFunc(all, func(r client.Record) bool { return r.Deleted })
-		record.SortByOrder(want)
+		configresource.SortByOrder(want)
 		if len(want) != count {
 			t.Fatalf("the API lists %d active configs, want %d", len(want), count)
 		}
@@ -207,7 +207,7 @@ func TestConfigList_protocol(t *testing.T) {
 				if err := obj["enabled"].As(&enabled); err != nil || enabled != rec.Enabled {
 					t.Errorf("result %d: enabled %v, the API says %v", i, enabled, rec.Enabled)
 				}
-				if f := acctest.StringOf(t, obj["filters"]); !record.FiltersEqual(f, string(rec.Filters)) {
+				if f := acctest.StringOf(t, obj["filters"]); !configresource.FiltersEqual(f, string(rec.Filters)) {
 					t.Errorf("result %d: filters %s, the API says %s", i, f, rec.Filters)
 				}
 				wantConfig := "{}"

@@ -13,7 +13,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 var (
@@ -38,7 +37,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if req.State.Raw.IsNull() {
 		// The service fills in what a create leaves out, but filters left out are none.
 		if cfg.Filters.IsNull() {
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, filtersPath, record.NewFiltersNull())...)
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, filtersPath, NewFiltersNull())...)
 		}
 		r.refuseCreateIfNotStored(ctx, resp)
 		// plugin is required: the configured value is the planned one.
@@ -76,15 +75,15 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	planUpdate(&plan.Config, &state.Config, &cfg, facts, known)
+	planUpdate(&plan.RecordModel, &state.RecordModel, &cfg, facts, known)
 	if !plan.Plugin.Equal(state.Plugin) {
 		resp.RequiresReplace = append(resp.RequiresReplace, pluginPath)
 	}
-	if r.refuseReplacement(ctx, &plan.Config, &state.Config, resp); resp.Diagnostics.HasError() {
+	if r.refuseReplacement(ctx, &plan.RecordModel, &state.RecordModel, resp); resp.Diagnostics.HasError() {
 		return
 	}
 	resends := !cfg.secret.IsNull() && !plan.SecretSettingsVersion.Equal(state.SecretSettingsVersion)
-	if sameArguments(&plan.Config, &state.Config) && !resends {
+	if sameArguments(&plan.RecordModel, &state.RecordModel) && !resends {
 		// Update sends nothing: the state's computed values stay known.
 		state.Timeouts, state.SecretSettingsVersion = plan.Timeouts, plan.SecretSettingsVersion
 		state.ProjectID, state.Filters = plan.ProjectID, plan.Filters
@@ -106,7 +105,7 @@ func sameJSON(configured types.String, state jsontypes.Normalized) bool {
 
 // planUpdate plans an update to what cfg configures, from the framework's
 // proposal: what the service stores the same way keeps the state's text.
-func planUpdate(plan, state *record.Config, cfg *configured, facts pluginFacts, known bool) {
+func planUpdate(plan, state *RecordModel, cfg *configured, facts pluginFacts, known bool) {
 	plan.ID, plan.CreatedAt = state.ID, state.CreatedAt
 	if plan.ProjectID.IsUnknown() && !cfg.ProjectID.IsUnknown() {
 		plan.ProjectID = state.ProjectID
@@ -132,26 +131,26 @@ func planText(configured, proposed, state types.String, isPlugins, blank, known 
 		return state
 	case configured.IsNull():
 		return types.StringUnknown()
-	case framework.IsSet(state) && (record.SameText(configured.ValueString(), state.ValueString()) ||
-		known && isPlugins && record.IsBlank(configured.ValueString())):
+	case framework.IsSet(state) && (SameText(configured.ValueString(), state.ValueString()) ||
+		known && isPlugins && IsBlank(configured.ValueString())):
 		return state
 	}
 	return configured
 }
 
 // planFilters plans filters: left out, null unless the state's filter nothing.
-func planFilters(configured types.String, proposed, state record.FiltersValue) record.FiltersValue {
+func planFilters(configured types.String, proposed, state FiltersValue) FiltersValue {
 	switch {
 	case configured.IsUnknown():
 		return proposed
 	case configured.IsNull() && state.FiltersNothing():
 		return state
 	case configured.IsNull():
-		return record.NewFiltersNull()
-	case framework.IsSet(state) && record.FiltersEqual(configured.ValueString(), state.ValueString()):
+		return NewFiltersNull()
+	case framework.IsSet(state) && FiltersEqual(configured.ValueString(), state.ValueString()):
 		return state
 	default:
-		return record.NewFiltersValue(configured.ValueString())
+		return NewFiltersValue(configured.ValueString())
 	}
 }
 
@@ -161,7 +160,7 @@ func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginF
 	return !c.secret.IsNull() ||
 		c.Name.IsNull() && known && (!facts.NameFromPlugin || facts.BlankName) && !state["name"].IsNull() ||
 		c.Description.IsNull() && known && (!facts.DescriptionFromPlugin || facts.BlankDescription) && !state["description"].IsNull() ||
-		c.Filters.IsNull() && !record.NewFiltersRaw(framework.RawString(state["filters"])).FiltersNothing()
+		c.Filters.IsNull() && !NewFiltersRaw(framework.RawString(state["filters"])).FiltersNothing()
 }
 
 // planSettings plans the plugin settings; left out, they stay.

@@ -11,19 +11,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 func TestPlanFilters(t *testing.T) {
 	t.Parallel()
-	stored := record.NewFiltersValue(`{"events":[{"id":"$pageview","type":"events","properties":[]}]}`)
+	stored := NewFiltersValue(`{"events":[{"id":"$pageview","type":"events","properties":[]}]}`)
 	tests := map[string]struct {
 		configured      types.String
-		proposed, state record.FiltersValue
-		want            record.FiltersValue
+		proposed, state FiltersValue
+		want            FiltersValue
 	}{
 		"left out: none, filters set elsewhere removed": {
-			configured: types.StringNull(), proposed: stored, state: stored, want: record.NewFiltersNull(),
+			configured: types.StringNull(), proposed: stored, state: stored, want: NewFiltersNull(),
 		},
 		"stored the same way: the state's text": {
 			configured: types.StringValue(`{"events":[{"type":"events","id":"$pageview"}],"note":"dropped"}`),
@@ -31,11 +30,11 @@ func TestPlanFilters(t *testing.T) {
 		},
 		"changed: as configured": {
 			configured: types.StringValue(`{"filter_test_accounts":true}`), state: stored,
-			want: record.NewFiltersValue(`{"filter_test_accounts":true}`),
+			want: NewFiltersValue(`{"filter_test_accounts":true}`),
 		},
 		"not known yet: the proposed value": {
-			configured: types.StringUnknown(), proposed: record.FiltersValue{StringValue: types.StringUnknown()},
-			state: stored, want: record.FiltersValue{StringValue: types.StringUnknown()},
+			configured: types.StringUnknown(), proposed: FiltersValue{StringValue: types.StringUnknown()},
+			state: stored, want: FiltersValue{StringValue: types.StringUnknown()},
 		},
 	}
 	for name, tt := range tests {
@@ -52,7 +51,7 @@ func TestPlanFilters(t *testing.T) {
 // configuration leaves out.
 func TestPlanUpdateLeftOut(t *testing.T) {
 	t.Parallel()
-	state := record.Config{
+	state := RecordModel{
 		ID: types.Int64Value(7), ProjectID: types.StringValue("1"), Plugin: types.Int64Value(1),
 		Enabled: types.BoolValue(true), Order: types.Int64Value(4),
 		Name: types.StringValue("Mine"), Description: types.StringValue("GeoIP's own"),
@@ -60,7 +59,7 @@ func TestPlanUpdateLeftOut(t *testing.T) {
 	}
 	// The framework proposes unknown for computed values left out once
 	// anything changes (here: enabled).
-	proposed := record.Config{
+	proposed := RecordModel{
 		ID: types.Int64Unknown(), ProjectID: types.StringValue("1"), Plugin: types.Int64Value(1),
 		Enabled: types.BoolValue(false), Order: types.Int64Unknown(),
 		Name: types.StringUnknown(), Description: types.StringUnknown(),
@@ -109,8 +108,8 @@ func TestNeedsPlanning(t *testing.T) {
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	filters := `{"events":[{"type":"events","id":"$pageview"}]}`
 	state := map[string]tftypes.Value{"name": str("Mine"), "description": str("Desc"), "filters": str(filters)}
-	all := configured{Config: record.Config{Name: types.StringValue("Mine"), Description: types.StringValue("Desc"),
-		Filters: record.NewFiltersValue(filters)}, secret: types.StringNull()}
+	all := configured{RecordModel: RecordModel{Name: types.StringValue("Mine"), Description: types.StringValue("Desc"),
+		Filters: NewFiltersValue(filters)}, secret: types.StringNull()}
 	for name, tt := range map[string]struct {
 		cfg   configured
 		state map[string]tftypes.Value // the state above when nil
@@ -126,8 +125,8 @@ func TestNeedsPlanning(t *testing.T) {
 		"description left out, not the plugin's": {cfg: with(all, func(c *configured) { c.Description = types.StringNull() }), known: true, want: true},
 		"name left out after a configured blank": {cfg: with(all, func(c *configured) { c.Name = types.StringNull() }),
 			facts: pluginFacts{NameFromPlugin: true, BlankName: true}, known: true, want: true},
-		"filters left out, some in state": {cfg: with(all, func(c *configured) { c.Filters = record.NewFiltersNull() }), want: true},
-		"filters left out, none in state": {cfg: with(all, func(c *configured) { c.Filters = record.NewFiltersNull() }), state: map[string]tftypes.Value{"filters": str(`{}`)}},
+		"filters left out, some in state": {cfg: with(all, func(c *configured) { c.Filters = NewFiltersNull() }), want: true},
+		"filters left out, none in state": {cfg: with(all, func(c *configured) { c.Filters = NewFiltersNull() }), state: map[string]tftypes.Value{"filters": str(`{}`)}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

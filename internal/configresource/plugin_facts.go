@@ -11,7 +11,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // pluginFactsKey is the private-state key of the plugin facts.
@@ -83,7 +82,7 @@ func (f pluginFacts) secretKeys() (map[string]bool, bool) {
 // pluginFactsOf returns the facts rec's plugin_info tells, prior's
 // elsewhere, and whether the service that answered rec makes no configs.
 func pluginFactsOf(rec *client.Record, prior pluginFacts, noCreates bool) pluginFacts {
-	f, p := prior, record.PluginOf(rec.PluginInfo)
+	f, p := prior, PluginOf(rec.PluginInfo)
 	f.NoCreates = noCreates
 	if p.SecretKeys != nil {
 		// Never nil, which would be stored as null: not known.
@@ -103,17 +102,17 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts, noCreates bool) plugin
 // fromRecord sets c, the plan (apply) or the state (refresh), from rec,
 // keeping a name or description the service shows the plugin's for: an apply
 // always, a refresh for a configured blank.
-func fromRecord(c *record.Config, rec *client.Record, facts pluginFacts, apply bool) {
+func fromRecord(c *RecordModel, rec *client.Record, facts pluginFacts, apply bool) {
 	name, description := c.Name, c.Description
 	secrets, _ := facts.secretKeys()
 	c.FromRecord(rec, secrets)
-	c.Name = record.TextFromAPI(rec.Name, name, facts.NameFromPlugin && (apply || facts.BlankName))
-	c.Description = record.TextFromAPI(rec.Description, description,
+	c.Name = TextFromAPI(rec.Name, name, facts.NameFromPlugin && (apply || facts.BlankName))
+	c.Description = TextFromAPI(rec.Description, description,
 		facts.DescriptionFromPlugin && (apply || facts.BlankDescription))
 }
 
 // isBlank reports whether a configured name or description is set and blank.
-func isBlank(v types.String) bool { return framework.IsSet(v) && record.IsBlank(v.ValueString()) }
+func isBlank(v types.String) bool { return framework.IsSet(v) && IsBlank(v.ValueString()) }
 
 // makesNoConfigs reports whether c knows that its service makes no configs.
 func makesNoConfigs(c *client.Client) bool {

@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // Where a call only needs to look it reads raw values: the framework's model
@@ -14,9 +13,9 @@ import (
 
 // configOf reads the config of raw attribute values, and whether each was
 // known and of its type.
-func configOf(a map[string]tftypes.Value) (record.Config, bool) {
+func configOf(a map[string]tftypes.Value) (RecordModel, bool) {
 	if a == nil {
-		return record.Config{}, false
+		return RecordModel{}, false
 	}
 	ok := true
 	str := func(name string) types.String {
@@ -29,10 +28,10 @@ func configOf(a map[string]tftypes.Value) (record.Config, bool) {
 		ok = ok && !v.IsUnknown()
 		return v
 	}
-	c := record.Config{
+	c := RecordModel{
 		ID: num("id"), ProjectID: str("project_id"), Plugin: num("plugin"), Order: num("order"),
 		Name: str("name"), Description: str("description"),
-		Filters:   record.NewFiltersRaw(str("filters")),
+		Filters:   NewFiltersRaw(str("filters")),
 		Settings:  jsontypes.Normalized{StringValue: str("config")},
 		CreatedAt: str("created_at"), UpdatedAt: str("updated_at"),
 	}
@@ -50,7 +49,7 @@ func configOf(a map[string]tftypes.Value) (record.Config, bool) {
 
 // configured is what planning needs of a configuration.
 type configured struct {
-	record.Config
+	RecordModel
 	secret types.String
 }
 
@@ -58,5 +57,5 @@ type configured struct {
 func configuredOf(raw tftypes.Value) configured {
 	a := framework.RawAttributes(raw)
 	c, _ := configOf(a)
-	return configured{Config: c, secret: framework.RawString(a["secret_config_wo"])}
+	return configured{RecordModel: c, secret: framework.RawString(a["secret_config_wo"])}
 }

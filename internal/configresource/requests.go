@@ -9,7 +9,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // settingsUpdate returns the PATCH's config field, if any: the planned
@@ -34,16 +33,16 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 			}
 			secrets, _ = pluginFactsOf(rec, facts, false).secretKeys()
 			if config.Settings.IsNull() {
-				plain = record.SettingsFromAPI(rec.Settings, secrets, jsontypes.NewNormalizedNull())
+				plain = SettingsFromAPI(rec.Settings, secrets, jsontypes.NewNormalizedNull())
 			}
 		}
-		cleared, err := record.ClearingSecrets(config.SecretSettings.ValueString(), secrets)
+		cleared, err := ClearingSecrets(config.SecretSettings.ValueString(), secrets)
 		if err != nil {
 			return client.Opt[json.RawMessage]{}, err
 		}
 		secret = types.StringValue(cleared)
 	}
-	cfg, err := record.SettingsInput(plain, secret)
+	cfg, err := SettingsInput(plain, secret)
 	if err != nil {
 		return client.Opt[json.RawMessage]{}, err
 	}
@@ -52,7 +51,7 @@ func (r *configResource) settingsUpdate(ctx context.Context, c *client.Client, p
 
 // createInput is the body of the POST: plugin and order (0 when left out),
 // which the service requires, and what else is configured.
-func createInput(m *record.Config, secret types.String) (client.RecordInput, error) {
+func createInput(m *RecordModel, secret types.String) (client.RecordInput, error) {
 	in := client.RecordInput{
 		Plugin: client.Some(m.Plugin.ValueInt64()),
 		Order:  client.Some(m.Order.ValueInt64()), // 0 when null or unknown
@@ -70,7 +69,7 @@ func createInput(m *record.Config, secret types.String) (client.RecordInput, err
 		in.Filters = client.Some(json.RawMessage(m.Filters.ValueString()))
 	}
 	if framework.IsSet(m.Settings) || framework.IsSet(secret) {
-		cfg, err := record.SettingsInput(m.Settings, secret)
+		cfg, err := SettingsInput(m.Settings, secret)
 		if err != nil {
 			return in, err
 		}
@@ -81,7 +80,7 @@ func createInput(m *record.Config, secret types.String) (client.RecordInput, err
 
 // updateInput is the body of the PATCH: only what the plan changes (a new
 // plugin is a replacement), and whether there is anything to send.
-func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) {
+func updateInput(plan, state, config *RecordModel) (client.RecordInput, bool) {
 	var in client.RecordInput
 	changed := false
 	if framework.IsSet(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {
@@ -104,13 +103,13 @@ func updateInput(plan, state, config *record.Config) (client.RecordInput, bool) 
 
 // filtersUpdate is the filters to send, if any: {} for filters removed (the
 // service refuses null).
-func filtersUpdate(plan, state record.FiltersValue) (client.Opt[json.RawMessage], bool) {
+func filtersUpdate(plan, state FiltersValue) (client.Opt[json.RawMessage], bool) {
 	switch {
 	case plan.FiltersNothing() && state.FiltersNothing():
 		return client.Opt[json.RawMessage]{}, false
 	case plan.IsNull():
 		return client.Some(json.RawMessage("{}")), true
-	case state.IsNull() || !record.FiltersEqual(plan.ValueString(), state.ValueString()):
+	case state.IsNull() || !FiltersEqual(plan.ValueString(), state.ValueString()):
 		return client.Some(json.RawMessage(plan.ValueString())), true
 	}
 	return client.Opt[json.RawMessage]{}, false

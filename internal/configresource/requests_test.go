@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 func body(t *testing.T, in client.RecordInput) string {
@@ -19,7 +18,7 @@ func body(t *testing.T, in client.RecordInput) string {
 	return string(b)
 }
 
-func createBody(t *testing.T, c *record.Config) string {
+func createBody(t *testing.T, c *RecordModel) string {
 	t.Helper()
 	in, err := createInput(c, types.StringNull())
 	if err != nil {
@@ -30,18 +29,18 @@ func createBody(t *testing.T, c *record.Config) string {
 
 func TestCreateInput(t *testing.T) {
 	t.Parallel()
-	minimal := record.Config{
+	minimal := RecordModel{
 		Plugin: types.Int64Value(3), Enabled: types.BoolValue(false), Order: types.Int64Unknown(),
-		Name: types.StringUnknown(), Description: types.StringUnknown(), Filters: record.NewFiltersNull(),
+		Name: types.StringUnknown(), Description: types.StringUnknown(), Filters: NewFiltersNull(),
 	}
 	if got, want := createBody(t, &minimal), `{"plugin":3,"enabled":false,"order":0}`; got != want {
 		t.Errorf("minimal create body %s, want %s", got, want)
 	}
 
-	full := record.Config{
+	full := RecordModel{
 		Plugin: types.Int64Value(1), Enabled: types.BoolValue(true), Order: types.Int64Value(7),
 		Name: types.StringValue("n"), Description: types.StringValue("d"),
-		Filters: record.NewFiltersValue(`{"events":[{"type":"events","id":"$pageview"}]}`),
+		Filters: NewFiltersValue(`{"events":[{"type":"events","id":"$pageview"}]}`),
 	}
 	want := `{"plugin":1,"enabled":true,"order":7,"name":"n","description":"d","filters":{"events":[{"type":"events","id":"$pageview"}]}}`
 	if got := createBody(t, &full); got != want {
@@ -51,16 +50,16 @@ func TestCreateInput(t *testing.T) {
 
 func TestUpdateInput(t *testing.T) {
 	t.Parallel()
-	state := record.Config{
+	state := RecordModel{
 		Plugin: types.Int64Value(1), Enabled: types.BoolValue(true), Order: types.Int64Value(1),
 		Name: types.StringValue("custom"), Description: types.StringValue("plugin description"),
-		Filters: record.NewFiltersValue(`{"events":[{"id":"a","type":"events"}]}`),
+		Filters: NewFiltersValue(`{"events":[{"id":"a","type":"events"}]}`),
 	}
-	configured := func(m record.Config) record.Config { return m }
+	configured := func(m RecordModel) RecordModel { return m }
 
 	tests := map[string]struct {
-		plan, config record.Config
-		state        *record.Config // the state above when nil
+		plan, config RecordModel
+		state        *RecordModel // the state above when nil
 		want         string
 		changed      bool
 	}{
@@ -68,48 +67,48 @@ func TestUpdateInput(t *testing.T) {
 			plan: state, config: configured(state), want: `{}`,
 		},
 		"normalised filters are no change": {
-			plan: func() record.Config {
+			plan: func() RecordModel {
 				m := state
-				m.Filters = record.NewFiltersValue(`{"events":[{"type":"events","id":"a","properties":[]}]}`)
+				m.Filters = NewFiltersValue(`{"events":[{"type":"events","id":"a","properties":[]}]}`)
 				return m
 			}(),
 			config: state, want: `{}`,
 		},
 		"every writable field": {
-			plan: record.Config{
+			plan: RecordModel{
 				Plugin: types.Int64Value(1), Enabled: types.BoolValue(false), Order: types.Int64Value(5),
 				Name: types.StringValue("other"), Description: types.StringValue("mine"),
-				Filters: record.NewFiltersValue(`{"actions":[{"id":1,"type":"actions"}]}`),
+				Filters: NewFiltersValue(`{"actions":[{"id":1,"type":"actions"}]}`),
 			},
-			config: record.Config{
+			config: RecordModel{
 				Name: types.StringValue("other"), Description: types.StringValue("mine"),
 			},
 			want:    `{"enabled":false,"order":5,"name":"other","description":"mine","filters":{"actions":[{"id":1,"type":"actions"}]}}`,
 			changed: true,
 		},
 		"removed name is sent as null, removed filters as {}": {
-			plan: func() record.Config {
+			plan: func() RecordModel {
 				m := state
 				m.Name = types.StringValue("GeoIP") // the plugin's, planned by pluginFallback
-				m.Filters = record.NewFiltersNull()
+				m.Filters = NewFiltersNull()
 				return m
 			}(),
-			config:  record.Config{Name: types.StringNull(), Description: types.StringNull()},
+			config:  RecordModel{Name: types.StringNull(), Description: types.StringNull()},
 			want:    `{"name":null,"filters":{}}`,
 			changed: true,
 		},
 		"filters that filter nothing are not cleared again": {
-			plan: func() record.Config {
+			plan: func() RecordModel {
 				m := state
-				m.Filters = record.NewFiltersNull()
+				m.Filters = NewFiltersNull()
 				return m
 			}(),
-			state: func() *record.Config {
+			state: func() *RecordModel {
 				m := state
-				m.Filters = record.NewFiltersValue(`{"note":"dropped"}`)
+				m.Filters = NewFiltersValue(`{"note":"dropped"}`)
 				return &m
 			}(),
-			config: record.Config{Name: types.StringValue("custom"), Description: types.StringValue("plugin description")},
+			config: RecordModel{Name: types.StringValue("custom"), Description: types.StringValue("plugin description")},
 			want:   `{}`,
 		},
 	}

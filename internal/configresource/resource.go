@@ -20,7 +20,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 var (
@@ -65,7 +64,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	plan.ProjectID = types.StringValue(project)
 	cfg := configuredOf(req.Config.Raw)
-	in, err := createInput(&plan.Config, cfg.secret)
+	in, err := createInput(&plan.RecordModel, cfg.secret)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(settingsPath, "Invalid plugin settings", err.Error())
 		return
@@ -82,7 +81,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	rec, err := createonce.Create(ctx, meta, r.kind, project,
 		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(cfg.secret, nil),
-			Holds: func(rec *client.Record, fallback bool) bool { return record.HoldsSent(rec, in, fallback) }}, &resp.Diagnostics)
+			Holds: func(rec *client.Record, fallback bool) bool { return HoldsSent(rec, in, fallback) }}, &resp.Diagnostics)
 	if err != nil {
 		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return
@@ -110,7 +109,7 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 		}
 	}
 	// After an error too: kept in state, tainted, the config is not orphaned.
-	r.storeRecord(ctx, rec, &plan, &plan.Config, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
+	r.storeRecord(ctx, rec, &plan, &plan.RecordModel, pluginFacts{}, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 	if err != nil {
 		r.addError(&resp.Diagnostics, op, rec.ID, err)
 	}
@@ -126,7 +125,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if !ok || !attrs["timeouts"].IsNull() {
 		var state Model
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		prior, limits = state.Config, state.Timeouts
+		prior, limits = state.RecordModel, state.Timeouts
 	}
 	meta := r.MustMeta(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -180,7 +179,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	var state Model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	state.Config = current
+	state.RecordModel = current
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -201,7 +200,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 	ctx = tflog.SetField(ctx, "config_id", id)
 	project := plan.ProjectID.ValueString()
 	facts, _ := readPrivate[pluginFacts](ctx, req.Private, pluginFactsKey)
-	in, changed := updateInput(&plan.Config, &state.Config, &config.Config)
+	in, changed := updateInput(&plan.RecordModel, &state.RecordModel, &config.RecordModel)
 	settings, err := r.settingsUpdate(ctx, meta.Client, project, id, &plan, &state, &config, facts)
 	if err != nil {
 		r.addError(&resp.Diagnostics, "update", id, err)
@@ -214,7 +213,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 		// Nothing for the service (only timeouts changed, say).
 		plan.UpdatedAt = state.UpdatedAt
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.Config)...)
+		resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &plan.RecordModel)...)
 		return
 	}
 	defer meta.ReadCache().Invalidate(id) // no page fetched before the write serves it
@@ -223,7 +222,7 @@ func (r *configResource) Update(ctx context.Context, req resource.UpdateRequest,
 		r.addError(&resp.Diagnostics, "update", id, err)
 		return
 	}
-	r.storeRecord(ctx, rec, &plan, &config.Config, facts, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
+	r.storeRecord(ctx, rec, &plan, &config.RecordModel, facts, &resp.State, resp.Private, resp.Identity, &resp.Diagnostics)
 }
 
 // Delete soft-deletes the config; one already gone is fine.
@@ -254,7 +253,7 @@ func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest,
 
 // read returns the record behind a state through the operation's read
 // cache; an import's (project and id alone) by GET.
-func (r *configResource) read(ctx context.Context, meta *framework.ProviderData, state *record.Config) (*client.Record, error) {
+func (r *configResource) read(ctx context.Context, meta *framework.ProviderData, state *RecordModel) (*client.Record, error) {
 	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
 	if state.Plugin.IsNull() || state.Plugin.IsUnknown() {
 		return meta.Client.Get(ctx, project, r.kind.Collection, id)
@@ -264,26 +263,26 @@ func (r *configResource) read(ctx context.Context, meta *framework.ProviderData,
 
 // storeRecord stores the answer to a create or update into the plan m, its
 // plugin facts (prior's where it does not tell) and the identity.
-func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *record.Config,
+func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *RecordModel,
 	prior pluginFacts, state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
 ) {
 	r.checkDroppedFilters(m.Filters, rec, diags)
 	facts := pluginFactsOf(rec, prior, makesNoConfigs(r.Meta().Client))
 	facts.BlankName, facts.BlankDescription = isBlank(configured.Name), isBlank(configured.Description)
-	planned := m.Config
-	fromRecord(&m.Config, rec, facts, true)
+	planned := m.RecordModel
+	fromRecord(&m.RecordModel, rec, facts, true)
 	if !diags.HasError() {
 		// With an error Terraform stores what the service answered.
-		keepPlanned(&m.Config, &planned)
+		keepPlanned(&m.RecordModel, &planned)
 	}
 	diags.Append(state.Set(ctx, m)...)
 	diags.Append(writePrivate(ctx, private, pluginFactsKey, facts)...)
-	diags.Append(SetIdentity(ctx, identity, &m.Config)...)
+	diags.Append(SetIdentity(ctx, identity, &m.RecordModel)...)
 }
 
 // keepPlanned puts back every value the plan knew, as Terraform wants: the
 // service may have changed one left out (an order, under -refresh=false).
-func keepPlanned(got, planned *record.Config) {
+func keepPlanned(got, planned *RecordModel) {
 	g, p := reflect.ValueOf(got).Elem(), reflect.ValueOf(planned).Elem()
 	for i := range g.NumField() {
 		if v, ok := p.Field(i).Interface().(attr.Value); ok && !v.IsUnknown() {

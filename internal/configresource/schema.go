@@ -24,7 +24,6 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // schemaVersion is the version of the resource's state (UpgradeState).
@@ -104,7 +103,7 @@ func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				Validators: []validator.String{textValidator{max: maxDescriptionLength}},
 			},
 			"filters": schema.StringAttribute{
-				CustomType: record.FiltersType{},
+				CustomType: FiltersType{},
 				Optional:   true,
 				// Computed so that the plan may keep the state's text for the
 				// same filters written differently (planFilters).
@@ -184,7 +183,7 @@ func (r *configResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 
 // Model is the config resource's model.
 type Model struct {
-	record.Config
+	RecordModel
 	SecretSettings        types.String   `tfsdk:"secret_config_wo"`
 	SecretSettingsVersion types.Int64    `tfsdk:"secret_config_wo_version"`
 	Timeouts              timeouts.Value `tfsdk:"timeouts"`
@@ -198,7 +197,7 @@ type identityModel struct {
 
 // sameArguments reports whether a and b agree on every argument the
 // service stores (another project_id is a replacement).
-func sameArguments(a, b *record.Config) bool {
+func sameArguments(a, b *RecordModel) bool {
 	return a.Plugin.Equal(b.Plugin) &&
 		a.Enabled.Equal(b.Enabled) && a.Order.Equal(b.Order) &&
 		a.Name.Equal(b.Name) && a.Description.Equal(b.Description) &&
@@ -207,7 +206,7 @@ func sameArguments(a, b *record.Config) bool {
 }
 
 // SetIdentity stores the identity of the config c (framework.StoreIdentity).
-func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, c *record.Config) diag.Diagnostics {
+func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, c *RecordModel) diag.Diagnostics {
 	return framework.StoreIdentity(ctx, identity, identityModel{ProjectID: c.ProjectID, ID: c.ID})
 }
 
@@ -240,7 +239,7 @@ func (v textValidator) ValidateString(_ context.Context, req validator.StringReq
 		return
 	}
 	s := req.ConfigValue.ValueString()
-	if n := python.Len(record.Stored(s)); n > v.max {
+	if n := python.Len(Stored(s)); n > v.max {
 		resp.Diagnostics.AddAttributeError(req.Path, "Text too long", fmt.Sprintf(
 			"%s must be at most %d characters, got %d: the service counts characters (not bytes) once it has "+
 				"stripped leading and trailing whitespace.", req.Path, v.max, n))

@@ -8,8 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 func TestCheckSettingKeys(t *testing.T) {
@@ -17,7 +15,7 @@ func TestCheckSettingKeys(t *testing.T) {
 	secrets := map[string]bool{"api_key": true}
 	str := types.StringValue
 	tests := map[string]struct {
-		plain, secret record.StringValue
+		plain, secret StringValue
 		want          []string // attribute: detail fragment
 	}{
 		"in their places": {plain: str(`{"locale":"en"}`), secret: str(`{"api_key":"s"}`)},

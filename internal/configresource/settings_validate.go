@@ -19,7 +19,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 var (
@@ -63,7 +62,7 @@ func (r *configResource) ValidateConfig(_ context.Context, req resource.Validate
 
 // checkSettingKeys checks configured settings against the keys the plugin
 // marks secret; note ends each error.
-func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret record.StringValue, note string) diag.Diagnostics {
+func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret StringValue, note string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if bad := settingKeys(plain, func(k string) bool { return secrets[k] }); len(bad) > 0 {
 		diags.AddAttributeError(settingsPath, "Secret setting in config",
@@ -81,11 +80,11 @@ func checkSettingKeys(plugin int64, secrets map[string]bool, plain, secret recor
 }
 
 // settingKeys returns the sorted keys of settings for which keep holds (nil: all).
-func settingKeys(v record.StringValue, keep func(string) bool) []string {
+func settingKeys(v StringValue, keep func(string) bool) []string {
 	if !framework.IsSet(v) {
 		return nil
 	}
-	s, err := record.ParseSettings(v.ValueString())
+	s, err := ParseSettings(v.ValueString())
 	if err != nil {
 		return nil
 	}
@@ -110,7 +109,7 @@ func quoted(keys []string) string {
 func (r *configResource) refuseMisplacedSettings(ctx context.Context, c *client.Client, project string,
 	rec *client.Record, plan *Model, secret types.String, diags *diag.Diagnostics,
 ) bool {
-	secrets, known := record.SecretKeys(rec.PluginInfo)
+	secrets, known := SecretKeys(rec.PluginInfo)
 	if !known || !checkSettingKeys(rec.Plugin, secrets, plan.Settings, secret, "").HasError() {
 		return false
 	}
@@ -134,7 +133,7 @@ func (r *configResource) checkAgainstPlugin(ctx context.Context, meta *framework
 	if err != nil {
 		return false, err
 	}
-	facts := record.PluginOf(p.JSON)
+	facts := PluginOf(p.JSON)
 	if facts.SecretKeys == nil {
 		return false, nil
 	}

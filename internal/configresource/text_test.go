@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 func TestPlanText(t *testing.T) {
@@ -41,7 +40,7 @@ func TestPlanText(t *testing.T) {
 // blank the state keeps for the plugin's as the plugin's once left out.
 func TestPlanUpdateText(t *testing.T) {
 	t.Parallel()
-	state := record.Config{Name: types.StringValue("GeoIP"), Description: types.StringValue("")}
+	state := RecordModel{Name: types.StringValue("GeoIP"), Description: types.StringValue("")}
 	for _, tt := range []struct {
 		what              string
 		cfg               configured
@@ -50,29 +49,29 @@ func TestPlanUpdateText(t *testing.T) {
 	}{
 		{
 			what:  "a heredoc and a blank, both the plugin's",
-			cfg:   configured{Config: record.Config{Name: types.StringValue("GeoIP\n"), Description: types.StringValue("  ")}},
+			cfg:   configured{RecordModel: RecordModel{Name: types.StringValue("GeoIP\n"), Description: types.StringValue("  ")}},
 			facts: pluginFacts{NameFromPlugin: true, DescriptionFromPlugin: true},
 			name:  types.StringValue("GeoIP"), description: types.StringValue(""),
 		},
 		{
 			what:  "left out after a configured blank: the plugin's, after apply",
-			cfg:   configured{Config: record.Config{Name: types.StringValue("GeoIP")}},
+			cfg:   configured{RecordModel: RecordModel{Name: types.StringValue("GeoIP")}},
 			facts: pluginFacts{NameFromPlugin: true, DescriptionFromPlugin: true, BlankDescription: true},
 			name:  types.StringValue("GeoIP"), description: types.StringUnknown(),
 		},
 		{
 			what:  "left out, the plugin's empty description: kept",
-			cfg:   configured{Config: record.Config{Name: types.StringValue("GeoIP")}},
+			cfg:   configured{RecordModel: RecordModel{Name: types.StringValue("GeoIP")}},
 			facts: pluginFacts{DescriptionFromPlugin: true},
 			name:  types.StringValue("GeoIP"), description: types.StringValue(""),
 		},
 		{
 			what: "not known yet: the proposed value",
-			cfg:  configured{Config: record.Config{Name: types.StringUnknown(), Description: types.StringUnknown()}},
+			cfg:  configured{RecordModel: RecordModel{Name: types.StringUnknown(), Description: types.StringUnknown()}},
 			name: types.StringUnknown(), description: types.StringUnknown(),
 		},
 	} {
-		plan := record.Config{Name: tt.cfg.Name, Description: tt.cfg.Description}
+		plan := RecordModel{Name: tt.cfg.Name, Description: tt.cfg.Description}
 		if tt.cfg.Description.IsNull() {
 			plan.Description = types.StringUnknown()
 		}
@@ -95,38 +94,38 @@ func TestFromRecordText(t *testing.T) {
 	for _, tt := range []struct {
 		what              string
 		rec               client.Record
-		prior             record.Config
+		prior             RecordModel
 		blank, apply      bool
 		name, description types.String
 	}{
 		{
 			what:  "stripped, and the plugin's null for a blank",
 			rec:   client.Record{Name: str("Lookup"), Description: nil, PluginInfo: info},
-			prior: record.Config{Name: types.StringValue("\u3000Lookup\n"), Description: types.StringValue(" ")},
+			prior: RecordModel{Name: types.StringValue("\u3000Lookup\n"), Description: types.StringValue(" ")},
 			name:  types.StringValue("\u3000Lookup\n"), description: types.StringValue(" "),
 		},
 		{
 			what:  "a blank name, applied: kept",
 			rec:   client.Record{Name: str("GeoIP"), PluginInfo: info},
-			prior: record.Config{Name: types.StringValue(""), Description: types.StringNull()}, apply: true,
+			prior: RecordModel{Name: types.StringValue(""), Description: types.StringNull()}, apply: true,
 			name: types.StringValue(""), description: types.StringNull(),
 		},
 		{
 			what:  "a blank name the configuration set, refreshed: kept",
 			rec:   client.Record{Name: str("GeoIP"), PluginInfo: info},
-			prior: record.Config{Name: types.StringValue(""), Description: types.StringNull()}, blank: true,
+			prior: RecordModel{Name: types.StringValue(""), Description: types.StringNull()}, blank: true,
 			name: types.StringValue(""), description: types.StringNull(),
 		},
 		{
 			what:  "a blank name that was the plugin's, refreshed: the plugin's new one",
 			rec:   client.Record{Name: str("GeoIP"), PluginInfo: info},
-			prior: record.Config{Name: types.StringValue(""), Description: types.StringNull()},
+			prior: RecordModel{Name: types.StringValue(""), Description: types.StringNull()},
 			name:  types.StringValue("GeoIP"), description: types.StringNull(),
 		},
 		{
 			what:  "a blank name, renamed on the service: the service's",
 			rec:   client.Record{Name: str("Renamed"), PluginInfo: info},
-			prior: record.Config{Name: types.StringValue(""), Description: types.StringNull()}, blank: true,
+			prior: RecordModel{Name: types.StringValue(""), Description: types.StringNull()}, blank: true,
 			name: types.StringValue("Renamed"), description: types.StringNull(),
 		},
 	} {

@@ -13,8 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // NewConfigs is the data source pipeline_KIND_configs: every record of a
@@ -22,11 +22,11 @@ import (
 var NewConfigs = newDataSource("configs", configsSchema, readConfigs)
 
 type configsDataSourceModel struct {
-	ProjectID      types.String   `tfsdk:"project_id"`
-	Enabled        types.Bool     `tfsdk:"enabled"`
-	Plugin         types.Int64    `tfsdk:"plugin"`
-	IncludeDeleted types.Bool     `tfsdk:"include_deleted"` // deprecated: no effect
-	Configs        []record.Model `tfsdk:"configs"`
+	ProjectID      types.String  `tfsdk:"project_id"`
+	Enabled        types.Bool    `tfsdk:"enabled"`
+	Plugin         types.Int64   `tfsdk:"plugin"`
+	IncludeDeleted types.Bool    `tfsdk:"include_deleted"` // deprecated: no effect
+	Configs        []recordModel `tfsdk:"configs"`
 }
 
 func configsSchema(k framework.Kind) schema.Schema {
@@ -69,7 +69,7 @@ func readConfigs(ctx context.Context, d *dataSource[configsDataSourceModel], m *
 	}
 	ctx, cancel := framework.DataSourceContext(ctx)
 	defer cancel()
-	recs, err := record.List(ctx, meta.Client, project, d.kind, record.Filter{Enabled: m.Enabled, Plugin: m.Plugin})
+	recs, err := configresource.List(ctx, meta.Client, project, d.kind, configresource.Filter{Enabled: m.Enabled, Plugin: m.Plugin})
 	if err == nil {
 		// Pages carry no plugin_info: without it `config` would show the
 		// secret settings the service leaves unmasked ("" and null).
@@ -80,19 +80,19 @@ func readConfigs(ctx context.Context, d *dataSource[configsDataSourceModel], m *
 		return
 	}
 	m.ProjectID = types.StringValue(project)
-	m.Configs = make([]record.Model, len(recs))
-	succ := record.NewSuccessors(meta.Client, project)
+	m.Configs = make([]recordModel, len(recs))
+	succ := NewSuccessors(meta.Client, project)
 	for i := range recs {
 		m.Configs[i].ProjectID = m.ProjectID
 		m.Configs[i].FromRecord(&recs[i])
-		m.Configs[i].HogFunction = succ.Of(ctx, d.kind.Collection, &m.Configs[i].Config, recs[i].PluginInfo, recs[i].Settings)
+		m.Configs[i].HogFunction = succ.Of(ctx, d.kind.Collection, &m.Configs[i].RecordModel, recs[i].PluginInfo, recs[i].Settings)
 	}
 	warnSuccessors(succ, diags)
 }
 
 // warnSuccessors adds the warning of what the successors' lookups could
 // not tell: a key without hog_function:read still reads the configs.
-func warnSuccessors(succ *record.Successors, diags *diag.Diagnostics) {
+func warnSuccessors(succ *Successors, diags *diag.Diagnostics) {
 	if summary, detail, ok := succ.Warning(); ok {
 		diags.AddAttributeWarning(path.Root("hog_function"), summary, detail)
 	}
@@ -117,7 +117,7 @@ func configSchema(k framework.Kind) schema.Schema {
 	}
 }
 
-func readConfig(ctx context.Context, d *dataSource[record.Model], m *record.Model, diags *diag.Diagnostics) {
+func readConfig(ctx context.Context, d *dataSource[recordModel], m *recordModel, diags *diag.Diagnostics) {
 	meta, project := d.MustProject(m.ProjectID, diags)
 	if diags.HasError() {
 		return
@@ -139,7 +139,7 @@ func readConfig(ctx context.Context, d *dataSource[record.Model], m *record.Mode
 	}
 	m.ProjectID = types.StringValue(project)
 	m.FromRecord(rec)
-	succ := record.NewSuccessors(meta.Client, project)
-	m.HogFunction = succ.Of(ctx, d.kind.Collection, &m.Config, rec.PluginInfo, rec.Settings)
+	succ := NewSuccessors(meta.Client, project)
+	m.HogFunction = succ.Of(ctx, d.kind.Collection, &m.RecordModel, rec.PluginInfo, rec.Settings)
 	warnSuccessors(succ, diags)
 }

@@ -19,8 +19,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // dataSourceName is the type of one of tc's data sources, e.g. "configs".
@@ -129,7 +129,7 @@ func checkListMatchesAPI(api *client.Client, tc acctest.KindCase, addr string, d
 		if err != nil {
 			return err
 		}
-		record.SortByOrder(want)
+		configresource.SortByOrder(want)
 		attrs := s.RootModule().Resources[addr].Primary.Attributes
 		if attrs["configs.#"] != strconv.Itoa(len(want)) {
 			return fmt.Errorf("%s: %s configs, the API lists %d", addr, attrs["configs.#"], len(want))

@@ -14,8 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // dataSource is one data source of a kind, written once: its schema, and
@@ -39,7 +39,7 @@ func newDataSource[M any](construct string, schemaOf func(framework.Kind) schema
 	}
 }
 
-var _ datasource.DataSourceWithConfigure = (*dataSource[record.Model])(nil)
+var _ datasource.DataSourceWithConfigure = (*dataSource[recordModel])(nil)
 
 // Schema implements datasource.DataSource.
 func (d *dataSource[M]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -80,7 +80,7 @@ func computedStrings(description string) schema.ListAttribute {
 	return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description}
 }
 
-// recordDataSourceAttributes are record.Model's attributes, read-only.
+// recordDataSourceAttributes are recordModel's attributes, read-only.
 func recordDataSourceAttributes(k framework.Kind) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id":          computedInt64("Identifier of the config."),
@@ -91,7 +91,7 @@ func recordDataSourceAttributes(k framework.Kind) map[string]schema.Attribute {
 		"name":        computedString("Name of the config; the plugin's name when the config has none."),
 		"description": computedString("Description of the config; the plugin's description when the config has none."),
 		"filters": schema.StringAttribute{
-			CustomType:          record.FiltersType{},
+			CustomType:          configresource.FiltersType{},
 			Computed:            true,
 			MarkdownDescription: "Which events the config applies to (JSON), or null; PostHog since August 2024 has none.",
 		},

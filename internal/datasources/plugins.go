@@ -15,9 +15,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // NewPlugins is the data source pipeline_KIND_plugins: the organization's
@@ -137,7 +137,7 @@ func readPlugins(ctx context.Context, d *dataSource[pluginsModel], m *pluginsMod
 }
 
 func pluginOf(p *client.Plugin) pluginModel {
-	facts := record.PluginOf(p.JSON)
+	facts := configresource.PluginOf(p.JSON)
 	out := pluginModel{
 		ID:          types.Int64Value(p.ID),
 		Name:        types.StringPointerValue(p.Name),
@@ -153,7 +153,7 @@ func pluginOf(p *client.Plugin) pluginModel {
 	if !python.IsNull(p.PublicJobs) {
 		out.PublicJobs = jsontypes.NewNormalizedValue(python.Compact(p.PublicJobs))
 	}
-	if id, ok := record.HogTemplateID(p.URL); ok {
+	if id, ok := HogTemplateID(p.URL); ok {
 		out.HogTemplateID = types.StringValue(id)
 	}
 	return out

@@ -9,8 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // pluginsOfConfigs is the way round a plugin listing that refused a key
@@ -26,7 +26,7 @@ func pluginsOfConfigs(ctx context.Context, meta *framework.ProviderData, k frame
 	if project == "" {
 		project, which = client.CurrentProject, "the key owner's current project: the provider sets no project_id"
 	}
-	recs, err := record.List(ctx, meta.Client, project, k, record.Filter{})
+	recs, err := configresource.List(ctx, meta.Client, project, k, configresource.Filter{})
 	if err == nil {
 		// Pages carry no plugin_info: one GET per plugin fills it.
 		recs, err = meta.ReadCache().WithPluginInfo(ctx, project, k.Collection, recs)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
 )
 
 // TestAccExistingOrder orders the configs of a collection that existed
@@ -92,7 +92,7 @@ func activeSequence(t *testing.T, ex *acctest.ExistingConfig) []client.Record {
 		t.Fatal(err)
 	}
 	recs = slices.DeleteFunc(recs, func(r client.Record) bool { return r.Deleted })
-	record.SortByOrder(recs)
+	configresource.SortByOrder(recs)
 	return recs
 }
 

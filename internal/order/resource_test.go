@@ -15,7 +15,7 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/acctest"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 )
 
 // orderCase is one run of the order resource test: a key and what it
@@ -135,7 +135,7 @@ resource %[5]q "test" {
 					active = append(active, r)
 				}
 			}
-			record.SortByOrder(active)
+			configresource.SortByOrder(active)
 			var want []int64
 			for _, n := range names {
 				want = append(want, *ids[n])

@@ -11,7 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/record"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 )
 
 // ChangeOutOfBand changes a config on the service behind Terraform's back,
@@ -114,7 +114,7 @@ func (e SettingEdit) String() string {
 func (e SettingEdit) Form(stored map[string]json.RawMessage, secrets []string) json.RawMessage {
 	form := map[string]json.RawMessage{}
 	for k, v := range stored {
-		if !slices.Contains(secrets, k) && !record.IsMasked(v) {
+		if !slices.Contains(secrets, k) && !configresource.IsMasked(v) {
 			form[k] = v
 		}
 	}

@@ -1,4 +1,4 @@
-package record
+package configresource
 
 import (
 	"encoding/json"
@@ -59,7 +59,7 @@ func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontyp
 	}
 	obj, ok := python.Object(string(raw))
 	if !ok {
-		return jsonValue(raw) // not an object: shown as sent
+		return JSONValue(raw) // not an object: shown as sent
 	}
 	got := Settings(obj)
 	for k, v := range got {

@@ -1,4 +1,4 @@
-package record
+package configresource
 
 import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"

@@ -1,4 +1,4 @@
-package record
+package datasources
 
 import "testing"
 

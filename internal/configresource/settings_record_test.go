@@ -1,4 +1,4 @@
-package record
+package configresource
 
 import (
 	"encoding/json"
@@ -146,29 +146,6 @@ func TestSettingsInput(t *testing.T) {
 				t.Errorf("SettingsInput = %s, %v; want %s", got, err, tt.want)
 			}
 		})
-	}
-}
-
-// TestFromRecordSettingsFromListPage: a list page carries config (masked,
-// or null for a secret never set) but plugin_info null; the secret keys come
-// from the plugin_info kept in state, and a key added elsewhere shows.
-func TestFromRecordSettingsFromListPage(t *testing.T) {
-	t.Parallel()
-	m := Model{
-		Config:     Config{Settings: jsontypes.NewNormalizedValue(`{"locale":"en"}`)},
-		PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo),
-	}
-	m.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
-		"config": {"locale": "en", "api_key": null, "added": true}}`))
-	if m.Settings.ValueString() != `{"added":true,"locale":"en"}` {
-		t.Errorf("config = %v, want the non-secret settings with the key added", m.Settings)
-	}
-
-	fresh := Model{Config: Config{Settings: jsontypes.NewNormalizedNull()}, PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo)}
-	fresh.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
-		"config": {"locale": "de", "api_key": null}}`))
-	if fresh.Settings.ValueString() != `{"locale":"de"}` {
-		t.Errorf("config = %v, want the non-secret settings", fresh.Settings)
 	}
 }
 

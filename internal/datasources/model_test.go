@@ -1,4 +1,4 @@
-package record
+package datasources
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
@@ -35,7 +36,7 @@ func decodeRecord(t *testing.T, s string) *client.Record {
 
 func TestFromRecord(t *testing.T) {
 	t.Parallel()
-	m := Model{Config: Config{ProjectID: types.StringValue("7")}, PluginInfo: jsontypes.NewNormalizedUnknown()}
+	m := recordModel{RecordModel: configresource.RecordModel{ProjectID: types.StringValue("7")}, PluginInfo: jsontypes.NewNormalizedUnknown()}
 	m.FromRecord(decodeRecord(t, liveRecord))
 
 	checks := map[string]struct{ got, want any }{
@@ -46,7 +47,7 @@ func TestFromRecord(t *testing.T) {
 		"order":             {m.Order, types.Int64Value(3)},
 		"name":              {m.Name, types.StringValue("GeoIP")},
 		"description":       {m.Description, types.StringValue("Adds location")},
-		"filters":           {m.Filters, NewFiltersValue(`{"events":[{"id":"$pageview","type":"events","properties":[]}]}`)},
+		"filters":           {m.Filters, configresource.NewFiltersValue(`{"events":[{"id":"$pageview","type":"events","properties":[]}]}`)},
 		"deleted":           {m.Deleted, types.BoolValue(false)},
 		"config":            {m.Settings, jsontypes.NewNormalizedValue(`{"locale":"en"}`)}, // the masked secret left out
 		"error":             {m.Error, jsontypes.NewNormalizedNull()},
@@ -68,7 +69,7 @@ func TestFromRecord(t *testing.T) {
 func TestFromRecordOddShapes(t *testing.T) {
 	t.Parallel()
 	prior := jsontypes.NewNormalizedValue(`{"id":1,"name":"GeoIP"}`)
-	m := Model{PluginInfo: prior}
+	m := recordModel{PluginInfo: prior}
 	// A list page: plugin_info null, name and filters null, error a string,
 	// config a non-object, timestamps absent.
 	m.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 2, "order": -1, "plugin_info": null,
@@ -92,9 +93,36 @@ func TestFromRecordOddShapes(t *testing.T) {
 	}
 
 	// Without a prior value, null plugin_info stays null.
-	fresh := Model{PluginInfo: jsontypes.NewNormalizedUnknown()}
+	fresh := recordModel{PluginInfo: jsontypes.NewNormalizedUnknown()}
 	fresh.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 2, "plugin_info": null}`))
 	if !fresh.PluginInfo.IsNull() {
 		t.Errorf("plugin_info = %v, want null", fresh.PluginInfo)
+	}
+}
+
+const geoIPInfo = `{"id": 1, "config_schema": [
+  {"key": "api_key", "name": "Lookup API key", "type": "string", "secret": true},
+  {"key": "locale", "name": "Locale", "type": "string"}]}`
+
+// TestFromRecordSettingsFromListPage: a list page carries config (masked,
+// or null for a secret never set) but plugin_info null; the secret keys come
+// from the plugin_info kept in state, and a key added elsewhere shows.
+func TestFromRecordSettingsFromListPage(t *testing.T) {
+	t.Parallel()
+	m := recordModel{
+		RecordModel: configresource.RecordModel{Settings: jsontypes.NewNormalizedValue(`{"locale":"en"}`)},
+		PluginInfo:  jsontypes.NewNormalizedValue(geoIPInfo),
+	}
+	m.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
+		"config": {"locale": "en", "api_key": null, "added": true}}`))
+	if m.Settings.ValueString() != `{"added":true,"locale":"en"}` {
+		t.Errorf("config = %v, want the non-secret settings with the key added", m.Settings)
+	}
+
+	fresh := recordModel{RecordModel: configresource.RecordModel{Settings: jsontypes.NewNormalizedNull()}, PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo)}
+	fresh.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
+		"config": {"locale": "de", "api_key": null}}`))
+	if fresh.Settings.ValueString() != `{"locale":"de"}` {
+		t.Errorf("config = %v, want the non-secret settings", fresh.Settings)
 	}
 }

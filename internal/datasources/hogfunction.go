@@ -1,4 +1,4 @@
-package record
+package datasources
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
@@ -155,7 +156,7 @@ const maxExecutionOrder = 32767
 
 // Of returns the successor of config c of collection coll, whose record
 // carries plugin_info and the stored settings (secrets masked).
-func (s *Successors) Of(ctx context.Context, coll client.Collection, c *Config, pluginInfo, stored json.RawMessage) *HogFunction {
+func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configresource.RecordModel, pluginInfo, stored json.RawMessage) *HogFunction {
 	h := &HogFunction{
 		Available: types.BoolValue(false), Reason: types.StringNull(),
 		TemplateID: types.StringNull(), TemplateStatus: types.StringNull(), Type: types.StringNull(),
@@ -225,10 +226,10 @@ func (s *Successors) Of(ctx context.Context, coll client.Collection, c *Config, 
 // secrets to supply again, the filters the service answers, the order. It
 // returns the inputs t requires that neither the settings nor a default
 // give.
-func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *Config, pluginInfo, stored json.RawMessage) (missing []string) {
+func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *configresource.RecordModel, pluginInfo, stored json.RawMessage) (missing []string) {
 	h.TemplateStatus = types.StringValue(t.Status)
 	h.Type = types.StringValue(t.Type)
-	p := PluginOf(pluginInfo)
+	p := configresource.PluginOf(pluginInfo)
 	switch {
 	case p.Name.Text != nil && strings.TrimSpace(*p.Name.Text) != "":
 		h.Name = types.StringValue(strings.TrimSpace(*p.Name.Text))
@@ -245,7 +246,7 @@ func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *Config, plug
 	for _, in := range t.InputsSchema {
 		declared[in.Key] = true
 	}
-	settings, _ := ParseSettings(string(stored))
+	settings, _ := configresource.ParseSettings(string(stored))
 	inputs := map[string]any{}
 	var secrets, dropped []string
 	for _, k := range slices.Sorted(maps.Keys(settings)) {
@@ -254,7 +255,7 @@ func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *Config, plug
 		case python.IsNull(v) || string(v) == `""` && p.SecretKeys[k]:
 		case !declared[k]:
 			dropped = append(dropped, k)
-		case p.SecretKeys[k] || IsMasked(v):
+		case p.SecretKeys[k] || configresource.IsMasked(v):
 			secrets = append(secrets, k)
 		default:
 			var val any

@@ -1,4 +1,4 @@
-package record
+package configresource
 
 import (
 	"context"
@@ -29,7 +29,7 @@ type FiltersType struct {
 }
 
 // String implements attr.Type.
-func (t FiltersType) String() string { return "record.FiltersType" }
+func (t FiltersType) String() string { return "FiltersType" }
 
 // ValueType implements attr.Type.
 func (t FiltersType) ValueType(context.Context) attr.Value { return FiltersValue{} }
