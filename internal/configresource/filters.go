@@ -9,11 +9,35 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
+
+// The filters: a JSON object that only the seed's version of the service
+// (June to mid-August 2024) stores, as its filters serializer rewrites it.
+
+var filtersPath = path.Root("filters")
+
+// filtersAttribute is the filters attribute.
+func filtersAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		CustomType: FiltersType{},
+		Optional:   true,
+		// Computed so that the plan may keep the state's text for the
+		// same filters written differently (planFilters).
+		Computed: true,
+		MarkdownDescription: "Which events the config applies to, a JSON object (write it with `jsonencode`) " +
+			"with `events`, `actions` and `filter_test_accounts`. PostHog has had none since August 2024: refused there.",
+	}
+}
 
 var (
 	_ basetypes.StringTypable                    = FiltersType{}
@@ -179,4 +203,89 @@ func jsonKind(v any) string {
 	default:
 		return "a number"
 	}
+}
+
+// planFilters plans filters: left out, null unless the state's filter nothing.
+func planFilters(configured types.String, proposed, state FiltersValue) FiltersValue {
+	switch {
+	case configured.IsUnknown():
+		return proposed
+	case configured.IsNull() && state.FiltersNothing():
+		return state
+	case configured.IsNull():
+		return NewFiltersNull()
+	case framework.IsSet(state) && FiltersEqual(configured.ValueString(), state.ValueString()):
+		return state
+	default:
+		return NewFiltersValue(configured.ValueString())
+	}
+}
+
+// filtersUpdate is the filters to send, if any: {} for filters removed (the
+// service refuses null).
+func filtersUpdate(plan, state FiltersValue) (client.Opt[json.RawMessage], bool) {
+	switch {
+	case plan.FiltersNothing() && state.FiltersNothing():
+		return client.Opt[json.RawMessage]{}, false
+	case plan.IsNull():
+		return client.Some(json.RawMessage("{}")), true
+	case state.IsNull() || !FiltersEqual(plan.ValueString(), state.ValueString()):
+		return client.Some(json.RawMessage(plan.ValueString())), true
+	}
+	return client.Opt[json.RawMessage]{}, false
+}
+
+// filtersFromAPI renders the service's filters as compact JSON, null when
+// they filter nothing. prior stays while the service stores it that way, as
+// the framework's semantic equality would keep it anyway.
+func filtersFromAPI(raw json.RawMessage, prior FiltersValue) FiltersValue {
+	if framework.IsSet(prior) && FiltersEqual(prior.ValueString(), string(raw)) {
+		return prior
+	}
+	if FiltersNone(string(raw)) {
+		return NewFiltersNull()
+	}
+	return NewFiltersValue(python.Compact(raw))
+}
+
+// planDroppedFilters refuses at plan time configured filters the service
+// drops: its records came without them in this operation, or do at a look
+// at the project's first record (Client.Learn) when nothing was read yet
+// and the apply would send them (a create, or filters the state has not).
+func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	meta := r.Meta()
+	if meta == nil || req.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) {
+		return
+	}
+	var filters, prior FiltersValue
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, filtersPath, &filters)...)
+	if !framework.IsSet(filters) || filters.FiltersNothing() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, filtersPath, &prior)...)
+	}
+	var project types.String
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, framework.ProjectIDPath, &project)...)
+	if sent := !framework.IsSet(prior) || !FiltersEqual(filters.ValueString(), prior.ValueString()); sent && framework.IsSet(project) {
+		meta.Client.Learn(ctx, project.ValueString(), r.kind.Collection)
+	}
+	if meta.Client.DropsFilters() {
+		r.addDroppedFilters(&resp.Diagnostics, "")
+	}
+}
+
+// checkDroppedFilters refuses at apply filters the service's answer left out.
+func (r *configResource) checkDroppedFilters(planned FiltersValue, rec *client.Record, diags *diag.Diagnostics) {
+	if framework.IsSet(planned) && !planned.FiltersNothing() && rec.FiltersOmitted() {
+		r.addDroppedFilters(diags, " The other changes were applied.")
+	}
+}
+
+func (r *configResource) addDroppedFilters(diags *diag.Diagnostics, applied string) {
+	diags.AddAttributeError(filtersPath, "The service ignores filters", fmt.Sprintf(
+		"The service answers %ss without a filters field: it no longer has filters (%s; only its version of "+
+			"June to mid-August 2024 had them) and ignores filters sent to it, so this value can never be applied.%s "+
+			"Remove filters from this resource's configuration. Hog functions have filters of their own: see %s.",
+		r.kind.Noun, framework.FiltersGoneSince, applied, framework.MovingGuide))
 }

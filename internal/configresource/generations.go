@@ -91,48 +91,6 @@ func describePlugin(id int64, rec *client.Record) string {
 	return fmt.Sprint(id)
 }
 
-// planDroppedFilters refuses at plan time configured filters the service
-// drops: its records came without them in this operation, or do at a look
-// at the project's first record (Client.Learn) when nothing was read yet
-// and the apply would send them (a create, or filters the state has not).
-func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	meta := r.Meta()
-	if meta == nil || req.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) {
-		return
-	}
-	var filters, prior FiltersValue
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, filtersPath, &filters)...)
-	if !framework.IsSet(filters) || filters.FiltersNothing() {
-		return
-	}
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, filtersPath, &prior)...)
-	}
-	var project types.String
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, framework.ProjectIDPath, &project)...)
-	if sent := !framework.IsSet(prior) || !FiltersEqual(filters.ValueString(), prior.ValueString()); sent && framework.IsSet(project) {
-		meta.Client.Learn(ctx, project.ValueString(), r.kind.Collection)
-	}
-	if meta.Client.DropsFilters() {
-		r.addDroppedFilters(&resp.Diagnostics, "")
-	}
-}
-
-// checkDroppedFilters refuses at apply filters the service's answer left out.
-func (r *configResource) checkDroppedFilters(planned FiltersValue, rec *client.Record, diags *diag.Diagnostics) {
-	if framework.IsSet(planned) && !planned.FiltersNothing() && rec.FiltersOmitted() {
-		r.addDroppedFilters(diags, " The other changes were applied.")
-	}
-}
-
-func (r *configResource) addDroppedFilters(diags *diag.Diagnostics, applied string) {
-	diags.AddAttributeError(filtersPath, "The service ignores filters", fmt.Sprintf(
-		"The service answers %ss without a filters field: it no longer has filters (%s; only its version of "+
-			"June to mid-August 2024 had them) and ignores filters sent to it, so this value can never be applied.%s "+
-			"Remove filters from this resource's configuration. Hog functions have filters of their own: see %s.",
-		r.kind.Noun, framework.FiltersGoneSince, applied, framework.MovingGuide))
-}
-
 // warnFinalDestroy warns in the plan of a destroy, on a service that makes
 // no configs any more (the plugin facts of the config's last answer, or
 // Client.StoresConfigs tells), that no apply can make the config again.

@@ -1,6 +1,3 @@
-// Package record owns a config record as every construct shows it: the
-// model and its one mapper from client.Record, the filters type, plugin
-// settings and plugin_info, names and descriptions, and the listing.
 package configresource
 
 import (
@@ -10,12 +7,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // RecordModel holds what describes one config record and stays put: what the
-// config resource keeps in state, and the first part of Model.
+// config resource keeps in state, and what every construct shows of a record.
 type RecordModel struct {
 	ID          types.Int64          `tfsdk:"id"`
 	ProjectID   types.String         `tfsdk:"project_id"`
@@ -30,32 +26,28 @@ type RecordModel struct {
 	UpdatedAt   types.String         `tfsdk:"updated_at"`
 }
 
-// FromRecord sets the config's attributes from rec; `config` leaves out
-// secrets, the keys the plugin marks secret (nil when not known).
-func (c *RecordModel) FromRecord(rec *client.Record, secrets map[string]bool) {
-	c.ID = types.Int64Value(rec.ID)
-	c.Plugin = types.Int64Value(rec.Plugin)
-	c.Enabled = types.BoolValue(rec.Enabled)
-	c.Order = types.Int64Value(rec.Order)
-	c.Name = types.StringPointerValue(rec.Name)
-	c.Description = types.StringPointerValue(rec.Description)
-	c.Filters = filtersFromAPI(rec.Filters, c.Filters)
-	c.Settings = SettingsFromAPI(rec.Settings, secrets, c.Settings)
-	c.CreatedAt = timestamp(rec.CreatedAt)
-	c.UpdatedAt = timestamp(rec.UpdatedAt)
+// FromRecord sets m from rec for a construct that shows the record (a data
+// source, a list result): the one mapping from the API, as fromRecord.
+func (m *RecordModel) FromRecord(rec *client.Record) {
+	m.fromRecord(rec, pluginFactsOf(rec, pluginFacts{}, false), false)
 }
 
-// filtersFromAPI renders the service's filters as compact JSON, null when
-// they filter nothing. prior stays while the service stores it that way, as
-// the framework's semantic equality would keep it anyway.
-func filtersFromAPI(raw json.RawMessage, prior FiltersValue) FiltersValue {
-	if framework.IsSet(prior) && FiltersEqual(prior.ValueString(), string(raw)) {
-		return prior
-	}
-	if FiltersNone(string(raw)) {
-		return NewFiltersNull()
-	}
-	return NewFiltersValue(python.Compact(raw))
+// fromRecord sets m from rec: m is the plan (apply), the state (refresh) or
+// empty. config leaves out the settings the plugin marks secret (facts); a
+// name or description stays where the service shows the plugin's for it:
+// at an apply always, else for a configured blank.
+func (m *RecordModel) fromRecord(rec *client.Record, facts pluginFacts, apply bool) {
+	secrets, _ := facts.secretKeys()
+	m.ID = types.Int64Value(rec.ID)
+	m.Plugin = types.Int64Value(rec.Plugin)
+	m.Enabled = types.BoolValue(rec.Enabled)
+	m.Order = types.Int64Value(rec.Order)
+	m.Name = TextFromAPI(rec.Name, m.Name, facts.NameFromPlugin && (apply || facts.BlankName))
+	m.Description = TextFromAPI(rec.Description, m.Description, facts.DescriptionFromPlugin && (apply || facts.BlankDescription))
+	m.Filters = filtersFromAPI(rec.Filters, m.Filters)
+	m.Settings = SettingsFromAPI(rec.Settings, secrets, m.Settings)
+	m.CreatedAt = timestamp(rec.CreatedAt)
+	m.UpdatedAt = timestamp(rec.UpdatedAt)
 }
 
 // timestamp maps an absent time to null.

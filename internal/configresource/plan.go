@@ -2,9 +2,7 @@ package configresource
 
 import (
 	"context"
-	"encoding/json"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -12,13 +10,9 @@ import (
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
-var (
-	pluginPath  = path.Root("plugin")
-	filtersPath = path.Root("filters")
-)
+var pluginPath = path.Root("plugin")
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: the whole plan in
 // one step, as plan modifiers would make the framework walk every attribute.
@@ -94,15 +88,6 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// sameJSON reports whether configured settings (null: no change) are the state's.
-func sameJSON(configured types.String, state jsontypes.Normalized) bool {
-	if !framework.IsSet(configured) {
-		return true
-	}
-	return framework.IsSet(state) &&
-		python.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString()))
-}
-
 // planUpdate plans an update to what cfg configures, from the framework's
 // proposal: what the service stores the same way keeps the state's text.
 func planUpdate(plan, state *RecordModel, cfg *configured, facts pluginFacts, known bool) {
@@ -120,40 +105,6 @@ func planUpdate(plan, state *RecordModel, cfg *configured, facts pluginFacts, kn
 	plan.Settings = planSettings(cfg.Settings.StringValue, plan.Settings, state.Settings)
 }
 
-// planText plans a name or description. Left out it is the plugin's: the
-// state's when that is (or nothing tells), else unknown. Configured, the
-// state's when the service shows the same (or a blank for the plugin's).
-func planText(configured, proposed, state types.String, isPlugins, blank, known bool) types.String {
-	switch {
-	case configured.IsUnknown():
-		return proposed
-	case configured.IsNull() && (!known || isPlugins && !blank || state.IsNull()):
-		return state
-	case configured.IsNull():
-		return types.StringUnknown()
-	case framework.IsSet(state) && (SameText(configured.ValueString(), state.ValueString()) ||
-		known && isPlugins && IsBlank(configured.ValueString())):
-		return state
-	}
-	return configured
-}
-
-// planFilters plans filters: left out, null unless the state's filter nothing.
-func planFilters(configured types.String, proposed, state FiltersValue) FiltersValue {
-	switch {
-	case configured.IsUnknown():
-		return proposed
-	case configured.IsNull() && state.FiltersNothing():
-		return state
-	case configured.IsNull():
-		return NewFiltersNull()
-	case framework.IsSet(state) && FiltersEqual(configured.ValueString(), state.ValueString()):
-		return state
-	default:
-		return NewFiltersValue(configured.ValueString())
-	}
-}
-
 // needsPlanning reports whether a plan equal to the state still needs
 // deciding: secrets to check, or values left out that must change.
 func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginFacts, known bool) bool {
@@ -161,15 +112,4 @@ func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginF
 		c.Name.IsNull() && known && (!facts.NameFromPlugin || facts.BlankName) && !state["name"].IsNull() ||
 		c.Description.IsNull() && known && (!facts.DescriptionFromPlugin || facts.BlankDescription) && !state["description"].IsNull() ||
 		c.Filters.IsNull() && !NewFiltersRaw(framework.RawString(state["filters"])).FiltersNothing()
-}
-
-// planSettings plans the plugin settings; left out, they stay.
-func planSettings(configured types.String, proposed, state jsontypes.Normalized) jsontypes.Normalized {
-	switch {
-	case configured.IsUnknown():
-		return proposed
-	case sameJSON(configured, state):
-		return state
-	}
-	return proposed
 }

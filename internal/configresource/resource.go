@@ -169,7 +169,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	priorFacts, _ := readPrivate[pluginFacts](ctx, req.Private, pluginFactsKey)
 	current := prior
 	facts := pluginFactsOf(rec, priorFacts, makesNoConfigs(meta.Client))
-	fromRecord(&current, rec, facts, false)
+	current.fromRecord(rec, facts, false)
 	resp.Diagnostics.Append(writePrivate(ctx, resp.Private, pluginFactsKey, facts)...)
 	if moved {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, movedKey, nil)...)
@@ -270,7 +270,7 @@ func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m 
 	facts := pluginFactsOf(rec, prior, makesNoConfigs(r.Meta().Client))
 	facts.BlankName, facts.BlankDescription = isBlank(configured.Name), isBlank(configured.Description)
 	planned := m.RecordModel
-	fromRecord(&m.RecordModel, rec, facts, true)
+	m.fromRecord(rec, facts, true)
 	if !diags.HasError() {
 		// With an error Terraform stores what the service answered.
 		keepPlanned(&m.RecordModel, &planned)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -23,17 +23,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // schemaVersion is the version of the resource's state (UpgradeState).
 const schemaVersion = 1
-
-// Limits the service enforces, checked at plan time.
-const (
-	maxNameLength        = 400
-	maxDescriptionLength = 1000
-)
 
 // writableAttributes are the fields the service accepts: an API error
 // naming one is attached to that attribute.
@@ -51,102 +44,56 @@ func attrPath(attr string) (path.Path, bool) {
 // Schema implements resource.Resource.
 func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	k := r.kind
+	attrs := map[string]schema.Attribute{
+		"id": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "Identifier of the config.",
+		},
+		"project_id": schema.StringAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "Project of the config: its id or `@current`. Defaults to the provider's " +
+				"`project_id`. Another project means another config.",
+			Validators: []validator.String{framework.ProjectIDValidator()},
+		},
+		"plugin": schema.Int64Attribute{
+			Required: true,
+			MarkdownDescription: fmt.Sprintf("Identifier of the %s plugin; the data source `%s` finds it by "+
+				"name. Another plugin means another config.", k.PluginNoun,
+				framework.ProviderTypeName+k.TypeSuffix("plugins")),
+			Validators: []validator.Int64{int64validator.AtLeast(1)},
+		},
+		"enabled": schema.BoolAttribute{
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(false),
+			MarkdownDescription: "Whether the config runs. Defaults to `false`: set it on an imported config " +
+				"that runs, or the apply turns it off.",
+		},
+		"order": schema.Int64Attribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "Position of the config among the project's configs, lowest first. Left out, " +
+				"it is not managed: an order set in PostHog or by an order resource is kept.",
+			Validators: []validator.Int64{int64validator.Between(math.MinInt32, math.MaxInt32)},
+		},
+		"created_at": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "When the config was created (ISO 8601, UTC).",
+		},
+		"updated_at": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "When the config was last changed (ISO 8601, UTC).",
+		},
+		"filters": filtersAttribute(),
+	}
+	maps.Copy(attrs, textAttributes())
+	maps.Copy(attrs, settingsAttributes())
 	resp.Schema = schema.Schema{
 		Version: schemaVersion,
 		MarkdownDescription: fmt.Sprintf("Manages a %[1]s: one %[2]s plugin set up in a project, with its "+
 			"settings, enabled flag, order, name and description.", k.Noun, k.PluginNoun),
-		Attributes: map[string]schema.Attribute{
-			"id": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "Identifier of the config.",
-			},
-			"project_id": schema.StringAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: "Project of the config: its id or `@current`. Defaults to the provider's " +
-					"`project_id`. Another project means another config.",
-				Validators: []validator.String{framework.ProjectIDValidator()},
-			},
-			"plugin": schema.Int64Attribute{
-				Required: true,
-				MarkdownDescription: fmt.Sprintf("Identifier of the %s plugin; the data source `%s` finds it by "+
-					"name. Another plugin means another config.", k.PluginNoun,
-					framework.ProviderTypeName+k.TypeSuffix("plugins")),
-				Validators: []validator.Int64{int64validator.AtLeast(1)},
-			},
-			"enabled": schema.BoolAttribute{
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-				MarkdownDescription: "Whether the config runs. Defaults to `false`: set it on an imported config " +
-					"that runs, or the apply turns it off.",
-			},
-			"order": schema.Int64Attribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: "Position of the config among the project's configs, lowest first. Left out, " +
-					"it is not managed: an order set in PostHog or by an order resource is kept.",
-				Validators: []validator.Int64{int64validator.Between(math.MinInt32, math.MaxInt32)},
-			},
-			"name": schema.StringAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: fmt.Sprintf("Name of the config, at most %d characters. Left out or blank, "+
-					"PostHog shows the plugin's name.", maxNameLength),
-				Validators: []validator.String{textValidator{max: maxNameLength}},
-			},
-			"description": schema.StringAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: fmt.Sprintf("Description of the config, at most %d characters. Left out or "+
-					"blank, PostHog shows the plugin's description.", maxDescriptionLength),
-				Validators: []validator.String{textValidator{max: maxDescriptionLength}},
-			},
-			"filters": schema.StringAttribute{
-				CustomType: FiltersType{},
-				Optional:   true,
-				// Computed so that the plan may keep the state's text for the
-				// same filters written differently (planFilters).
-				Computed: true,
-				MarkdownDescription: "Which events the config applies to, a JSON object (write it with `jsonencode`) " +
-					"with `events`, `actions` and `filter_test_accounts`. PostHog has had none since August 2024: refused there.",
-			},
-			"config": schema.StringAttribute{
-				CustomType: jsontypes.NormalizedType{},
-				Optional:   true,
-				Computed:   true,
-				Validators: []validator.String{validSettings},
-				MarkdownDescription: "Non-secret plugin settings, a JSON object (write it with `jsonencode`). It " +
-					"holds all of them: a setting added in PostHog's UI shows as a change that the apply removes. " +
-					"Left out, the settings are not managed.",
-			},
-			"secret_config_wo": schema.StringAttribute{
-				Optional:  true,
-				WriteOnly: true,
-				// Dropping Sensitive would plan an update of every config once.
-				Sensitive:  true,
-				Validators: []validator.String{validSettings},
-				MarkdownDescription: "Secret plugin settings, a JSON object (write it with `jsonencode`), never " +
-					"stored in plan or state. Sent on create and whenever `secret_config_wo_version` changes; a " +
-					"secret it then leaves out is cleared.",
-			},
-			"secret_config_wo_version": schema.Int64Attribute{
-				Optional: true,
-				Validators: []validator.Int64{
-					int64validator.AlsoRequires(path.MatchRoot("secret_config_wo")),
-				},
-				MarkdownDescription: "Change it (e.g. add one) to send `secret_config_wo` again; other updates " +
-					"leave the stored secrets alone.",
-			},
-			"created_at": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "When the config was created (ISO 8601, UTC).",
-			},
-			"updated_at": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "When the config was last changed (ISO 8601, UTC).",
-			},
-		},
+		Attributes: attrs,
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{
 				Create: true, Read: true, Update: true, Delete: true,
@@ -221,31 +168,5 @@ func (r *configResource) UpgradeState(context.Context) map[int64]resource.StateU
 func dropRemovedInVersion1(attrs map[string]json.RawMessage) {
 	for _, name := range []string{"plugin_info", "delivery_rate_24h", "error", "deleted", "team_id"} {
 		delete(attrs, name)
-	}
-}
-
-// textValidator checks a name or description as the service does (the
-// stock validators count bytes, whitespace included).
-type textValidator struct{ max int }
-
-func (v textValidator) Description(context.Context) string {
-	return fmt.Sprintf("at most %d characters once leading and trailing whitespace is stripped, and no null character", v.max)
-}
-
-func (v textValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v textValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !framework.IsSet(req.ConfigValue) {
-		return
-	}
-	s := req.ConfigValue.ValueString()
-	if n := python.Len(Stored(s)); n > v.max {
-		resp.Diagnostics.AddAttributeError(req.Path, "Text too long", fmt.Sprintf(
-			"%s must be at most %d characters, got %d: the service counts characters (not bytes) once it has "+
-				"stripped leading and trailing whitespace.", req.Path, v.max, n))
-	}
-	if strings.ContainsRune(s, 0) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Null character in text", fmt.Sprintf(
-			"%s contains a null character (U+0000), which the service refuses.", req.Path))
 	}
 }

@@ -132,7 +132,7 @@ func TestFromRecordText(t *testing.T) {
 		facts := pluginFactsOf(&tt.rec, pluginFacts{}, false)
 		facts.BlankName = tt.blank
 		c := tt.prior
-		fromRecord(&c, &tt.rec, facts, tt.apply)
+		c.fromRecord(&tt.rec, facts, tt.apply)
 		if !c.Name.Equal(tt.name) || !c.Description.Equal(tt.description) {
 			t.Errorf("%s: %v, %v; want %v, %v", tt.what, c.Name, c.Description, tt.name, tt.description)
 		}

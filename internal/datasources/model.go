@@ -1,8 +1,6 @@
 package datasources
 
 import (
-	"encoding/json"
-
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -24,16 +22,12 @@ type recordModel struct {
 	HogFunction *HogFunction `tfsdk:"hog_function"`
 }
 
-// FromRecord sets every attribute the service returns from rec: the one
-// mapping from the API to Terraform. project_id is not part of a record.
+// FromRecord sets every attribute the service returns from rec: the
+// record's (RecordModel.FromRecord), then what only the data sources show.
+// project_id is not part of a record.
 func (m *recordModel) FromRecord(rec *client.Record) {
-	// A service that sends no plugin_info: keep what an earlier answer showed.
-	if info := configresource.JSONValue(rec.PluginInfo); !info.IsNull() || m.PluginInfo.IsUnknown() {
-		m.PluginInfo = info
-	}
-	pluginInfo := json.RawMessage(m.PluginInfo.ValueString())
-	secrets, _ := configresource.SecretKeys(pluginInfo)
-	m.RecordModel.FromRecord(rec, secrets)
+	m.RecordModel.FromRecord(rec)
+	m.PluginInfo = configresource.JSONValue(rec.PluginInfo)
 	m.Deleted = types.BoolValue(rec.Deleted)
 	m.Error = configresource.JSONValue(rec.Error)
 	m.DeliveryRate24h = configresource.JSONValue(rec.DeliveryRate24h)

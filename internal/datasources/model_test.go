@@ -68,16 +68,15 @@ func TestFromRecord(t *testing.T) {
 
 func TestFromRecordOddShapes(t *testing.T) {
 	t.Parallel()
-	prior := jsontypes.NewNormalizedValue(`{"id":1,"name":"GeoIP"}`)
-	m := recordModel{PluginInfo: prior}
+	var m recordModel
 	// A list page: plugin_info null, name and filters null, error a string,
 	// config a non-object, timestamps absent.
 	m.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 2, "order": -1, "plugin_info": null,
 		"name": null, "description": null, "filters": null, "error": "boom", "config": [1, 2],
 		"delivery_rate_24h": null}`))
 
-	if m.PluginInfo != prior {
-		t.Errorf("plugin_info = %v, want the prior value kept", m.PluginInfo)
+	if !m.PluginInfo.IsNull() {
+		t.Errorf("plugin_info = %v, want null, as the page shows it", m.PluginInfo)
 	}
 	if !m.Name.IsNull() || !m.Description.IsNull() || !m.Filters.IsNull() || !m.DeliveryRate24h.IsNull() {
 		t.Errorf("want nulls, got name %v description %v filters %v delivery %v", m.Name, m.Description, m.Filters, m.DeliveryRate24h)
@@ -92,12 +91,6 @@ func TestFromRecordOddShapes(t *testing.T) {
 		t.Errorf("order = %v", m.Order)
 	}
 
-	// Without a prior value, null plugin_info stays null.
-	fresh := recordModel{PluginInfo: jsontypes.NewNormalizedUnknown()}
-	fresh.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 2, "plugin_info": null}`))
-	if !fresh.PluginInfo.IsNull() {
-		t.Errorf("plugin_info = %v, want null", fresh.PluginInfo)
-	}
 }
 
 const geoIPInfo = `{"id": 1, "config_schema": [
@@ -105,24 +98,15 @@ const geoIPInfo = `{"id": 1, "config_schema": [
   {"key": "locale", "name": "Locale", "type": "string"}]}`
 
 // TestFromRecordSettingsFromListPage: a list page carries config (masked,
-// or null for a secret never set) but plugin_info null; the secret keys come
-// from the plugin_info kept in state, and a key added elsewhere shows.
+// or null for a secret never set) and no plugin_info, which the read cache
+// adds (client.ReadCache.WithPluginInfo) before the record is shown: the
+// secret keys come from it, and a key added elsewhere shows.
 func TestFromRecordSettingsFromListPage(t *testing.T) {
 	t.Parallel()
-	m := recordModel{
-		RecordModel: configresource.RecordModel{Settings: jsontypes.NewNormalizedValue(`{"locale":"en"}`)},
-		PluginInfo:  jsontypes.NewNormalizedValue(geoIPInfo),
-	}
-	m.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
+	var m recordModel
+	m.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": `+geoIPInfo+`,
 		"config": {"locale": "en", "api_key": null, "added": true}}`))
 	if m.Settings.ValueString() != `{"added":true,"locale":"en"}` {
 		t.Errorf("config = %v, want the non-secret settings with the key added", m.Settings)
-	}
-
-	fresh := recordModel{RecordModel: configresource.RecordModel{Settings: jsontypes.NewNormalizedNull()}, PluginInfo: jsontypes.NewNormalizedValue(geoIPInfo)}
-	fresh.FromRecord(decodeRecord(t, `{"id": 5, "plugin": 1, "plugin_info": null,
-		"config": {"locale": "de", "api_key": null}}`))
-	if fresh.Settings.ValueString() != `{"locale":"de"}` {
-		t.Errorf("config = %v, want the non-secret settings", fresh.Settings)
 	}
 }

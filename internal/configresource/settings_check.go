@@ -11,42 +11,12 @@ import (
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
-
-var (
-	settingsPath       = path.Root("config")
-	secretSettingsPath = path.Root("secret_config_wo")
-)
-
-// settingsValidator refuses settings that are not a JSON object, or hold a
-// number past a double's range, which the service's Python reads as inf.
-type settingsValidator struct{ validator.String }
-
-var validSettings = settingsValidator{framework.JSONObjectValidator("Invalid plugin settings", `jsonencode({ locale = "en" })`)}
-
-func (s settingsValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	s.String.ValidateString(ctx, req, resp)
-	if !framework.IsSet(req.ConfigValue) {
-		return
-	}
-	v, err := python.Decode(req.ConfigValue.ValueString())
-	if err != nil {
-		return // not JSON: reported above
-	}
-	if where, found := python.InfiniteNumber(v); found {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid plugin settings", fmt.Sprintf(
-			"%s%s is a number past a double's range (about 1.8e308). The service reads such a number as "+
-				"infinity, which it cannot store.", req.Path, where))
-	}
-}
 
 // ValidateConfig implements resource.ResourceWithValidateConfig: config and
 // secret_config_wo share no key.
