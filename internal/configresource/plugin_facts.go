@@ -99,7 +99,6 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts, noCreates bool) plugin
 	return f
 }
 
-
 // makesNoConfigs reports whether c knows that its service makes no configs.
 func makesNoConfigs(c *client.Client) bool {
 	stores, known := c.StoresConfigs()
