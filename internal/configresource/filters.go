@@ -287,5 +287,5 @@ func (r *configResource) addDroppedFilters(diags *diag.Diagnostics, applied stri
 		"The service answers %ss without a filters field: it no longer has filters (%s; only its version of "+
 			"June to mid-August 2024 had them) and ignores filters sent to it, so this value can never be applied.%s "+
 			"Remove filters from this resource's configuration. Hog functions have filters of their own: see %s.",
-		r.kind.Noun, framework.FiltersGoneSince, applied, framework.MovingGuide))
+		r.kind.Noun, client.FiltersGoneSince, applied, client.MovingGuide))
 }

@@ -36,8 +36,8 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 				"hog function with the official PostHog provider (resource posthog_hog_function; the service lists "+
 				"it among the project's hog functions, with its id to import). Configs that already exist can "+
 				"still be managed here: see %s.",
-			unsaved.Method, unsaved.Path, unsaved.Status, http.StatusText(unsaved.Status), framework.Generation2Since, describePlugin(plugin, unsaved.Record),
-			framework.MovingGuide))
+			unsaved.Method, unsaved.Path, unsaved.Status, http.StatusText(unsaved.Status), client.Generation2Since, describePlugin(plugin, unsaved.Record),
+			client.MovingGuide))
 	case client.IsCreationDisabled(err):
 		diags.AddError(fmt.Sprintf("The service no longer creates %ss", r.kind.Noun), fmt.Sprintf(
 			"%s\n\nThe service no longer stores plugin configs (%s), and it cannot turn plugin %d into a hog "+
@@ -45,7 +45,7 @@ func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, e
 				"resource from the configuration and build the pipeline as a hog function with the official "+
 				"PostHog provider (resource posthog_hog_function). Configs that already exist can still be "+
 				"managed here: see %s.",
-			framework.DescribeError(err), framework.Generation2Since, plugin, framework.MovingGuide))
+			framework.DescribeError(err), client.Generation2Since, plugin, client.MovingGuide))
 	case errors.As(err, &lost):
 		diags.AddError(fmt.Sprintf("Could not create %s", r.kind.Noun), framework.DescribeError(lost.Err)+"\n\n"+lost.Note)
 	default:
@@ -78,7 +78,7 @@ func (r *configResource) refuseCreateIfNotStored(ctx context.Context, resp *reso
 		"The service no longer stores new plugin configs (%s): a create would at best make a hog function instead, "+
 			"so nothing was sent. Remove this resource from the configuration. To keep working with a config that "+
 			"exists, import it (an import block with its id); to build a new pipeline, use the official PostHog "+
-			"provider's posthog_hog_function. See %s.", framework.Generation2Since, framework.MovingGuide))
+			"provider's posthog_hog_function. See %s.", client.Generation2Since, client.MovingGuide))
 }
 
 // describePlugin names a plugin by id, and by its name in rec, if any.
@@ -114,7 +114,7 @@ func (r *configResource) warnFinalDestroy(ctx context.Context, state tftypes.Val
 			"To stop the config and keep it, set enabled = false instead. To stop managing it with Terraform and leave "+
 			"it on the service, replace its resource block with a removed block whose lifecycle sets destroy = false, "+
 			"and run terraform apply (terraform destroy ignores removed blocks).",
-		r.kind.Noun, id, project.ValueString(), framework.Generation2Since, restoreNote(project.ValueString(), r.kind.Collection, id)))
+		r.kind.Noun, id, project.ValueString(), client.Generation2Since, restoreNote(project.ValueString(), r.kind.Collection, id)))
 }
 
 // warnDeletedForGood says, after a delete that the service's answer shows
@@ -125,7 +125,7 @@ func (r *configResource) warnDeletedForGood(meta *framework.ProviderData, projec
 	}
 	diags.AddWarning(fmt.Sprintf("Deleted %s cannot be made again", r.kind.Noun), fmt.Sprintf(
 		"Terraform deleted %s %d of project %s. The service no longer makes plugin configs (%s), so Terraform "+
-			"cannot make it again. %s", r.kind.Noun, id, project, framework.Generation2Since,
+			"cannot make it again. %s", r.kind.Noun, id, project, client.Generation2Since,
 		restoreNote(project, r.kind.Collection, id)))
 }
 
@@ -153,7 +153,7 @@ func (r *configResource) refuseReplacement(ctx context.Context, plan, state *Rec
 		resp.Diagnostics.AddWarning(fmt.Sprintf("Replacing config %d cannot be undone on every service", id), fmt.Sprintf(
 			"Terraform will delete config %d of project %s and create another. The service answers as PostHog's have "+
 				"since August 2024, and nothing tells before a create whether it is one of July 2025 or later, which stores "+
-				"no new config (%s): there the create fails after the delete. %s", id, project, framework.Generation2Since,
+				"no new config (%s): there the create fails after the delete. %s", id, project, client.Generation2Since,
 			restoreNote(project, r.kind.Collection, id)))
 	}
 	if !known || stores {
@@ -161,7 +161,7 @@ func (r *configResource) refuseReplacement(ctx context.Context, plan, state *Rec
 	}
 	why := fmt.Sprintf("Terraform would have to delete it and create another, and the service no longer makes "+
 		"plugin configs (%s): the delete could not be undone, and the create would be refused. Nothing was sent.",
-		framework.Generation2Since)
+		client.Generation2Since)
 	for _, p := range resp.RequiresReplace {
 		switch {
 		case p.Equal(pluginPath) && framework.IsSet(plan.Plugin):
@@ -172,7 +172,7 @@ func (r *configResource) refuseReplacement(ctx context.Context, plan, state *Rec
 						"cannot change plugin: %s\n\nSet plugin = %d to manage this config. To run plugin %d, build a hog "+
 						"function with the official PostHog provider (posthog_hog_function): see %s.",
 					id, project, state.Plugin.ValueInt64(), want, why, state.Plugin.ValueInt64(), want,
-					framework.MovingGuide))
+					client.MovingGuide))
 		case p.Equal(framework.ProjectIDPath) && framework.IsSet(plan.ProjectID):
 			resp.Diagnostics.AddAttributeError(framework.ProjectIDPath,
 				fmt.Sprintf("Cannot replace config %d: it is in project %s, not %s", id, project, plan.ProjectID.ValueString()), fmt.Sprintf(

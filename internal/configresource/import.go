@@ -113,7 +113,7 @@ func (r *configResource) refuseMissingImport(ctx context.Context, c *client.Clie
 			strings.Join(nouns, " or "), framework.ProviderTypeName+r.kind.TypeSuffix("configs"))
 		if stores, known := c.LearnStoresConfigs(ctx, project, r.kind.Collection); known && !stores {
 			detail += fmt.Sprintf(" Terraform cannot create it instead: the service no longer makes plugin configs (%s).",
-				framework.Generation2Since)
+				client.Generation2Since)
 		}
 		diags.AddError(fmt.Sprintf("Cannot import %s %d: no such config", r.kind.Noun, id), detail)
 	}

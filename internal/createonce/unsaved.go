@@ -98,5 +98,5 @@ func (e *UnsavedBeforeError) Explain() string {
 		"import). Configs that already exist can still be managed here: see %s.\n\n"+
 		"Only if the service stores configs again (its operator moved it back to an older version), delete %s to "+
 		"let this working directory send creates again.",
-		before, e.Host, framework.Generation2Since, framework.MovingGuide, e.File)
+		before, e.Host, client.Generation2Since, client.MovingGuide, e.File)
 }

@@ -59,7 +59,7 @@ func readFrontend(ctx context.Context, d *dataSource[frontendDataSourceModel], m
 				"Project %s has no %s with id %d.\n\n%s", project, d.kind.Noun, id, framework.DescribeError(err)))
 			return
 		}
-		framework.AddCustomActionError(diags, summary, framework.ActionFrontend, err, nil)
+		framework.AddCustomActionError(diags, summary, client.ActionFrontend, err, nil)
 		return
 	}
 	m.ProjectID = types.StringValue(project)

@@ -23,13 +23,13 @@ func TestAddCustomActionError(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		err    error
-		action CustomAction
+		action client.CustomAction
 		want   []string
 		refuse bool
 	}{
-		{"job refused", refused, ActionJob, []string{"only a browser session", "Run the job from the config's page"}, true},
-		{"frontend refused, today's words", today, ActionFrontend, []string{"since March 2026", "Open the plugin's page"}, true},
-		{"a missing scope", scope, ActionJob, []string{"403 Forbidden", "Give the API key the scope"}, false},
+		{"job refused", refused, client.ActionJob, []string{"only a browser session", "Run the job from the config's page"}, true},
+		{"frontend refused, today's words", today, client.ActionFrontend, []string{"since March 2026", "Open the plugin's page"}, true},
+		{"a missing scope", scope, client.ActionJob, []string{"403 Forbidden", "Give the API key the scope"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

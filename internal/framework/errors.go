@@ -15,27 +15,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
 )
 
-// MovingGuide names the guide that shows how to move off this API.
-const MovingGuide = `the guide "Moving to hog functions" (docs/guides/moving-to-hog-functions.md)`
-
-// Generation2Since says when the service stopped storing new configs
-// (PostHog PR #35545), for messages about creates.
-const Generation2Since = "PostHog since July 2025"
-
-// FiltersGoneSince says when the service lost filters (PostHog PR #24374),
-// which only its version of June to mid-August 2024 had.
-const FiltersGoneSince = "PostHog since August 2024"
-
-// JobsGoneSince says when the service lost the job action.
-const JobsGoneSince = "PostHog since late 2024"
-
-// serviceGoneHint follows the error of a service without the API (generation 3).
-const serviceGoneHint = "Nothing was changed, and the state keeps what it holds. PostHog has removed the legacy " +
-	"plugin-config API this provider manages: manage the pipelines as hog functions with the official PostHog " +
-	"provider (PostHog/posthog), and take these resources out of Terraform without destroying them with removed " +
-	"blocks (lifecycle { destroy = false }) applied with terraform apply -refresh=false; see " + MovingGuide +
-	". If host does not point at a PostHog instance, correct it."
-
 // AttrPathFunc maps an API error's attr (e.g. "filters__events__0__type") to
 // the schema attribute it concerns, if any.
 type AttrPathFunc func(attr string) (path.Path, bool)
@@ -62,7 +41,7 @@ func DescribeError(err error) string {
 		return err.Error() + "\n\n" + throttledHint(thrErr.Until, thrErr.Wait, thrErr.Limit)
 	}
 	if client.IsServiceGone(err) {
-		return err.Error() + ".\n\n" + serviceGoneHint
+		return err.Error() + ".\n\n" + client.ServiceGoneHint
 	}
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
@@ -84,40 +63,12 @@ func DescribeError(err error) string {
 	case http.StatusUnauthorized:
 		b.WriteString("\n\nCheck the provider's api_key (or POSTHOG_API_KEY).")
 	case http.StatusForbidden:
-		b.WriteString("\n\n" + forbiddenHint(err))
+		b.WriteString("\n\n" + client.ForbiddenHint(err))
 	case http.StatusTooManyRequests:
 		wait := time.Duration(apiErr.RetryAfter) * time.Second
 		b.WriteString("\n\n" + throttledHint(time.Now().Add(wait), wait, nil))
 	}
 	return b.String()
-}
-
-// forbiddenHint says what the service's 403 means, by its words, and what
-// to do: one explanation, never a generic one beside it.
-func forbiddenHint(err error) string {
-	var apiErr *client.APIError
-	_ = errors.As(err, &apiErr)
-	detail := strings.ToLower(apiErr.Detail)
-	switch {
-	case client.IsProjectScopedKey(err):
-		return "This API key is limited to particular projects, and PostHog lets such keys call only project " +
-			"routes; this is an organization route. Use a personal API key that is not limited to projects, with " +
-			"the plugin:read scope (PostHog: Settings, Personal API keys)."
-	case strings.Contains(detail, "missing required scope"):
-		return "Give the API key the scope the service names, or use a key that has it (PostHog: Settings, " +
-			"Personal API keys): plugin:read to read, plugin:write to change."
-	case strings.Contains(detail, "does not have access to the requested project"):
-		return "The API key is limited to other projects: use a key that may use this project, or set project_id " +
-			"to a project the key may use."
-	case client.IsKeyRefused(err):
-		return "PostHog lets no personal API key with scopes call this action: only a browser session in " +
-			"PostHog's UI may."
-	case strings.Contains(detail, "plugin access level"):
-		return "The organization may not use plugins through the API: its plugin access level, which PostHog " +
-			"sets, is below what this needs. No API key changes that."
-	}
-	return "The API key lacks the scope this operation needs (plugin:read to read, plugin:write to change) or " +
-		"access to the project."
 }
 
 // throttledHint says what to do when a throttle outlasts the time limit of
@@ -155,19 +106,9 @@ func waitHint(err error) string {
 	return ""
 }
 
-// CustomAction names one of the service's custom actions on a collection,
-// which only legacy personal API keys without scopes may call.
-type CustomAction string
-
-// The service's custom actions that this provider calls.
-const (
-	ActionJob      CustomAction = "job"
-	ActionFrontend CustomAction = "frontend"
-)
-
 // AddCustomActionError reports a failed custom action: for a key the
 // service refused, why and what to do instead; else the usual API error.
-func AddCustomActionError(diags *diag.Diagnostics, summary string, a CustomAction, err error, attrPath AttrPathFunc) {
+func AddCustomActionError(diags *diag.Diagnostics, summary string, a client.CustomAction, err error, attrPath AttrPathFunc) {
 	if !client.IsKeyRefused(err) {
 		AddAPIError(diags, summary, err, attrPath)
 		return
@@ -178,12 +119,12 @@ func AddCustomActionError(diags *diag.Diagnostics, summary string, a CustomActio
 		"The service lets no personal API key with scopes call %s, and since March 2026 PostHog gives every "+
 		"personal API key scopes (keys created without any got \"*\"): only a browser session in PostHog's UI "+
 		"may call it. %s",
-		apiErr.Method, apiErr.Path, apiErr.Detail, a, insteadOf(a)))
+		apiErr.Method, apiErr.Path, apiErr.Detail, a, client.InsteadOf(a)))
 }
 
 // RefuseKeyAtPlan refuses at plan time a custom action the service would
 // refuse this key (client.KeyMayCallActions); it reports whether it refused.
-func RefuseKeyAtPlan(ctx context.Context, meta *ProviderData, project string, coll client.Collection, id int64, a CustomAction,
+func RefuseKeyAtPlan(ctx context.Context, meta *ProviderData, project string, coll client.Collection, id int64, a client.CustomAction,
 	attr path.Path, diags *diag.Diagnostics,
 ) bool {
 	if may, known := meta.Client.KeyMayCallActions(ctx, project, coll, id); may || !known {
@@ -191,18 +132,6 @@ func RefuseKeyAtPlan(ctx context.Context, meta *ProviderData, project string, co
 	}
 	diags.AddAttributeError(attr, fmt.Sprintf("This API key may not call %s", a), fmt.Sprintf(
 		"The service lets no personal API key with scopes call %s, and since March 2026 PostHog gives every personal "+
-			"API key scopes: only a browser session in PostHog's UI may. Nothing was sent. %s", a, insteadOf(a)))
+			"API key scopes: only a browser session in PostHog's UI may. Nothing was sent. %s", a, client.InsteadOf(a)))
 	return true
-}
-
-// insteadOf says what to do when the key may not call a custom action.
-func insteadOf(a CustomAction) string {
-	const legacy = " A self-hosted instance older than that still lets a legacy key without scopes call it, " +
-		"in this provider's configuration or an aliased one used only for it."
-	switch a {
-	case ActionFrontend:
-		return "Open the plugin's page in PostHog's UI to see its frontend." + legacy
-	default: // ActionJob
-		return "Run the job from the config's page in PostHog's UI." + legacy
-	}
 }

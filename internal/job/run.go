@@ -89,7 +89,7 @@ func runJob(ctx context.Context, c construct, k framework.Kind, a *jobArgs, prog
 		// The service names no attribute; its messages say which one.
 		diags.AddAttributeError(jobErrorPath(err), summary, framework.DescribeError(err))
 	default:
-		framework.AddCustomActionError(diags, summary, framework.ActionJob, err, nil)
+		framework.AddCustomActionError(diags, summary, client.ActionJob, err, nil)
 	}
 	return "", false
 }
@@ -126,7 +126,7 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k framework.Kin
 			"The service answers 404 for the job action of %s %d, which exists. %s", k.Noun, id, noJobs("nothing was sent")))
 		return diags
 	}
-	if framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, framework.ActionJob, jobConfigIDPath, &diags) {
+	if framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, client.ActionJob, jobConfigIDPath, &diags) {
 		return diags
 	}
 	var info struct {
@@ -185,7 +185,7 @@ func noJobs(done string) string {
 	return fmt.Sprintf("The service no longer runs plugin jobs: it has no job action (%s; its versions since "+
 		"September 2024 answer 404 for it), so %s. Remove this job (resource or action) from the configuration; %s "+
 		"says what replaces plugin configs.",
-		framework.JobsGoneSince, done, framework.MovingGuide)
+		client.JobsGoneSince, done, client.MovingGuide)
 }
 
 // describeFields lists a job's payload fields, marking the required ones.
