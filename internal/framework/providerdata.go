@@ -1,5 +1,8 @@
 // Package framework holds what every construct shares on top of
-// terraform-plugin-framework (DESIGN.md); it knows no collection or record.
+// terraform-plugin-framework (DESIGN.md): the provider's data, the bases of
+// resources, data sources and actions, the kinds they are written over,
+// project_id, time limits, raw values and API errors as diagnostics. It knows
+// no attribute of a record.
 package framework
 
 import (
