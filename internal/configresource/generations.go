@@ -7,7 +7,6 @@ import (
 	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -66,7 +65,7 @@ func (r *configResource) refuseCreateIfNotStored(ctx context.Context, resp *reso
 		return
 	}
 	var project types.String
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("project_id"), &project)...)
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, framework.ProjectIDPath, &project)...)
 	if !framework.IsSet(project) {
 		return // known at apply: the create itself will tell
 	}
@@ -101,8 +100,8 @@ func (r *configResource) warnFinalDestroy(ctx context.Context, state tftypes.Val
 	if meta == nil || state.IsNull() {
 		return
 	}
-	attrs := framework.RawAttributes(state)
-	project, id := framework.RawString(attrs["project_id"]), framework.RawInt64(attrs["id"]).ValueInt64()
+	prior, _ := configOf(framework.RawAttributes(state))
+	project, id := prior.ProjectID, prior.ID.ValueInt64()
 	facts, _ := readPrivate[pluginFacts](ctx, private, pluginFactsKey)
 	if stores, known := meta.Client.StoresConfigs(); !framework.IsSet(project) || !facts.NoCreates && (!known || stores) {
 		return

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -39,7 +38,7 @@ func (r *configResource) ImportState(ctx context.Context, req resource.ImportSta
 			project, id = framework.ImportProject(ident.ProjectID, r.Meta(), &resp.Diagnostics), ident.ID.ValueInt64()
 		}
 		if !resp.Diagnostics.HasError() && id <= 0 {
-			resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid id",
+			resp.Diagnostics.AddAttributeError(idPath, "Invalid id",
 				fmt.Sprintf("id must be a positive integer, got %d.", id))
 		}
 	}
@@ -52,8 +51,8 @@ func (r *configResource) ImportState(ctx context.Context, req resource.ImportSta
 // alone, which the next read fills in.
 func storeProjectAndID(ctx context.Context, state *tfsdk.State, identity *tfsdk.ResourceIdentity, project string, id int64) diag.Diagnostics {
 	ident := identityModel{ProjectID: types.StringValue(project), ID: types.Int64Value(id)}
-	diags := state.SetAttribute(ctx, path.Root("project_id"), ident.ProjectID)
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), ident.ID)...)
+	diags := state.SetAttribute(ctx, framework.ProjectIDPath, ident.ProjectID)
+	diags.Append(state.SetAttribute(ctx, idPath, ident.ID)...)
 	return append(diags, framework.SetImportedIdentity(ctx, identity, ident)...)
 }
 

@@ -132,7 +132,7 @@ func (l *configListResource) result(ctx context.Context, req list.ListRequest, p
 	res.Diagnostics.Append(SetIdentity(ctx, res.Identity, &m.RecordModel)...)
 	if req.IncludeResource {
 		// A null timeouts block of the resource's type.
-		res.Diagnostics.Append(res.Resource.GetAttribute(ctx, path.Root("timeouts"), &m.Timeouts)...)
+		res.Diagnostics.Append(res.Resource.GetAttribute(ctx, path.Root(timeoutsBlock), &m.Timeouts)...)
 		// Left out of generated configuration, so that it never fights a
 		// pipeline_KIND_order.
 		m.Order = types.Int64Null()

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
@@ -368,12 +367,11 @@ func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool
 
 // refuseUnread refuses to plan against a state of only project and id (not
 // refreshed since a move or import), which would replace the config.
-func (r *configResource) refuseUnread(ctx context.Context, state tftypes.Value, private privateReader, diags *diag.Diagnostics) bool {
-	attrs := framework.RawAttributes(state)
-	if attrs == nil || !attrs["plugin"].IsNull() {
+func (r *configResource) refuseUnread(ctx context.Context, state *RecordModel, private privateReader, diags *diag.Diagnostics) bool {
+	if !state.Plugin.IsNull() || state.ID.IsNull() {
 		return false
 	}
-	id := framework.RawInt64(attrs["id"]).ValueInt64()
+	id := state.ID.ValueInt64()
 	how := "was taken over from another resource"
 	if o, ok := readPrivate[moveOrigin](ctx, private, movedKey); ok {
 		how = "was moved in from " + o.From

@@ -3,21 +3,17 @@ package configresource
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
-var pluginPath = path.Root("plugin")
-
 // ModifyPlan implements resource.ResourceWithModifyPlan: the whole plan in
 // one step, as plan modifiers would make the framework walk every attribute.
 func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: "id"}, req, resp)
+	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: idAttribute}, req, resp)
 	createonce.ConfirmInState(ctx, r.Meta(), req.State)
 	r.planDroppedFilters(ctx, req, resp)
 	if resp.Diagnostics.HasError() {
@@ -42,11 +38,12 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		}
 		return
 	}
-	if r.refuseUnread(ctx, req.State.Raw, req.Private, &resp.Diagnostics) {
+	prior, _ := configOf(framework.RawAttributes(req.State.Raw))
+	if r.refuseUnread(ctx, &prior, req.Private, &resp.Diagnostics) {
 		return
 	}
 	facts, known := readPrivate[pluginFacts](ctx, req.Private, pluginFactsKey)
-	if resp.Plan.Raw.Equal(req.State.Raw) && !cfg.needsPlanning(framework.RawAttributes(req.State.Raw), facts, known) {
+	if resp.Plan.Raw.Equal(req.State.Raw) && !cfg.needsPlanning(&prior, facts, known) {
 		return
 	}
 
@@ -107,9 +104,9 @@ func planUpdate(plan, state *RecordModel, cfg *configured, facts pluginFacts, kn
 
 // needsPlanning reports whether a plan equal to the state still needs
 // deciding: secrets to check, or values left out that must change.
-func (c *configured) needsPlanning(state map[string]tftypes.Value, facts pluginFacts, known bool) bool {
+func (c *configured) needsPlanning(state *RecordModel, facts pluginFacts, known bool) bool {
 	return !c.secret.IsNull() ||
-		c.Name.IsNull() && known && (!facts.NameFromPlugin || facts.BlankName) && !state["name"].IsNull() ||
-		c.Description.IsNull() && known && (!facts.DescriptionFromPlugin || facts.BlankDescription) && !state["description"].IsNull() ||
-		c.Filters.IsNull() && !NewFiltersRaw(framework.RawString(state["filters"])).FiltersNothing()
+		c.Name.IsNull() && known && (!facts.NameFromPlugin || facts.BlankName) && !state.Name.IsNull() ||
+		c.Description.IsNull() && known && (!facts.DescriptionFromPlugin || facts.BlankDescription) && !state.Description.IsNull() ||
+		c.Filters.IsNull() && !state.Filters.FiltersNothing()
 }

@@ -134,7 +134,8 @@ func TestNeedsPlanning(t *testing.T) {
 			if tt.state != nil {
 				state = tt.state
 			}
-			if got := tt.cfg.needsPlanning(state, tt.facts, tt.known); got != tt.want {
+			prior, _ := configOf(state)
+			if got := tt.cfg.needsPlanning(&prior, tt.facts, tt.known); got != tt.want {
 				t.Errorf("needsPlanning = %v, want %v", got, tt.want)
 			}
 		})

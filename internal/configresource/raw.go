@@ -57,5 +57,5 @@ type configured struct {
 func configuredOf(raw tftypes.Value) configured {
 	a := framework.RawAttributes(raw)
 	c, _ := configOf(a)
-	return configured{RecordModel: c, secret: framework.RawString(a["secret_config_wo"])}
+	return configured{RecordModel: c, secret: framework.RawString(a[settingsSecret])}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -122,7 +121,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	attrs := framework.RawAttributes(req.State.Raw)
 	prior, ok := configOf(attrs)
 	var limits timeouts.Value
-	if !ok || !attrs["timeouts"].IsNull() {
+	if !ok || !attrs[timeoutsBlock].IsNull() {
 		var state Model
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		prior, limits = state.RecordModel, state.Timeouts
@@ -322,7 +321,7 @@ func (r *configResource) refuseOtherKind(ctx context.Context, c *client.Client, 
 		detail += fmt.Sprintf(" Use a %s plugin, or the resource type of the plugin's kind.", r.kind.PluginNoun)
 	}
 	detail += deletedAgainNote(rec.ID, err, "Delete it on the service, or import it into the right resource type.")
-	diags.AddAttributeError(path.Root("plugin"), fmt.Sprintf("Plugin %d is not a %s plugin", rec.Plugin, r.kind.PluginNoun), detail)
+	diags.AddAttributeError(pluginPath, fmt.Sprintf("Plugin %d is not a %s plugin", rec.Plugin, r.kind.PluginNoun), detail)
 }
 
 // removeStray soft-deletes a config through a collection that shows it (the

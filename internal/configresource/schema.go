@@ -28,9 +28,22 @@ import (
 // schemaVersion is the version of the resource's state (UpgradeState).
 const schemaVersion = 1
 
+// The attributes named outside the schema's own literals (the plan's,
+// imports', errors'); TestAttributeNames checks that the schema has them.
+const (
+	idAttribute    = "id"
+	timeoutsBlock  = "timeouts"
+	settingsSecret = "secret_config_wo"
+)
+
+var (
+	idPath     = path.Root(idAttribute)
+	pluginPath = path.Root("plugin")
+)
+
 // writableAttributes are the fields the service accepts: an API error
 // naming one is attached to that attribute.
-var writableAttributes = []string{"plugin", "enabled", "order", "name", "description", "deleted", "filters", "config"}
+var writableAttributes = []string{"plugin", "enabled", "order", "name", "description", "filters", "config"}
 
 // attrPath maps a service error's attr to an attribute; nested attrs are
 // joined with "__" (filters__events__0__type).
@@ -45,7 +58,7 @@ func attrPath(attr string) (path.Path, bool) {
 func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	k := r.kind
 	attrs := map[string]schema.Attribute{
-		"id": schema.Int64Attribute{
+		idAttribute: schema.Int64Attribute{
 			Computed:            true,
 			MarkdownDescription: "Identifier of the config.",
 		},
@@ -95,7 +108,7 @@ func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			"settings, enabled flag, order, name and description.", k.Noun, k.PluginNoun),
 		Attributes: attrs,
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx, timeouts.Opts{
+			timeoutsBlock: timeouts.Block(ctx, timeouts.Opts{
 				Create: true, Read: true, Update: true, Delete: true,
 				CreateDescription: timeoutDescription("a create", framework.DefaultWriteTimeout),
 				ReadDescription:   timeoutDescription("a refresh", framework.DefaultReadTimeout),

@@ -26,7 +26,7 @@ import (
 
 var (
 	settingsPath       = path.Root("config")
-	secretSettingsPath = path.Root("secret_config_wo")
+	secretSettingsPath = path.Root(settingsSecret)
 )
 
 // settingsAttributes are the plugin settings' attributes.
@@ -54,7 +54,7 @@ func settingsAttributes() map[string]schema.Attribute {
 		"secret_config_wo_version": schema.Int64Attribute{
 			Optional: true,
 			Validators: []validator.Int64{
-				int64validator.AlsoRequires(path.MatchRoot("secret_config_wo")),
+				int64validator.AlsoRequires(secretSettingsPath.Expression()),
 			},
 			MarkdownDescription: "Change it (e.g. add one) to send `secret_config_wo` again; other updates " +
 				"leave the stored secrets alone.",
