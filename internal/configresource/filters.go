@@ -149,25 +149,6 @@ func (v FiltersValue) FiltersNothing() bool {
 	return v.IsNull() || !v.IsUnknown() && FiltersNone(v.ValueString())
 }
 
-// storedFilters is what the service stores for filters text (null as {});
-// false when it would refuse them.
-func storedFilters(s string) (map[string]any, bool) {
-	if python.IsNull(json.RawMessage(s)) {
-		return map[string]any{}, true
-	}
-	c := checkFilters(s)
-	return c.stored, len(c.problems) == 0
-}
-
-// checkFilters decodes filters text and checks it as the service would.
-func checkFilters(s string) filtersCheck {
-	v, err := python.Decode(s)
-	if err != nil {
-		return filtersCheck{problems: []string{fmt.Sprintf("filters must be a JSON object (write it with jsonencode): %s.", err)}}
-	}
-	return serviceFilters(v)
-}
-
 // ValidateAttribute implements xattr.ValidateableAttribute: what the service
 // would refuse is refused at plan time, keys it drops earn a warning.
 func (v FiltersValue) ValidateAttribute(_ context.Context, req xattr.ValidateAttributeRequest, resp *xattr.ValidateAttributeResponse) {
@@ -184,24 +165,6 @@ func (v FiltersValue) ValidateAttribute(_ context.Context, req xattr.ValidateAtt
 				"each events or actions entry; it drops %s. The provider ignores them too when comparing, "+
 				"so they cause no diff, but they have no effect.",
 				strings.Join(filterKeys, ", "), strings.Join(filterEntryFields, ", "), strings.Join(c.dropped, ", ")))
-	}
-}
-
-// jsonKind names the JSON type of a decoded value for error messages.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	default:
-		return "a number"
 	}
 }
 
