@@ -60,11 +60,11 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 	plan.ID = plan.ProjectID
 	plan.Orders, plan.UnlistedIDs = types.MapUnknown(types.Int64Type), types.ListUnknown(types.Int64Type)
-	ids, known := listInt64s(ctx, plan.ConfigIDs, &resp.Diagnostics)
-	if !req.State.Raw.IsNull() && known && !plan.Unlisted.IsUnknown() && !resp.Diagnostics.HasError() {
+	ids, known := listInt64s(plan.ConfigIDs)
+	if !req.State.Raw.IsNull() && known && !plan.Unlisted.IsUnknown() {
 		var state model
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		current, currentKnown := mapOrders(ctx, state.Orders, &resp.Diagnostics)
+		current, currentKnown := mapOrders(state.Orders)
 		if currentKnown && !resp.Diagnostics.HasError() && allIn(ids, current) {
 			want, unlisted := arrange(plan.Unlisted.ValueString(), ids, current)
 			plan.Orders, plan.UnlistedIDs = state.Orders, int64List(unlisted)
@@ -107,12 +107,12 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 		return
 	}
 	project := framework.ProjectOrDefault(plan.ProjectID, meta, diags)
-	ids, _ := listInt64s(ctx, plan.ConfigIDs, diags)
-	planned, plannedKnown := mapOrders(ctx, plan.Orders, diags)
-	plannedUnlisted, unlistedKnown := listInt64s(ctx, plan.UnlistedIDs, diags)
 	if diags.HasError() {
 		return
 	}
+	ids, _ := listInt64s(plan.ConfigIDs)
+	planned, plannedKnown := mapOrders(plan.Orders)
+	plannedUnlisted, unlistedKnown := listInt64s(plan.UnlistedIDs)
 	plan.ProjectID, plan.ID = types.StringValue(project), types.StringValue(project)
 
 	recs, err := meta.Client.ListAll(ctx, project, r.kind.Collection)
@@ -247,7 +247,7 @@ func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		framework.AddAPIError(&resp.Diagnostics, fmt.Sprintf("Could not list the %ss of project %s", r.kind.Noun, project), err, nil)
 		return
 	}
-	previous, _ := listInt64s(ctx, state.ConfigIDs, &resp.Diagnostics)
+	previous, _ := listInt64s(state.ConfigIDs)
 	current, _ := activeOrders(recs)
 	state.ID = state.ProjectID
 	state.observe(previous, current)

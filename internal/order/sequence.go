@@ -2,14 +2,12 @@ package order
 
 import (
 	"cmp"
-	"context"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -224,18 +222,14 @@ func int64List(ids []int64) types.List {
 }
 
 // listInt64s reads a list of numbers; false when it is not known.
-func listInt64s(ctx context.Context, l types.List, diags *diag.Diagnostics) ([]int64, bool) {
-	if l.IsNull() || l.IsUnknown() {
+func listInt64s(l types.List) ([]int64, bool) {
+	if !framework.IsSet(l) {
 		return nil, false
 	}
-	var vals []types.Int64
-	d := l.ElementsAs(ctx, &vals, false)
-	if diags.Append(d...); d.HasError() {
-		return nil, false
-	}
-	ids := make([]int64, len(vals))
-	for i, v := range vals {
-		if !framework.IsSet(v) {
+	ids := make([]int64, len(l.Elements()))
+	for i, e := range l.Elements() {
+		v, ok := e.(types.Int64)
+		if !ok || !framework.IsSet(v) {
 			return nil, false
 		}
 		ids[i] = v.ValueInt64()
@@ -253,19 +247,15 @@ func ordersMap(ids []int64, orders map[int64]int64) types.Map {
 }
 
 // mapOrders reads a known orders map; false when it is not known.
-func mapOrders(ctx context.Context, m types.Map, diags *diag.Diagnostics) (map[int64]int64, bool) {
-	if m.IsNull() || m.IsUnknown() {
+func mapOrders(m types.Map) (map[int64]int64, bool) {
+	if !framework.IsSet(m) {
 		return nil, false
 	}
-	var vals map[string]types.Int64
-	d := m.ElementsAs(ctx, &vals, false)
-	if diags.Append(d...); d.HasError() {
-		return nil, false
-	}
-	out := make(map[int64]int64, len(vals))
-	for k, v := range vals {
+	out := make(map[int64]int64, len(m.Elements()))
+	for k, e := range m.Elements() {
 		id, err := strconv.ParseInt(k, 10, 64)
-		if err != nil || !framework.IsSet(v) {
+		v, ok := e.(types.Int64)
+		if err != nil || !ok || !framework.IsSet(v) {
 			return nil, false
 		}
 		out[id] = v.ValueInt64()
