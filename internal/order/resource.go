@@ -67,10 +67,7 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		current, currentKnown := mapOrders(state.Orders)
 		if currentKnown && !resp.Diagnostics.HasError() && allIn(ids, current) {
 			want, unlisted := arrange(plan.Unlisted.ValueString(), ids, current)
-			plan.Orders, plan.UnlistedIDs = state.Orders, int64List(unlisted)
-			if !maps.Equal(want, current) {
-				plan.Orders = ordersMap(sequenceOf(want), want)
-			}
+			plan.Orders, plan.UnlistedIDs = ordersMap(want), int64List(unlisted)
 		}
 	}
 	if resp.Diagnostics.HasError() {
@@ -162,7 +159,7 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 		}
 		return
 	}
-	plan.Orders, plan.UnlistedIDs = ordersMap(sequenceOf(want), want), int64List(unlisted)
+	plan.Orders, plan.UnlistedIDs = ordersMap(want), int64List(unlisted)
 	diags.Append(state.Set(ctx, &plan)...)
 	diags.Append(framework.StoreIdentity(ctx, identity, identityModel{ProjectID: plan.ProjectID})...)
 }

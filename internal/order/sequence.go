@@ -85,7 +85,7 @@ func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64)
 func (m *model) observe(previous []int64, orders map[int64]int64) {
 	byOrder := sequenceOf(orders)
 	ids := observedSequence(previous, orders, byOrder)
-	m.ConfigIDs, m.UnlistedIDs, m.Orders = int64List(ids), int64List(unlistedIDs(byOrder, ids)), ordersMap(byOrder, orders)
+	m.ConfigIDs, m.UnlistedIDs, m.Orders = int64List(ids), int64List(unlistedIDs(byOrder, ids)), ordersMap(orders)
 }
 
 // unlistedIDs returns the ids of byOrder that ids does not hold.
@@ -237,11 +237,11 @@ func listInt64s(l types.List) ([]int64, bool) {
 	return ids, true
 }
 
-// ordersMap converts the orders of ids to a Terraform map by config id.
-func ordersMap(ids []int64, orders map[int64]int64) types.Map {
-	elems := make(map[string]attr.Value, len(ids))
-	for _, id := range ids {
-		elems[strconv.FormatInt(id, 10)] = types.Int64Value(orders[id])
+// ordersMap converts orders to a Terraform map by config id.
+func ordersMap(orders map[int64]int64) types.Map {
+	elems := make(map[string]attr.Value, len(orders))
+	for id, o := range orders {
+		elems[strconv.FormatInt(id, 10)] = types.Int64Value(o)
 	}
 	return types.MapValueMust(types.Int64Type, elems)
 }

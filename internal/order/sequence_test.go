@@ -159,7 +159,7 @@ func TestOrderConversions(t *testing.T) {
 	if !ok || !slices.Equal(got, ids) {
 		t.Errorf("list round trip: %v %v", got, ok)
 	}
-	orders, ok := mapOrders(ordersMap(ids, targetOrders(ids)))
+	orders, ok := mapOrders(ordersMap(targetOrders(ids)))
 	if want := map[int64]int64{3: 1, 1: 2, 2: 3}; !ok || !maps.Equal(orders, want) {
 		t.Errorf("map round trip: %v, want %v", orders, want)
 	}
