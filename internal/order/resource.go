@@ -117,7 +117,7 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 		framework.AddAPIError(diags, fmt.Sprintf("Could not list the %ss of project %s", r.kind.Noun, project), err, nil)
 		return
 	}
-	current, _ := activeOrders(recs)
+	current := activeOrders(recs)
 	var missing []string
 	for _, id := range ids {
 		if _, ok := current[id]; !ok {
@@ -245,7 +245,7 @@ func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 	previous, _ := listInt64s(state.ConfigIDs)
-	current, _ := activeOrders(recs)
+	current := activeOrders(recs)
 	state.ID = state.ProjectID
 	state.observe(previous, current)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)

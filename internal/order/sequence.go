@@ -44,16 +44,15 @@ func targetOrders(ids []int64) map[int64]int64 {
 	return out
 }
 
-// activeOrders returns the orders of the records not soft-deleted, by id,
-// and their ids by order and then id.
-func activeOrders(recs []client.Record) (map[int64]int64, []int64) {
+// activeOrders returns the orders of the records not soft-deleted, by id.
+func activeOrders(recs []client.Record) map[int64]int64 {
 	orders := make(map[int64]int64, len(recs))
 	for _, r := range recs {
 		if !r.Deleted {
 			orders[r.ID] = r.Order
 		}
 	}
-	return orders, sequenceOf(orders)
+	return orders
 }
 
 // Policies for the configs config_ids does not list (unlisted_configs).

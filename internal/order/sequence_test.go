@@ -33,7 +33,8 @@ func TestObservedSequence(t *testing.T) {
 	recs := []client.Record{
 		{ID: 1, Order: 10}, {ID: 2, Order: 20}, {ID: 3, Order: 20}, {ID: 4, Order: 0, Deleted: true},
 	}
-	orders, byOrder := activeOrders(recs)
+	orders := activeOrders(recs)
+	byOrder := sequenceOf(orders)
 	if want := []int64{1, 2, 3}; !slices.Equal(byOrder, want) {
 		t.Fatalf("byOrder %v, want %v (deleted left out, ties by id)", byOrder, want)
 	}
