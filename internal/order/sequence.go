@@ -111,13 +111,8 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 	default:
 		maps.Copy(want, targetOrders(ids))
 	}
-	byOrder := sequenceOf(current)
 	if policy != unlistedKeep {
-		listed := make(map[int64]int64, len(ids))
-		for _, id := range ids {
-			listed[id] = want[id]
-		}
-		writes, _ := unlistedAfter(byOrder, listed, current)
+		writes, _ := unlistedAfter(ids, want, current)
 		maps.Copy(want, writes)
 	}
 	return want, unlistedIDs(sequenceOf(want), ids)
@@ -126,11 +121,7 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 // unlistedAfterOverflow reports whether the unlisted configs find no room
 // after ids at the orders they hold, below the service's largest order.
 func unlistedAfterOverflow(ids []int64, current map[int64]int64) bool {
-	listed := make(map[int64]int64, len(ids))
-	for _, id := range ids {
-		listed[id] = current[id]
-	}
-	_, fits := unlistedAfter(sequenceOf(current), listed, current)
+	_, fits := unlistedAfter(ids, current, current)
 	return !fits
 }
 
@@ -169,31 +160,34 @@ func sequenceOf(orders map[int64]int64) []int64 {
 	return ids
 }
 
-// unlistedAfter returns new orders after the highest wanted one (from 1) for
-// the configs of byOrder not wanted, in their sequence; those already after
-// stay. The service stores an order in 32 bits: where the last would pass
-// its largest order, a tie at the top moves down rather than past it. fits
-// is false when that leaves no room after the wanted ones.
-func unlistedAfter(byOrder []int64, wanted, current map[int64]int64) (writes map[int64]int64, fits bool) {
-	after := int64(0)
-	if len(wanted) > 0 {
-		after = slices.Max(slices.Collect(maps.Values(wanted)))
+// unlistedAfter returns new orders after the highest of listed's orders of
+// ids (from 1) for the other configs of current, in their sequence; those
+// already after stay. The service stores an order in 32 bits: where the last
+// would pass its largest order, a tie at the top moves down rather than past
+// it. fits is false when that leaves no room after the listed ones.
+func unlistedAfter(ids []int64, listed, current map[int64]int64) (writes map[int64]int64, fits bool) {
+	after, isListed := int64(0), make(map[int64]bool, len(ids))
+	for i, id := range ids {
+		isListed[id] = true
+		if i == 0 || listed[id] > after {
+			after = listed[id]
+		}
 	}
-	var ids, orders []int64
+	var unlisted, orders []int64
 	next := after + 1
-	for _, id := range byOrder {
-		if _, ok := wanted[id]; ok {
+	for _, id := range sequenceOf(current) {
+		if isListed[id] {
 			continue
 		}
 		o := max(current[id], next)
-		ids, orders, next = append(ids, id), append(orders, o), o+1
+		unlisted, orders, next = append(unlisted, id), append(orders, o), o+1
 	}
 	limit := int64(math.MaxInt32)
 	for i := len(orders) - 1; i >= 0 && orders[i] > limit; i-- {
 		orders[i], limit = limit, limit-1
 	}
 	writes = map[int64]int64{}
-	for i, id := range ids {
+	for i, id := range unlisted {
 		if orders[i] != current[id] {
 			writes[id] = orders[i]
 		}

@@ -66,22 +66,22 @@ func TestUnlistedAfter(t *testing.T) {
 	t.Parallel()
 	// Wanted: 10 and 11 as 1 and 2. Unlisted: 20 (order 0), 21 (order 7,
 	// already after), 22 (order 7, tied with 21, so moved after it).
-	byOrder := []int64{20, 10, 11, 21, 22}
+	listed := []int64{10, 11}
 	current := map[int64]int64{20: 0, 10: 1, 11: 2, 21: 7, 22: 7}
 	want := map[int64]int64{10: 1, 11: 2}
 	w := map[int64]int64{20: 3, 22: 8}
-	if writes, fits := unlistedAfter(byOrder, want, current); !maps.Equal(writes, w) || !fits {
+	if writes, fits := unlistedAfter(listed, want, current); !maps.Equal(writes, w) || !fits {
 		t.Errorf("writes %v (fits %v), want %v", writes, fits, w)
 	}
 	// Unlisted 21 and 22 tied at the service's largest order: 22 cannot go
 	// past it, so 21 moves down (found by the generated scenarios).
 	current = map[int64]int64{20: 0, 10: 1, 11: 2, 21: math.MaxInt32, 22: math.MaxInt32}
 	w = map[int64]int64{20: 3, 21: math.MaxInt32 - 1}
-	if writes, fits := unlistedAfter(byOrder, want, current); !maps.Equal(writes, w) || !fits {
+	if writes, fits := unlistedAfter(listed, want, current); !maps.Equal(writes, w) || !fits {
 		t.Errorf("a tie at the largest order: writes %v (fits %v), want %v", writes, fits, w)
 	}
 	// Wanted up to the largest order: no room after it.
-	if _, fits := unlistedAfter(byOrder, map[int64]int64{10: 1, 11: math.MaxInt32}, current); fits {
+	if _, fits := unlistedAfter(listed, map[int64]int64{10: 1, 11: math.MaxInt32}, current); fits {
 		t.Errorf("configs after the largest order fit")
 	}
 }
