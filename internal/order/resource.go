@@ -136,13 +136,12 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 	if !plannedKnown || !unlistedKnown {
 		want, unlisted = arrange(plan.Unlisted.ValueString(), ids, current)
 	}
-	writes := map[int64]int64{}
+	changes := map[int64]int64{}
 	for id, o := range want {
-		if _, active := current[id]; active {
-			writes[id] = o
+		if cur, active := current[id]; active && cur != o {
+			changes[id] = o
 		}
 	}
-	changes := changedOrders(writes, current)
 	// No list page fetched before these writes may serve the records' reads.
 	defer func() {
 		for id := range changes {
