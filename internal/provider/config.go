@@ -156,7 +156,7 @@ func (v stringCheck) Description(context.Context) string { return v.description 
 func (v stringCheck) MarkdownDescription(context.Context) string { return v.description }
 
 func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !framework.IsSet(req.ConfigValue) {
 		return
 	}
 	if problem := v.check(req.Path.String(), req.ConfigValue.ValueString()); problem != "" {
