@@ -93,17 +93,13 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 ) {
 	var plan model
 	diags.Append(reqPlan.Get(ctx, &plan)...)
-	meta := r.MustMeta(diags)
+	meta, project := r.MustProject(plan.ProjectID, diags)
 	timeout := plan.Timeouts.Create
 	if update {
 		timeout = plan.Timeouts.Update
 	}
 	ctx, cancel := framework.OperationContext(ctx, timeout, framework.DefaultWriteTimeout, diags)
 	defer cancel()
-	if diags.HasError() {
-		return
-	}
-	project := framework.ProjectOrDefault(plan.ProjectID, meta, diags)
 	if diags.HasError() {
 		return
 	}
