@@ -35,15 +35,6 @@ func allIn(ids []int64, orders map[int64]int64) bool {
 	return true
 }
 
-// targetOrders numbers ids from 1 in sequence.
-func targetOrders(ids []int64) map[int64]int64 {
-	out := make(map[int64]int64, len(ids))
-	for i, id := range ids {
-		out[id] = int64(i + 1)
-	}
-	return out
-}
-
 // activeOrders returns the orders of the records not soft-deleted, by id.
 func activeOrders(recs []client.Record) map[int64]int64 {
 	orders := make(map[int64]int64, len(recs))
@@ -109,7 +100,9 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 	case policy == unlistedKeep:
 		maps.Copy(want, ownPlaces(ids, current))
 	default:
-		maps.Copy(want, targetOrders(ids))
+		for i, id := range ids {
+			want[id] = int64(i + 1)
+		}
 	}
 	if policy != unlistedKeep {
 		writes, _ := unlistedAfter(ids, want, current)

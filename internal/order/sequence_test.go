@@ -160,8 +160,8 @@ func TestOrderConversions(t *testing.T) {
 	if !ok || !slices.Equal(got, ids) {
 		t.Errorf("list round trip: %v %v", got, ok)
 	}
-	orders, ok := mapOrders(ordersMap(targetOrders(ids)))
-	if want := map[int64]int64{3: 1, 1: 2, 2: 3}; !ok || !maps.Equal(orders, want) {
+	want := map[int64]int64{3: 1, 1: 2, 2: 3}
+	if orders, ok := mapOrders(ordersMap(want)); !ok || !maps.Equal(orders, want) {
 		t.Errorf("map round trip: %v, want %v", orders, want)
 	}
 	if w := changedOrders(map[int64]int64{1: 1, 2: 2, 3: 3}, map[int64]int64{1: 1, 2: 5}); !maps.Equal(w, map[int64]int64{2: 2, 3: 3}) {
