@@ -119,9 +119,8 @@ func unlistedAfterOverflow(ids []int64, current map[int64]int64) bool {
 }
 
 // ownPlaces gives ids, in sequence, the orders they hold (sorted), a tie one
-// more than the one before, so that configs between them stay between; a
-// tie that would pass the service's largest order takes one less than the
-// one after it instead.
+// more than the one before, so that configs between them stay between, all
+// below the service's largest order (belowLargest).
 func ownPlaces(ids []int64, current map[int64]int64) map[int64]int64 {
 	places := make([]int64, len(ids))
 	for i, id := range ids {
@@ -133,11 +132,7 @@ func ownPlaces(ids []int64, current map[int64]int64) map[int64]int64 {
 			places[i] = places[i-1] + 1
 		}
 	}
-	limit := int64(math.MaxInt32)
-	for i := len(places) - 1; i >= 0 && places[i] > limit; i-- {
-		places[i] = limit
-		limit--
-	}
+	belowLargest(places)
 	out := make(map[int64]int64, len(ids))
 	for i, id := range ids {
 		out[id] = places[i]
@@ -153,11 +148,11 @@ func sequenceOf(orders map[int64]int64) []int64 {
 	return ids
 }
 
-// unlistedAfter returns new orders after the highest of listed's orders of
-// ids (from 1) for the other configs of current, in their sequence; those
-// already after stay. The service stores an order in 32 bits: where the last
-// would pass its largest order, a tie at the top moves down rather than past
-// it. fits is false when that leaves no room after the listed ones.
+// unlistedAfter returns new orders for the configs of current that ids
+// leaves out, in their sequence, after the highest order listed gives ids
+// (from 1 for no ids); those already after stay, all below the service's
+// largest order (belowLargest). fits is false when that leaves no room after
+// the listed ones.
 func unlistedAfter(ids []int64, listed, current map[int64]int64) (writes map[int64]int64, fits bool) {
 	after, isListed := int64(0), make(map[int64]bool, len(ids))
 	for i, id := range ids {
@@ -175,10 +170,7 @@ func unlistedAfter(ids []int64, listed, current map[int64]int64) (writes map[int
 		o := max(current[id], next)
 		unlisted, orders, next = append(unlisted, id), append(orders, o), o+1
 	}
-	limit := int64(math.MaxInt32)
-	for i := len(orders) - 1; i >= 0 && orders[i] > limit; i-- {
-		orders[i], limit = limit, limit-1
-	}
+	belowLargest(orders)
 	writes = map[int64]int64{}
 	for i, id := range unlisted {
 		if orders[i] != current[id] {
@@ -186,6 +178,16 @@ func unlistedAfter(ids []int64, listed, current map[int64]int64) (writes map[int
 		}
 	}
 	return writes, len(orders) == 0 || orders[0] > after
+}
+
+// belowLargest moves the top of rising orders that pass the service's
+// largest order (it stores 32 bits) down to it, one less each: a tie there
+// moves down rather than past it.
+func belowLargest(orders []int64) {
+	limit := int64(math.MaxInt32)
+	for i := len(orders) - 1; i >= 0 && orders[i] > limit; i-- {
+		orders[i], limit = limit, limit-1
+	}
 }
 
 // changedOrders returns the entries of want that current does not hold.
