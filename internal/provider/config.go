@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -50,10 +51,7 @@ func stringSetting(v types.String, env, def string) string {
 	if !v.IsNull() {
 		return v.ValueString()
 	}
-	if e := os.Getenv(env); e != "" {
-		return e
-	}
-	return def
+	return cmp.Or(os.Getenv(env), def)
 }
 
 // Configure implements provider.Provider: settings resolved against their
