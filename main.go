@@ -6,6 +6,7 @@ package main
 import (
 	"flag"
 	"log"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -29,16 +30,26 @@ func main() {
 
 	tuneGC()
 	var opts []tf6server.ServeOpt
+	var orphaned <-chan struct{} // nil, never closed, under a debugger
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
 	} else { // started by Terraform, which may be killed
 		quietUnlessLogged()
-		createonce.ExitWhenOrphaned()
+		orphaned = createonce.Orphaned()
 	}
-	// providerserver.Serve, with the request contexts released (release.go).
-	err := tf6server.Serve(provider.Address, func() tfprotov6.ProviderServer {
-		return releaseRequestContexts(providerserver.NewProtocol6(provider.New(version)())())
-	}, opts...)
+	served := make(chan error, 1)
+	go func() {
+		// providerserver.Serve, with the request contexts released (release.go).
+		served <- tf6server.Serve(provider.Address, func() tfprotov6.ProviderServer {
+			return releaseRequestContexts(providerserver.NewProtocol6(provider.New(version)())())
+		}, opts...)
+	}()
+	var err error
+	select {
+	case err = <-served:
+	case <-orphaned: // go-plugin would serve on; the journal keeps the orphans
+		os.Exit(1)
+	}
 	stopProfile()
 	if err != nil {
 		log.Fatal(err)

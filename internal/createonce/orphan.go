@@ -12,20 +12,29 @@ import (
 // orphan that a later create may adopt (DESIGN.md, "Create recovery adopts
 // only a killed run's orphan").
 
-// watchedParent is Terraform's pid once ExitWhenOrphaned watches it.
+// watchedParent is Terraform's pid once Orphaned watches it.
 var watchedParent atomic.Int64
 
-// ExitWhenOrphaned exits once Terraform, the parent, is gone (killed),
-// where go-plugin would serve on, once the creates under way have recorded
-// what they made. Only Unix re-parents an orphan.
-func ExitWhenOrphaned() {
+// Orphaned starts watching Terraform, the parent, on its first call, and
+// returns a channel closed once Terraform is gone (killed), where go-plugin
+// would serve on, and the creates under way have recorded what they made
+// (at most stopGrace and 5 seconds later). The provider then exits without
+// Finish, so that its journal keeps the orphans for the next run. Only Unix
+// re-parents an orphan; the channel is nil, never closed, when there is no
+// parent to watch.
+func Orphaned() <-chan struct{} { return watchParent() }
+
+var watchParent = sync.OnceValue(func() <-chan struct{} {
 	parent := os.Getppid()
 	if parent <= 1 {
-		return // started by init itself: nothing to watch
+		return nil // started by init itself: nothing to watch
 	}
 	watchedParent.Store(int64(parent))
+	gone := make(chan struct{})
 	go func() {
-		for range time.Tick(time.Second) {
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for range tick.C {
 			if parentGone() {
 				done := make(chan struct{})
 				go func() { inFlight.Wait(); close(done) }()
@@ -33,11 +42,13 @@ func ExitWhenOrphaned() {
 				case <-done:
 				case <-time.After(stopGrace + 5*time.Second):
 				}
-				os.Exit(1)
+				close(gone)
+				return
 			}
 		}
 	}()
-}
+	return gone
+})
 
 // parentGone reports whether the watched Terraform has ended: Unix gives
 // its children to another parent as it exits, before it is reaped.

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,10 +42,7 @@ type jobArgs struct {
 
 // request is the body of the job call.
 func (a *jobArgs) request() client.Job {
-	job := client.Job{Type: a.JobType.ValueString(), Operation: a.Operation.ValueString()}
-	if job.Operation == "" {
-		job.Operation = defaultJobOperation
-	}
+	job := client.Job{Type: a.JobType.ValueString(), Operation: cmp.Or(a.Operation.ValueString(), defaultJobOperation)}
 	if framework.IsSet(a.Payload) {
 		job.Payload = json.RawMessage(a.Payload.ValueString())
 	}

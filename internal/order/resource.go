@@ -60,17 +60,14 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 	plan.ID = plan.ProjectID
 	plan.Orders, plan.UnlistedIDs = types.MapUnknown(types.Int64Type), types.ListUnknown(types.Int64Type)
-	ids, known := listInt64s(ctx, plan.ConfigIDs, &resp.Diagnostics)
-	if !req.State.Raw.IsNull() && known && !plan.Unlisted.IsUnknown() && !resp.Diagnostics.HasError() {
+	ids, known := listInt64s(plan.ConfigIDs)
+	if !req.State.Raw.IsNull() && known && !plan.Unlisted.IsUnknown() {
 		var state model
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		current, currentKnown := mapOrders(ctx, state.Orders, &resp.Diagnostics)
+		current, currentKnown := mapOrders(state.Orders)
 		if currentKnown && !resp.Diagnostics.HasError() && allIn(ids, current) {
 			want, unlisted := arrange(plan.Unlisted.ValueString(), ids, current)
-			plan.Orders, plan.UnlistedIDs = state.Orders, int64List(unlisted)
-			if !maps.Equal(want, current) {
-				plan.Orders = ordersMap(sequenceOf(want), want)
-			}
+			plan.Orders, plan.UnlistedIDs = ordersMap(want), int64List(unlisted)
 		}
 	}
 	if resp.Diagnostics.HasError() {
@@ -96,7 +93,7 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 ) {
 	var plan model
 	diags.Append(reqPlan.Get(ctx, &plan)...)
-	meta := r.MustMeta(diags)
+	meta, project := r.MustProject(plan.ProjectID, diags)
 	timeout := plan.Timeouts.Create
 	if update {
 		timeout = plan.Timeouts.Update
@@ -106,13 +103,9 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 	if diags.HasError() {
 		return
 	}
-	project := framework.ProjectOrDefault(plan.ProjectID, meta, diags)
-	ids, _ := listInt64s(ctx, plan.ConfigIDs, diags)
-	planned, plannedKnown := mapOrders(ctx, plan.Orders, diags)
-	plannedUnlisted, unlistedKnown := listInt64s(ctx, plan.UnlistedIDs, diags)
-	if diags.HasError() {
-		return
-	}
+	ids, _ := listInt64s(plan.ConfigIDs)
+	planned, plannedKnown := mapOrders(plan.Orders)
+	plannedUnlisted, unlistedKnown := listInt64s(plan.UnlistedIDs)
 	plan.ProjectID, plan.ID = types.StringValue(project), types.StringValue(project)
 
 	recs, err := meta.Client.ListAll(ctx, project, r.kind.Collection)
@@ -120,7 +113,7 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 		framework.AddAPIError(diags, fmt.Sprintf("Could not list the %ss of project %s", r.kind.Noun, project), err, nil)
 		return
 	}
-	current, _ := activeOrders(recs)
+	current := activeOrders(recs)
 	var missing []string
 	for _, id := range ids {
 		if _, ok := current[id]; !ok {
@@ -139,13 +132,12 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 	if !plannedKnown || !unlistedKnown {
 		want, unlisted = arrange(plan.Unlisted.ValueString(), ids, current)
 	}
-	writes := map[int64]int64{}
+	changes := map[int64]int64{}
 	for id, o := range want {
-		if _, active := current[id]; active {
-			writes[id] = o
+		if cur, active := current[id]; active && cur != o {
+			changes[id] = o
 		}
 	}
-	changes := changedOrders(writes, current)
 	// No list page fetched before these writes may serve the records' reads.
 	defer func() {
 		for id := range changes {
@@ -162,7 +154,7 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 		}
 		return
 	}
-	plan.Orders, plan.UnlistedIDs = ordersMap(sequenceOf(want), want), int64List(unlisted)
+	plan.Orders, plan.UnlistedIDs = ordersMap(want), int64List(unlisted)
 	diags.Append(state.Set(ctx, &plan)...)
 	diags.Append(framework.StoreIdentity(ctx, identity, identityModel{ProjectID: plan.ProjectID})...)
 }
@@ -247,8 +239,8 @@ func (r *orderResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		framework.AddAPIError(&resp.Diagnostics, fmt.Sprintf("Could not list the %ss of project %s", r.kind.Noun, project), err, nil)
 		return
 	}
-	previous, _ := listInt64s(ctx, state.ConfigIDs, &resp.Diagnostics)
-	current, _ := activeOrders(recs)
+	previous, _ := listInt64s(state.ConfigIDs)
+	current := activeOrders(recs)
 	state.ID = state.ProjectID
 	state.observe(previous, current)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)

@@ -2,14 +2,12 @@ package order
 
 import (
 	"cmp"
-	"context"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -37,25 +35,15 @@ func allIn(ids []int64, orders map[int64]int64) bool {
 	return true
 }
 
-// targetOrders numbers ids from 1 in sequence.
-func targetOrders(ids []int64) map[int64]int64 {
-	out := make(map[int64]int64, len(ids))
-	for i, id := range ids {
-		out[id] = int64(i + 1)
-	}
-	return out
-}
-
-// activeOrders returns the orders of the records not soft-deleted, by id,
-// and their ids by order and then id.
-func activeOrders(recs []client.Record) (map[int64]int64, []int64) {
+// activeOrders returns the orders of the records not soft-deleted, by id.
+func activeOrders(recs []client.Record) map[int64]int64 {
 	orders := make(map[int64]int64, len(recs))
 	for _, r := range recs {
 		if !r.Deleted {
 			orders[r.ID] = r.Order
 		}
 	}
-	return orders, sequenceOf(orders)
+	return orders
 }
 
 // Policies for the configs config_ids does not list (unlisted_configs).
@@ -87,7 +75,7 @@ func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64)
 func (m *model) observe(previous []int64, orders map[int64]int64) {
 	byOrder := sequenceOf(orders)
 	ids := observedSequence(previous, orders, byOrder)
-	m.ConfigIDs, m.UnlistedIDs, m.Orders = int64List(ids), int64List(unlistedIDs(byOrder, ids)), ordersMap(byOrder, orders)
+	m.ConfigIDs, m.UnlistedIDs, m.Orders = int64List(ids), int64List(unlistedIDs(byOrder, ids)), ordersMap(orders)
 }
 
 // unlistedIDs returns the ids of byOrder that ids does not hold.
@@ -112,15 +100,12 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 	case policy == unlistedKeep:
 		maps.Copy(want, ownPlaces(ids, current))
 	default:
-		maps.Copy(want, targetOrders(ids))
-	}
-	byOrder := sequenceOf(current)
-	if policy != unlistedKeep {
-		listed := make(map[int64]int64, len(ids))
-		for _, id := range ids {
-			listed[id] = want[id]
+		for i, id := range ids {
+			want[id] = int64(i + 1)
 		}
-		writes, _ := unlistedAfter(byOrder, listed, current)
+	}
+	if policy != unlistedKeep {
+		writes, _ := unlistedAfter(ids, want, current)
 		maps.Copy(want, writes)
 	}
 	return want, unlistedIDs(sequenceOf(want), ids)
@@ -129,18 +114,13 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 // unlistedAfterOverflow reports whether the unlisted configs find no room
 // after ids at the orders they hold, below the service's largest order.
 func unlistedAfterOverflow(ids []int64, current map[int64]int64) bool {
-	listed := make(map[int64]int64, len(ids))
-	for _, id := range ids {
-		listed[id] = current[id]
-	}
-	_, fits := unlistedAfter(sequenceOf(current), listed, current)
+	_, fits := unlistedAfter(ids, current, current)
 	return !fits
 }
 
 // ownPlaces gives ids, in sequence, the orders they hold (sorted), a tie one
-// more than the one before, so that configs between them stay between; a
-// tie that would pass the service's largest order takes one less than the
-// one after it instead.
+// more than the one before, so that configs between them stay between, all
+// below the service's largest order (belowLargest).
 func ownPlaces(ids []int64, current map[int64]int64) map[int64]int64 {
 	places := make([]int64, len(ids))
 	for i, id := range ids {
@@ -152,11 +132,7 @@ func ownPlaces(ids []int64, current map[int64]int64) map[int64]int64 {
 			places[i] = places[i-1] + 1
 		}
 	}
-	limit := int64(math.MaxInt32)
-	for i := len(places) - 1; i >= 0 && places[i] > limit; i-- {
-		places[i] = limit
-		limit--
-	}
+	belowLargest(places)
 	out := make(map[int64]int64, len(ids))
 	for i, id := range ids {
 		out[id] = places[i]
@@ -172,36 +148,46 @@ func sequenceOf(orders map[int64]int64) []int64 {
 	return ids
 }
 
-// unlistedAfter returns new orders after the highest wanted one (from 1) for
-// the configs of byOrder not wanted, in their sequence; those already after
-// stay. The service stores an order in 32 bits: where the last would pass
-// its largest order, a tie at the top moves down rather than past it. fits
-// is false when that leaves no room after the wanted ones.
-func unlistedAfter(byOrder []int64, wanted, current map[int64]int64) (writes map[int64]int64, fits bool) {
-	after := int64(0)
-	if len(wanted) > 0 {
-		after = slices.Max(slices.Collect(maps.Values(wanted)))
+// unlistedAfter returns new orders for the configs of current that ids
+// leaves out, in their sequence, after the highest order listed gives ids
+// (from 1 for no ids); those already after stay, all below the service's
+// largest order (belowLargest). fits is false when that leaves no room after
+// the listed ones.
+func unlistedAfter(ids []int64, listed, current map[int64]int64) (writes map[int64]int64, fits bool) {
+	after, isListed := int64(0), make(map[int64]bool, len(ids))
+	for i, id := range ids {
+		isListed[id] = true
+		if i == 0 || listed[id] > after {
+			after = listed[id]
+		}
 	}
-	var ids, orders []int64
+	var unlisted, orders []int64
 	next := after + 1
-	for _, id := range byOrder {
-		if _, ok := wanted[id]; ok {
+	for _, id := range sequenceOf(current) {
+		if isListed[id] {
 			continue
 		}
 		o := max(current[id], next)
-		ids, orders, next = append(ids, id), append(orders, o), o+1
+		unlisted, orders, next = append(unlisted, id), append(orders, o), o+1
 	}
-	limit := int64(math.MaxInt32)
-	for i := len(orders) - 1; i >= 0 && orders[i] > limit; i-- {
-		orders[i], limit = limit, limit-1
-	}
+	belowLargest(orders)
 	writes = map[int64]int64{}
-	for i, id := range ids {
+	for i, id := range unlisted {
 		if orders[i] != current[id] {
 			writes[id] = orders[i]
 		}
 	}
 	return writes, len(orders) == 0 || orders[0] > after
+}
+
+// belowLargest moves the top of rising orders that pass the service's
+// largest order (it stores 32 bits) down to it, one less each: a tie there
+// moves down rather than past it.
+func belowLargest(orders []int64) {
+	limit := int64(math.MaxInt32)
+	for i := len(orders) - 1; i >= 0 && orders[i] > limit; i-- {
+		orders[i], limit = limit, limit-1
+	}
 }
 
 // changedOrders returns the entries of want that current does not hold.
@@ -224,18 +210,14 @@ func int64List(ids []int64) types.List {
 }
 
 // listInt64s reads a list of numbers; false when it is not known.
-func listInt64s(ctx context.Context, l types.List, diags *diag.Diagnostics) ([]int64, bool) {
-	if l.IsNull() || l.IsUnknown() {
+func listInt64s(l types.List) ([]int64, bool) {
+	if !framework.IsSet(l) {
 		return nil, false
 	}
-	var vals []types.Int64
-	d := l.ElementsAs(ctx, &vals, false)
-	if diags.Append(d...); d.HasError() {
-		return nil, false
-	}
-	ids := make([]int64, len(vals))
-	for i, v := range vals {
-		if !framework.IsSet(v) {
+	ids := make([]int64, len(l.Elements()))
+	for i, e := range l.Elements() {
+		v, ok := e.(types.Int64)
+		if !ok || !framework.IsSet(v) {
 			return nil, false
 		}
 		ids[i] = v.ValueInt64()
@@ -243,29 +225,25 @@ func listInt64s(ctx context.Context, l types.List, diags *diag.Diagnostics) ([]i
 	return ids, true
 }
 
-// ordersMap converts the orders of ids to a Terraform map by config id.
-func ordersMap(ids []int64, orders map[int64]int64) types.Map {
-	elems := make(map[string]attr.Value, len(ids))
-	for _, id := range ids {
-		elems[strconv.FormatInt(id, 10)] = types.Int64Value(orders[id])
+// ordersMap converts orders to a Terraform map by config id.
+func ordersMap(orders map[int64]int64) types.Map {
+	elems := make(map[string]attr.Value, len(orders))
+	for id, o := range orders {
+		elems[strconv.FormatInt(id, 10)] = types.Int64Value(o)
 	}
 	return types.MapValueMust(types.Int64Type, elems)
 }
 
 // mapOrders reads a known orders map; false when it is not known.
-func mapOrders(ctx context.Context, m types.Map, diags *diag.Diagnostics) (map[int64]int64, bool) {
-	if m.IsNull() || m.IsUnknown() {
+func mapOrders(m types.Map) (map[int64]int64, bool) {
+	if !framework.IsSet(m) {
 		return nil, false
 	}
-	var vals map[string]types.Int64
-	d := m.ElementsAs(ctx, &vals, false)
-	if diags.Append(d...); d.HasError() {
-		return nil, false
-	}
-	out := make(map[int64]int64, len(vals))
-	for k, v := range vals {
+	out := make(map[int64]int64, len(m.Elements()))
+	for k, e := range m.Elements() {
 		id, err := strconv.ParseInt(k, 10, 64)
-		if err != nil || !framework.IsSet(v) {
+		v, ok := e.(types.Int64)
+		if err != nil || !ok || !framework.IsSet(v) {
 			return nil, false
 		}
 		out[id] = v.ValueInt64()

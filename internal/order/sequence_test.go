@@ -1,13 +1,10 @@
 package order
 
 import (
-	"context"
 	"maps"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
@@ -36,7 +33,8 @@ func TestObservedSequence(t *testing.T) {
 	recs := []client.Record{
 		{ID: 1, Order: 10}, {ID: 2, Order: 20}, {ID: 3, Order: 20}, {ID: 4, Order: 0, Deleted: true},
 	}
-	orders, byOrder := activeOrders(recs)
+	orders := activeOrders(recs)
+	byOrder := sequenceOf(orders)
 	if want := []int64{1, 2, 3}; !slices.Equal(byOrder, want) {
 		t.Fatalf("byOrder %v, want %v (deleted left out, ties by id)", byOrder, want)
 	}
@@ -68,22 +66,22 @@ func TestUnlistedAfter(t *testing.T) {
 	t.Parallel()
 	// Wanted: 10 and 11 as 1 and 2. Unlisted: 20 (order 0), 21 (order 7,
 	// already after), 22 (order 7, tied with 21, so moved after it).
-	byOrder := []int64{20, 10, 11, 21, 22}
+	listed := []int64{10, 11}
 	current := map[int64]int64{20: 0, 10: 1, 11: 2, 21: 7, 22: 7}
 	want := map[int64]int64{10: 1, 11: 2}
 	w := map[int64]int64{20: 3, 22: 8}
-	if writes, fits := unlistedAfter(byOrder, want, current); !maps.Equal(writes, w) || !fits {
+	if writes, fits := unlistedAfter(listed, want, current); !maps.Equal(writes, w) || !fits {
 		t.Errorf("writes %v (fits %v), want %v", writes, fits, w)
 	}
 	// Unlisted 21 and 22 tied at the service's largest order: 22 cannot go
 	// past it, so 21 moves down (found by the generated scenarios).
 	current = map[int64]int64{20: 0, 10: 1, 11: 2, 21: math.MaxInt32, 22: math.MaxInt32}
 	w = map[int64]int64{20: 3, 21: math.MaxInt32 - 1}
-	if writes, fits := unlistedAfter(byOrder, want, current); !maps.Equal(writes, w) || !fits {
+	if writes, fits := unlistedAfter(listed, want, current); !maps.Equal(writes, w) || !fits {
 		t.Errorf("a tie at the largest order: writes %v (fits %v), want %v", writes, fits, w)
 	}
 	// Wanted up to the largest order: no room after it.
-	if _, fits := unlistedAfter(byOrder, map[int64]int64{10: 1, 11: math.MaxInt32}, current); fits {
+	if _, fits := unlistedAfter(listed, map[int64]int64{10: 1, 11: math.MaxInt32}, current); fits {
 		t.Errorf("configs after the largest order fit")
 	}
 }
@@ -157,15 +155,13 @@ func TestArrange(t *testing.T) {
 
 func TestOrderConversions(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	ids := []int64{3, 1, 2}
-	var diags diag.Diagnostics
-	got, ok := listInt64s(ctx, int64List(ids), &diags)
-	if !ok || diags.HasError() || !slices.Equal(got, ids) {
-		t.Errorf("list round trip: %v %v %v", got, ok, diags)
+	got, ok := listInt64s(int64List(ids))
+	if !ok || !slices.Equal(got, ids) {
+		t.Errorf("list round trip: %v %v", got, ok)
 	}
-	orders, ok := mapOrders(ctx, ordersMap(ids, targetOrders(ids)), &diags)
-	if want := map[int64]int64{3: 1, 1: 2, 2: 3}; !ok || diags.HasError() || !maps.Equal(orders, want) {
+	want := map[int64]int64{3: 1, 1: 2, 2: 3}
+	if orders, ok := mapOrders(ordersMap(want)); !ok || !maps.Equal(orders, want) {
 		t.Errorf("map round trip: %v, want %v", orders, want)
 	}
 	if w := changedOrders(map[int64]int64{1: 1, 2: 2, 3: 3}, map[int64]int64{1: 1, 2: 5}); !maps.Equal(w, map[int64]int64{2: 2, 3: 3}) {

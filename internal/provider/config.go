@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -50,10 +51,7 @@ func stringSetting(v types.String, env, def string) string {
 	if !v.IsNull() {
 		return v.ValueString()
 	}
-	if e := os.Getenv(env); e != "" {
-		return e
-	}
-	return def
+	return cmp.Or(os.Getenv(env), def)
 }
 
 // Configure implements provider.Provider: settings resolved against their
@@ -156,7 +154,7 @@ func (v stringCheck) Description(context.Context) string { return v.description 
 func (v stringCheck) MarkdownDescription(context.Context) string { return v.description }
 
 func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !framework.IsSet(req.ConfigValue) {
 		return
 	}
 	if problem := v.check(req.Path.String(), req.ConfigValue.ValueString()); problem != "" {

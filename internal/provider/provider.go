@@ -133,10 +133,7 @@ func (p *pipelineProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 func (p *pipelineProvider) ValidateConfig(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if cfg.Host.IsNull() || cfg.Host.IsUnknown() {
+	if resp.Diagnostics.HasError() || !framework.IsSet(cfg.Host) {
 		return
 	}
 	allowHTTP := cfg.AllowInsecureHTTP.ValueBool() || cfg.AllowInsecureHTTP.IsUnknown()
