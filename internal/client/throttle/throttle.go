@@ -26,12 +26,10 @@ func (RealClock) Now() time.Time { return time.Now() }
 
 // Sleep waits d or until ctx is done.
 func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-t.C:
+	case <-time.After(d): // collected once unreferenced (Go 1.23)
 		return nil
 	}
 }
