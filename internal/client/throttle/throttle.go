@@ -193,14 +193,10 @@ func (t *Throttle) Answered(sentAt time.Time) {
 		return
 	}
 	t.streak = 0
-	if t.pace == nil {
+	if t.pace == nil || t.pace.Limit() >= t.ceiling {
 		return
 	}
-	cur := t.pace.Limit()
-	if cur >= t.ceiling {
-		return
-	}
-	next := min(t.ceiling, cur+t.step)
+	next := min(t.ceiling, t.pace.Limit()+t.step)
 	now := t.clock.Now()
 	t.pace.SetLimitAt(now, next)
 	t.pace.SetBurstAt(now, max(1, int(float64(t.maxBurst)*float64(next/t.ceiling))))
