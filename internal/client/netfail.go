@@ -46,10 +46,6 @@ var handshakeAlerts = map[string]bool{
 	"tls: encrypted client hello required": true,
 }
 
-// rejectedHere reports a TLS failure found on this side, before the
-// request was written (with TLS 1.3 a server's alert may come after it).
-func rejectedHere(err error) bool { return refusedHere(err, "", "") != "" }
-
 // refusedHere is what a certificate refused here, or a server that does not
 // speak TLS, means and what to check; "" for any other failure.
 func refusedHere(err error, quoted, where string) string {
@@ -111,11 +107,6 @@ func netHint(err error, host string) string {
 			"a server that requires a client certificate or TLS settings this client lacks refuses it too"
 	}
 	return ""
-}
-
-// cannotMend reports netHint's failures but a refused connection.
-func cannotMend(err error) bool {
-	return !connRefused(err) && netHint(err, "") != ""
 }
 
 // dialedAddr is the address a failed dial tried, "" when err names none.
