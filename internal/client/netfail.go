@@ -1,9 +1,7 @@
-// What a failed connection means: the failures that
-// waiting cannot mend (the host setting, or this machine's trust in the
-// service's certificate, is wrong), which the client fails at once instead
-// of after max_retries' whole backoff, and a refused connection, each with
-// a hint of what to check. A resolver or handshake that times out and other
-// TLS alerts are none of these, and are retried.
+// What a failed connection means, with a hint of what to check: the
+// failures that waiting cannot mend, failed at once (DESIGN.md), and a
+// refused connection. A resolver or handshake that times out and other TLS
+// alerts are none of these, and are retried.
 
 package client
 

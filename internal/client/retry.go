@@ -19,7 +19,7 @@ import (
 // The retry policy: a 429 until the deadline, outside MaxRetries; 502, 503,
 // 504 and transport errors but of a POST that may have left (it could create
 // twice); never a 500 (deterministic on the live service), an answer too
-// large, or what waiting cannot mend (unreachable.go).
+// large, or what waiting cannot mend (netfail.go).
 
 // maxThrottleWaitWithoutDeadline bounds the throttling a call without a
 // deadline waits for: the default read timeout of a resource.
