@@ -35,11 +35,6 @@ type collections struct {
 	missingActions               map[target]int64 // an action's 404 although this record existed
 }
 
-func (s *collections) init() {
-	s.gone = map[target]bool{}
-	s.missingActions = map[target]int64{}
-}
-
 // call sends r like do, and resolves a 404 of it against r.target.
 func (c *Client) call(ctx context.Context, r apiRequest) (*apiResponse, error) {
 	if strings.TrimSpace(r.target.project) == "" {
