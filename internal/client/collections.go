@@ -11,15 +11,8 @@ import (
 )
 
 // collections is what the client learns of the service's collections in
-// its life (one Terraform operation); safe for concurrent use.
-//
-// What tells the service's versions apart (the notes' "Versions of the
-// service"): records with filters are B's, which stores configs and has
-// jobs; records without filters are any later version's, which tells
-// nothing of creates (C and D store them). A create answered without an id
-// or refused as no longer possible is E's or later, and so is a record
-// without delivery_rate_24h (E as it is in 2026). Whether the job action
-// exists (B and C) only a look at its route tells (HasJobAction).
+// its life (one Terraform operation), and of which version it is (DESIGN.md,
+// "Versions of the service are told apart once"); safe for concurrent use.
 type collections struct {
 	mu                           sync.Mutex
 	gone                         map[target]bool    // whether its API is gone, once a look told
