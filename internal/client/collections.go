@@ -54,7 +54,7 @@ func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) e
 	case !known:
 		return err
 	case gone:
-		return goneError(r, apiErr)
+		return &ServiceGoneError{Method: r.method, Path: r.path, Collection: t.coll, CollectionPath: t.collectionPath(), Err: apiErr}
 	case t.action == "":
 		return err
 	}
@@ -72,11 +72,6 @@ func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) e
 		c.colls.mu.Unlock()
 	}
 	return &MissingActionError{Action: t.action, Method: r.method, Path: r.path, ID: t.id, Existing: existing, Err: apiErr}
-}
-
-// goneError is the *ServiceGoneError of r, a request to r.target's collection.
-func goneError(r apiRequest, apiErr *APIError) error {
-	return &ServiceGoneError{Method: r.method, Path: r.path, Collection: r.target.coll, CollectionPath: r.target.collectionPath(), Err: apiErr}
 }
 
 // collectionGone reports whether t's collection answers 404, asking once
