@@ -72,7 +72,10 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	if len(job.Payload) > 0 && !json.Valid(job.Payload) {
 		return fmt.Errorf("job of %s %d: payload is not valid JSON", coll, id)
 	}
-	_, err := c.call(ctx, target{project, coll, id, "job"}.request(http.MethodPost).withJSON(map[string]Job{"job": job}))
+	r := target{project, coll, id, "job"}.request(http.MethodPost)
+	r.body, _ = json.Marshal(map[string]Job{"job": job}) // cannot fail: the payload is valid JSON
+	r.contentType = contentTypeJSON
+	_, err := c.call(ctx, r)
 	return err
 }
 
@@ -112,13 +115,6 @@ func (t target) request(method string) apiRequest {
 		p += t.action + "/"
 	}
 	return apiRequest{method: method, path: p, target: t}
-}
-
-// withJSON is r with v as its JSON body, of types whose encoding cannot fail.
-func (r apiRequest) withJSON(v any) apiRequest {
-	r.body, _ = json.Marshal(v)
-	r.contentType = contentTypeJSON
-	return r
 }
 
 // organizationPath is /api/organizations/{org}/{listing}/.
