@@ -83,8 +83,3 @@ func (c *Client) HogFunctions(ctx context.Context, project, typ string) ([]HogFu
 		return fetchPage[HogFunction](ctx, c, path, q, c.pageSize, offset)
 	}, func(f *HogFunction) string { return f.ID })
 }
-
-// projectPath is /api/projects/{project}/{route}/.
-func projectPath(project, route string) string {
-	return "/api/projects/" + url.PathEscape(project) + "/" + route + "/"
-}

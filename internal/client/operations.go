@@ -102,10 +102,13 @@ type target struct {
 	action  string
 }
 
-// collectionPath is /api/projects/{project}/{collection}/. Paths end with a
-// slash, as the spec names them: a write redirected to add one would be lost.
-func (t target) collectionPath() string {
-	return "/api/projects/" + url.PathEscape(t.project) + "/" + url.PathEscape(string(t.coll)) + "/"
+// collectionPath is /api/projects/{project}/{collection}/.
+func (t target) collectionPath() string { return projectPath(t.project, string(t.coll)) }
+
+// projectPath is /api/projects/{project}/{route}/. Paths end with a slash,
+// as the spec names them: a write redirected to add one would be lost.
+func projectPath(project, route string) string {
+	return "/api/projects/" + url.PathEscape(project) + "/" + url.PathEscape(route) + "/"
 }
 
 // request is a request of method to t's record, or its action.
