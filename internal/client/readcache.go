@@ -5,6 +5,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"sync"
@@ -81,11 +82,8 @@ func (s *collState) pages(pageSize int) int {
 
 // NewReadCache returns a cache reading through api with pages of pageSize records.
 func NewReadCache(api pageReader, pageSize int) *ReadCache {
-	if pageSize <= 0 {
-		pageSize = DefaultPageSize
-	}
 	return &ReadCache{
-		api: api, pageSize: pageSize,
+		api: api, pageSize: cmp.Or(max(pageSize, 0), DefaultPageSize),
 		colls: map[collKey]*collState{}, invalidated: map[int64]uint64{}, plugins: map[pluginKey]*pluginInfo{},
 	}
 }
