@@ -213,11 +213,10 @@ func (c *Client) HasJobAction(ctx context.Context, project string, coll Collecti
 	}
 	c.colls.jobProbe.Do(func() {
 		_, err := c.call(ctx, target{project, coll, id, "job"}.request(http.MethodGet))
-		var apiErr *APIError
 		switch {
 		case IsMissingAction(err) || IsServiceGone(err):
 			c.colls.jobKnown = true
-		case err == nil, errors.As(err, &apiErr) && (apiErr.Status == http.StatusMethodNotAllowed || IsKeyRefused(err)):
+		case err == nil, StatusOf(err) == http.StatusMethodNotAllowed || IsKeyRefused(err):
 			c.colls.jobRoute, c.colls.jobKnown = true, true
 		}
 	})
