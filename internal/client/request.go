@@ -3,6 +3,7 @@ package client
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -164,4 +165,18 @@ func (c *Client) decodeError(r apiRequest, resp *apiResponse, err error) error {
 		got = quote(redact(answerLine(string(resp.body)), c.apiKey))
 	}
 	return fmt.Errorf("%s %s: the %d answer is not the expected JSON (%w); got %s", r.method, r.path, resp.status, err, got)
+}
+
+// getJSON GETs path and decodes its answer, a T.
+func getJSON[T any](ctx context.Context, c *Client, path string) (*T, error) {
+	r := apiRequest{method: http.MethodGet, path: path}
+	resp, err := c.do(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	if err := json.Unmarshal(resp.body, &v); err != nil {
+		return nil, c.decodeError(r, resp, err)
+	}
+	return &v, nil
 }
