@@ -86,7 +86,7 @@ func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, err
 	}
 	plugin, err := getJSON[Plugin](ctx, c, p+FormatID(id)+"/")
 	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
-		if _, listErr := c.pluginPage(ctx, org, AllPlugins, 1, 0); IsServiceGone(listErr) {
+		if _, listErr := getPage[Plugin](ctx, c, p, Collection(AllPlugins), 1, 0); IsServiceGone(listErr) {
 			return nil, &ServiceGoneError{Method: apiErr.Method, Path: apiErr.Path, Collection: Collection(AllPlugins), CollectionPath: p, Err: apiErr}
 		}
 	}
@@ -96,17 +96,12 @@ func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, err
 // ListPlugins returns every plugin of org's listing within the budget of
 // one listing; its errors are those of Plugin.
 func (c *Client) ListPlugins(ctx context.Context, org string, listing PluginListing) ([]Plugin, error) {
-	what := fmt.Sprintf("%s of organization %s", listing, org)
-	return listAll(ctx, what, c.pageSize, func(offset int) (*listPage[Plugin], error) {
-		return c.pluginPage(ctx, org, listing, c.pageSize, offset)
-	}, func(p *Plugin) int64 { return p.ID })
-}
-
-// pluginPage reads one page of a listing.
-func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListing, limit, offset int) (*listPage[Plugin], error) {
 	p, err := organizationPath(org, listing)
 	if err != nil {
 		return nil, err
 	}
-	return getPage[Plugin](ctx, c, p, Collection(listing), limit, offset)
+	what := fmt.Sprintf("%s of organization %s", listing, org)
+	return listAll(ctx, what, c.pageSize, func(offset int) (*listPage[Plugin], error) {
+		return getPage[Plugin](ctx, c, p, Collection(listing), c.pageSize, offset)
+	}, func(p *Plugin) int64 { return p.ID })
 }
