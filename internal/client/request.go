@@ -72,7 +72,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 			st.maybeSent.Store(true)
 			return fmt.Errorf("reading the answer: %w", err)
 		case len(body) > maxAnswerBytes:
-			return &AnswerTooLargeError{Limit: maxAnswerBytes}
+			return &AnswerTooLargeError{Method: r.method, Path: r.path, Limit: maxAnswerBytes}
 		}
 		return nil
 	})
@@ -116,7 +116,6 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		case errors.As(err, &closed): // held back by a pause that ends too late
 			return nil, st.throttledError(ctx, closed, nil)
 		case errors.As(err, &big): // never retried: the same request brings the same answer
-			big.Method, big.Path = r.method, r.path
 			return nil, big
 		case resp != nil && (resp.StatusCode < 400 || resp.StatusCode > 499):
 			// The request arrived; only a 4xx proves it was not applied.
