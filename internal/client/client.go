@@ -157,11 +157,8 @@ func beforeAPIPath(p string) (string, bool) {
 
 func isLoopback(host string) bool {
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
-	}
 	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	return h == "localhost" || strings.HasSuffix(h, ".localhost") || ip != nil && ip.IsLoopback()
 }
 
 // checkAPIKey trims the key and refuses one that cannot be sent in a header.
