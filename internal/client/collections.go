@@ -201,12 +201,9 @@ func (c *Client) KeyMayCallActions(ctx context.Context, project string, coll Col
 }
 
 // HasJobAction reports whether the service has the job action (versions
-// B and C; PostHog removed it in late 2024), and whether anything told:
-// records with filters (B), a service that stores no configs (E or
-// later), else one look, once, at the job route of config id, which must
-// exist: a GET, which the action does not serve, so that it runs nothing.
-// Where the route exists the answer is 405, or 403 to a key with scopes
-// (refused every custom action); where it does not, 404.
+// B and C), and whether anything told: what StoresConfigs knows, else one
+// GET, once, of the job route of config id, which must exist; the action
+// serves only POST, so nothing runs (DESIGN.md, "Versions of the service").
 func (c *Client) HasJobAction(ctx context.Context, project string, coll Collection, id int64) (has, known bool) {
 	if stores, known := c.StoresConfigs(); known {
 		return stores, true // only B's records tell that it stores configs
