@@ -7,8 +7,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -80,12 +81,7 @@ func fromErrorObject(e *answerFields, m map[string]json.RawMessage) bool {
 		}
 	}
 	// Plain DRF field errors: {"name": ["Ensure this field ..."]}.
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		var msgs []string
 		if json.Unmarshal(m[k], &msgs) == nil && len(msgs) > 0 {
 			if k != "non_field_errors" {

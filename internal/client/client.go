@@ -80,9 +80,9 @@ func newClient(cfg Config, clk throttle.Clock) (*Client, error) {
 		maxRetries: max(cfg.MaxRetries, 0),
 		waitMin:    cmp.Or(max(cfg.RetryWaitMin, 0), DefaultRetryWaitMin),
 		pageSize:   cmp.Or(max(cfg.PageSize, 0), DefaultPageSize),
+		colls:      collections{gone: map[target]bool{}, missingActions: map[target]int64{}},
 	}
 	c.waitMax = max(cmp.Or(max(cfg.RetryWaitMax, 0), DefaultRetryWaitMax), c.waitMin)
-	c.colls.init()
 
 	c.throttle = throttle.New(cfg.RequestsPerMinute, func(streak int) time.Duration {
 		return backoff(c.waitMin, c.waitMax, streak, nil)
@@ -157,11 +157,8 @@ func beforeAPIPath(p string) (string, bool) {
 
 func isLoopback(host string) bool {
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
-	}
 	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	return h == "localhost" || strings.HasSuffix(h, ".localhost") || ip != nil && ip.IsLoopback()
 }
 
 // checkAPIKey trims the key and refuses one that cannot be sent in a header.

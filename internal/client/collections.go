@@ -11,15 +11,8 @@ import (
 )
 
 // collections is what the client learns of the service's collections in
-// its life (one Terraform operation); safe for concurrent use.
-//
-// What tells the service's versions apart (the notes' "Versions of the
-// service"): records with filters are B's, which stores configs and has
-// jobs; records without filters are any later version's, which tells
-// nothing of creates (C and D store them). A create answered without an id
-// or refused as no longer possible is E's or later, and so is a record
-// without delivery_rate_24h (E as it is in 2026). Whether the job action
-// exists (B and C) only a look at its route tells (HasJobAction).
+// its life (one Terraform operation), and of which version it is (DESIGN.md,
+// "Versions of the service are told apart once"); safe for concurrent use.
 type collections struct {
 	mu                           sync.Mutex
 	gone                         map[target]bool    // whether its API is gone, once a look told
@@ -33,11 +26,6 @@ type collections struct {
 	jobProbe                     sync.Once // HasJobAction's one look
 	jobRoute, jobKnown           bool
 	missingActions               map[target]int64 // an action's 404 although this record existed
-}
-
-func (s *collections) init() {
-	s.gone = map[target]bool{}
-	s.missingActions = map[target]int64{}
 }
 
 // call sends r like do, and resolves a 404 of it against r.target.
@@ -66,7 +54,7 @@ func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) e
 	case !known:
 		return err
 	case gone:
-		return goneError(r, apiErr)
+		return &ServiceGoneError{Method: r.method, Path: r.path, Collection: t.coll, CollectionPath: t.collectionPath(), Err: apiErr}
 	case t.action == "":
 		return err
 	}
@@ -84,11 +72,6 @@ func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) e
 		c.colls.mu.Unlock()
 	}
 	return &MissingActionError{Action: t.action, Method: r.method, Path: r.path, ID: t.id, Existing: existing, Err: apiErr}
-}
-
-// goneError is the *ServiceGoneError of r, a request to r.target's collection.
-func goneError(r apiRequest, apiErr *APIError) error {
-	return &ServiceGoneError{Method: r.method, Path: r.path, Collection: r.target.coll, CollectionPath: r.target.collectionPath(), Err: apiErr}
 }
 
 // collectionGone reports whether t's collection answers 404, asking once
@@ -218,23 +201,19 @@ func (c *Client) KeyMayCallActions(ctx context.Context, project string, coll Col
 }
 
 // HasJobAction reports whether the service has the job action (versions
-// B and C; PostHog removed it in late 2024), and whether anything told:
-// records with filters (B), a service that stores no configs (E or
-// later), else one look, once, at the job route of config id, which must
-// exist: a GET, which the action does not serve, so that it runs nothing.
-// Where the route exists the answer is 405, or 403 to a key with scopes
-// (refused every custom action); where it does not, 404.
+// B and C), and whether anything told: what StoresConfigs knows, else one
+// GET, once, of the job route of config id, which must exist; the action
+// serves only POST, so nothing runs (DESIGN.md, "Versions of the service").
 func (c *Client) HasJobAction(ctx context.Context, project string, coll Collection, id int64) (has, known bool) {
 	if stores, known := c.StoresConfigs(); known {
 		return stores, true // only B's records tell that it stores configs
 	}
 	c.colls.jobProbe.Do(func() {
 		_, err := c.call(ctx, target{project, coll, id, "job"}.request(http.MethodGet))
-		var apiErr *APIError
 		switch {
 		case IsMissingAction(err) || IsServiceGone(err):
 			c.colls.jobKnown = true
-		case err == nil, errors.As(err, &apiErr) && (apiErr.Status == http.StatusMethodNotAllowed || IsKeyRefused(err)):
+		case err == nil, StatusOf(err) == http.StatusMethodNotAllowed || IsKeyRefused(err):
 			c.colls.jobRoute, c.colls.jobKnown = true, true
 		}
 	})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 )
@@ -59,16 +58,7 @@ func (c *Client) HogTemplate(ctx context.Context, project, id string) (*HogTempl
 	if strings.TrimSpace(project) == "" || strings.TrimSpace(id) == "" {
 		return nil, fmt.Errorf("project id and template id must not be empty")
 	}
-	r := apiRequest{method: http.MethodGet, path: projectPath(project, "hog_function_templates") + url.PathEscape(id) + "/"}
-	resp, err := c.do(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	var t HogTemplate
-	if err := json.Unmarshal(resp.body, &t); err != nil {
-		return nil, c.decodeError(r, resp, err)
-	}
-	return &t, nil
+	return getJSON[HogTemplate](ctx, c, projectPath(project, "hog_function_templates")+url.PathEscape(id)+"/")
 }
 
 // HogFunctions returns every hog function of project of type typ that is
@@ -82,9 +72,4 @@ func (c *Client) HogFunctions(ctx context.Context, project, typ string) ([]HogFu
 	return listAll(ctx, what, c.pageSize, func(offset int) (*listPage[HogFunction], error) {
 		return fetchPage[HogFunction](ctx, c, path, q, c.pageSize, offset)
 	}, func(f *HogFunction) string { return f.ID })
-}
-
-// projectPath is /api/projects/{project}/{route}/.
-func projectPath(project, route string) string {
-	return "/api/projects/" + url.PathEscape(project) + "/" + route + "/"
 }

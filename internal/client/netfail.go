@@ -1,9 +1,7 @@
-// What a failed connection means: the failures that
-// waiting cannot mend (the host setting, or this machine's trust in the
-// service's certificate, is wrong), which the client fails at once instead
-// of after max_retries' whole backoff, and a refused connection, each with
-// a hint of what to check. A resolver or handshake that times out and other
-// TLS alerts are none of these, and are retried.
+// What a failed connection means, with a hint of what to check: the
+// failures that waiting cannot mend, failed at once (DESIGN.md), and a
+// refused connection. A resolver or handshake that times out and other TLS
+// alerts are none of these, and are retried.
 
 package client
 
@@ -45,10 +43,6 @@ var handshakeAlerts = map[string]bool{
 	"tls: no application protocol":         true,
 	"tls: encrypted client hello required": true,
 }
-
-// rejectedHere reports a TLS failure found on this side, before the
-// request was written (with TLS 1.3 a server's alert may come after it).
-func rejectedHere(err error) bool { return refusedHere(err, "", "") != "" }
 
 // refusedHere is what a certificate refused here, or a server that does not
 // speak TLS, means and what to check; "" for any other failure.
@@ -111,11 +105,6 @@ func netHint(err error, host string) string {
 			"a server that requires a client certificate or TLS settings this client lacks refuses it too"
 	}
 	return ""
-}
-
-// cannotMend reports netHint's failures but a refused connection.
-func cannotMend(err error) bool {
-	return !connRefused(err) && netHint(err, "") != ""
 }
 
 // dialedAddr is the address a failed dial tried, "" when err names none.

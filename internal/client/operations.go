@@ -72,7 +72,10 @@ func (c *Client) RunJob(ctx context.Context, project string, coll Collection, id
 	if len(job.Payload) > 0 && !json.Valid(job.Payload) {
 		return fmt.Errorf("job of %s %d: payload is not valid JSON", coll, id)
 	}
-	_, err := c.call(ctx, target{project, coll, id, "job"}.request(http.MethodPost).withJSON(map[string]Job{"job": job}))
+	r := target{project, coll, id, "job"}.request(http.MethodPost)
+	r.body, _ = json.Marshal(map[string]Job{"job": job}) // cannot fail: the payload is valid JSON
+	r.contentType = contentTypeJSON
+	_, err := c.call(ctx, r)
 	return err
 }
 
@@ -99,10 +102,13 @@ type target struct {
 	action  string
 }
 
-// collectionPath is /api/projects/{project}/{collection}/. Paths end with a
-// slash, as the spec names them: a write redirected to add one would be lost.
-func (t target) collectionPath() string {
-	return "/api/projects/" + url.PathEscape(t.project) + "/" + url.PathEscape(string(t.coll)) + "/"
+// collectionPath is /api/projects/{project}/{collection}/.
+func (t target) collectionPath() string { return projectPath(t.project, string(t.coll)) }
+
+// projectPath is /api/projects/{project}/{route}/. Paths end with a slash,
+// as the spec names them: a write redirected to add one would be lost.
+func projectPath(project, route string) string {
+	return "/api/projects/" + url.PathEscape(project) + "/" + url.PathEscape(route) + "/"
 }
 
 // request is a request of method to t's record, or its action.
@@ -112,13 +118,6 @@ func (t target) request(method string) apiRequest {
 		p += t.action + "/"
 	}
 	return apiRequest{method: method, path: p, target: t}
-}
-
-// withJSON is r with v as its JSON body, of types whose encoding cannot fail.
-func (r apiRequest) withJSON(v any) apiRequest {
-	r.body, _ = json.Marshal(v)
-	r.contentType = contentTypeJSON
-	return r
 }
 
 // organizationPath is /api/organizations/{org}/{listing}/.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -59,9 +60,7 @@ func getPage[T any](ctx context.Context, c *Client, path string, coll Collection
 // path, narrowed by query.
 func fetchPage[T any](ctx context.Context, c *Client, path string, query url.Values, limit, offset int) (*listPage[T], error) {
 	q := url.Values{}
-	for k, v := range query {
-		q[k] = v
-	}
+	maps.Copy(q, query)
 	if limit > 0 {
 		q.Set("limit", strconv.Itoa(limit))
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
@@ -85,37 +84,24 @@ func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, err
 	if err != nil {
 		return nil, err
 	}
-	r := apiRequest{method: http.MethodGet, path: p + FormatID(id) + "/"}
-	resp, err := c.do(ctx, r)
+	plugin, err := getJSON[Plugin](ctx, c, p+FormatID(id)+"/")
 	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
-		if _, listErr := c.pluginPage(ctx, org, AllPlugins, 1, 0); IsServiceGone(listErr) {
-			return nil, &ServiceGoneError{Method: r.method, Path: r.path, Collection: Collection(AllPlugins), CollectionPath: p, Err: apiErr}
+		if _, listErr := getPage[Plugin](ctx, c, p, Collection(AllPlugins), 1, 0); IsServiceGone(listErr) {
+			return nil, &ServiceGoneError{Method: apiErr.Method, Path: apiErr.Path, Collection: Collection(AllPlugins), CollectionPath: p, Err: apiErr}
 		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	var plugin Plugin
-	if err := json.Unmarshal(resp.body, &plugin); err != nil {
-		return nil, c.decodeError(r, resp, err)
-	}
-	return &plugin, nil
+	return plugin, err
 }
 
 // ListPlugins returns every plugin of org's listing within the budget of
 // one listing; its errors are those of Plugin.
 func (c *Client) ListPlugins(ctx context.Context, org string, listing PluginListing) ([]Plugin, error) {
-	what := fmt.Sprintf("%s of organization %s", listing, org)
-	return listAll(ctx, what, c.pageSize, func(offset int) (*listPage[Plugin], error) {
-		return c.pluginPage(ctx, org, listing, c.pageSize, offset)
-	}, func(p *Plugin) int64 { return p.ID })
-}
-
-// pluginPage reads one page of a listing.
-func (c *Client) pluginPage(ctx context.Context, org string, listing PluginListing, limit, offset int) (*listPage[Plugin], error) {
 	p, err := organizationPath(org, listing)
 	if err != nil {
 		return nil, err
 	}
-	return getPage[Plugin](ctx, c, p, Collection(listing), limit, offset)
+	what := fmt.Sprintf("%s of organization %s", listing, org)
+	return listAll(ctx, what, c.pageSize, func(offset int) (*listPage[Plugin], error) {
+		return getPage[Plugin](ctx, c, p, Collection(listing), c.pageSize, offset)
+	}, func(p *Plugin) int64 { return p.ID })
 }

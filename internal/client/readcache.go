@@ -5,6 +5,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"sync"
@@ -81,11 +82,8 @@ func (s *collState) pages(pageSize int) int {
 
 // NewReadCache returns a cache reading through api with pages of pageSize records.
 func NewReadCache(api pageReader, pageSize int) *ReadCache {
-	if pageSize <= 0 {
-		pageSize = DefaultPageSize
-	}
 	return &ReadCache{
-		api: api, pageSize: pageSize,
+		api: api, pageSize: cmp.Or(max(pageSize, 0), DefaultPageSize),
 		colls: map[collKey]*collState{}, invalidated: map[int64]uint64{}, plugins: map[pluginKey]*pluginInfo{},
 	}
 }
@@ -99,6 +97,30 @@ func (c *ReadCache) Read(ctx context.Context, project string, coll Collection, i
 		return c.withPluginInfo(ctx, k, rec)
 	}
 	return c.get(ctx, k, id, first, nil)
+}
+
+// WithPluginInfo returns recs, records a list of collection coll of project
+// showed, each with its plugin's plugin_info as a page's record gets it
+// (one GET per plugin and operation). A record gone since the list (404, or
+// soft-deleted) is left out. Errors are the client's, from a GET.
+func (c *ReadCache) WithPluginInfo(ctx context.Context, project string, coll Collection, recs []Record) ([]Record, error) {
+	k := collKey{project, coll}
+	out := make([]*Record, len(recs))
+	errs := make([]error, len(recs))
+	parallel(len(recs), func(i int) {
+		out[i], errs[i] = c.withPluginInfo(ctx, k, &recs[i])
+	})
+	kept := make([]Record, 0, len(recs))
+	for i, rec := range out {
+		switch {
+		case IsNotFound(errs[i]):
+		case errs[i] != nil:
+			return nil, errs[i]
+		case !rec.Deleted:
+			kept = append(kept, *rec)
+		}
+	}
+	return kept, nil
 }
 
 // withPluginInfo returns a record from a page of collection k with its

@@ -13,7 +13,7 @@ import (
 )
 
 // fixture is a local pageReader holding n transformation configs in project 1, a
-// client with pages of pageSize records, and a cache over that
+// client with pages of pageSize records, and a cache over that.
 type fixture struct {
 	srv   *localapi.Running
 	api   *Client

@@ -3,6 +3,7 @@ package client
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -71,7 +72,7 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 			st.maybeSent.Store(true)
 			return fmt.Errorf("reading the answer: %w", err)
 		case len(body) > maxAnswerBytes:
-			return &AnswerTooLargeError{Limit: maxAnswerBytes}
+			return &AnswerTooLargeError{Method: r.method, Path: r.path, Limit: maxAnswerBytes}
 		}
 		return nil
 	})
@@ -115,7 +116,6 @@ func (c *Client) do(ctx context.Context, r apiRequest) (*apiResponse, error) {
 		case errors.As(err, &closed): // held back by a pause that ends too late
 			return nil, st.throttledError(ctx, closed, nil)
 		case errors.As(err, &big): // never retried: the same request brings the same answer
-			big.Method, big.Path = r.method, r.path
 			return nil, big
 		case resp != nil && (resp.StatusCode < 400 || resp.StatusCode > 499):
 			// The request arrived; only a 4xx proves it was not applied.
@@ -164,4 +164,18 @@ func (c *Client) decodeError(r apiRequest, resp *apiResponse, err error) error {
 		got = quote(redact(answerLine(string(resp.body)), c.apiKey))
 	}
 	return fmt.Errorf("%s %s: the %d answer is not the expected JSON (%w); got %s", r.method, r.path, resp.status, err, got)
+}
+
+// getJSON GETs path and decodes its answer, a T.
+func getJSON[T any](ctx context.Context, c *Client, path string) (*T, error) {
+	r := apiRequest{method: http.MethodGet, path: path}
+	resp, err := c.do(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	if err := json.Unmarshal(resp.body, &v); err != nil {
+		return nil, c.decodeError(r, resp, err)
+	}
+	return &v, nil
 }

@@ -19,7 +19,7 @@ import (
 // The retry policy: a 429 until the deadline, outside MaxRetries; 502, 503,
 // 504 and transport errors but of a POST that may have left (it could create
 // twice); never a 500 (deterministic on the live service), an answer too
-// large, or what waiting cannot mend (unreachable.go).
+// large, or what waiting cannot mend (netfail.go).
 
 // maxThrottleWaitWithoutDeadline bounds the throttling a call without a
 // deadline waits for: the default read timeout of a resource.
@@ -102,16 +102,19 @@ func (c *Client) retryPolicy(st *callState) retryablehttp.CheckRetry {
 	}
 }
 
-// notSent reports whether err proves that no byte of the request was written.
+// notSent reports whether err proves that no byte of the request was
+// written; of TLS failures only those found on this side do (with TLS 1.3 a
+// server's alert may come after the request).
 func notSent(err error) bool {
 	var opErr *net.OpError
-	return isA[*net.DNSError](err) || rejectedHere(err) || isA[*SilentHostError](err) ||
+	return isA[*net.DNSError](err) || refusedHere(err, "", "") != "" || isA[*SilentHostError](err) ||
 		errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
 }
 
-// permanentTransportError reports errors that a retry cannot fix.
+// permanentTransportError reports errors that a retry cannot fix: netHint's
+// but a refused connection, and the client's own refusals.
 func permanentTransportError(err error) bool {
-	return cannotMend(err) || isA[*SilentHostError](err) || errors.Is(err, errTooManyRedirects) || isA[*RedirectError](err) ||
+	return !connRefused(err) && netHint(err, "") != "" || isA[*SilentHostError](err) || errors.Is(err, errTooManyRedirects) || isA[*RedirectError](err) ||
 		isA[*AnswerTooLargeError](err) || isA[*throttle.ClosedError](err) || isA[*throttle.PaceError](err) ||
 		strings.Contains(err.Error(), "unsupported protocol scheme")
 }

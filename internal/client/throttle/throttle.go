@@ -26,12 +26,10 @@ func (RealClock) Now() time.Time { return time.Now() }
 
 // Sleep waits d or until ctx is done.
 func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-t.C:
+	case <-time.After(d): // collected once unreferenced (Go 1.23)
 		return nil
 	}
 }
@@ -45,12 +43,10 @@ const (
 )
 
 // Throttle is shared by the requests of one client, so that one request's
-// 429 slows all of them (the service would throttle them too): a token
-// bucket (x/time/rate) paces them; a 429 closes a gate until its
-// Retry-After, which x/time/rate cannot, and a pause's first 429 halves the
-// pace and drops the burst to one, so that the held requests go out one by
-// one (429s of requests sent before it only extend it); each other answer
-// wins back a twentieth of the pace.
+// 429 slows all of them: a token bucket (x/time/rate) paces them, and a 429
+// closes a gate until its Retry-After, which x/time/rate cannot. A pause's
+// first 429 drops the burst to one, so that the held requests go out one by
+// one; 429s of requests sent before it only extend it.
 type Throttle struct {
 	clock    Clock
 	ceiling  rate.Limit                     // the configured pace, in tokens per second
@@ -74,12 +70,10 @@ func New(perMinute int, backoff func(streak int) time.Duration, clk Clock) *Thro
 	if perMinute <= 0 {
 		return t
 	}
-	burst := max(1, perMinute/burstShare)
-	refill := max(1, perMinute-burst)
-	t.ceiling = rate.Limit(float64(refill) / 60)
-	t.maxBurst = burst
+	t.maxBurst = max(1, perMinute/burstShare)
+	t.ceiling = rate.Limit(float64(max(1, perMinute-t.maxBurst)) / 60) // with the burst, perMinute a minute
 	t.step = t.ceiling / increaseShare
-	t.pace = rate.NewLimiter(t.ceiling, burst)
+	t.pace = rate.NewLimiter(t.ceiling, t.maxBurst)
 	return t
 }
 
@@ -195,14 +189,10 @@ func (t *Throttle) Answered(sentAt time.Time) {
 		return
 	}
 	t.streak = 0
-	if t.pace == nil {
+	if t.pace == nil || t.pace.Limit() >= t.ceiling {
 		return
 	}
-	cur := t.pace.Limit()
-	if cur >= t.ceiling {
-		return
-	}
-	next := min(t.ceiling, cur+t.step)
+	next := min(t.ceiling, t.pace.Limit()+t.step)
 	now := t.clock.Now()
 	t.pace.SetLimitAt(now, next)
 	t.pace.SetBurstAt(now, max(1, int(float64(t.maxBurst)*float64(next/t.ceiling))))
