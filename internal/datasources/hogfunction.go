@@ -55,8 +55,8 @@ type HogFunction struct {
 	Name            types.String `tfsdk:"name"`
 	Description     types.String `tfsdk:"description"`
 	InputsJSON      types.String `tfsdk:"inputs_json"`
-	SecretInputs    types.List   `tfsdk:"secret_inputs"`
-	DroppedSettings types.List   `tfsdk:"dropped_settings"`
+	SecretInputs    []string     `tfsdk:"secret_inputs"`
+	DroppedSettings []string     `tfsdk:"dropped_settings"`
 	FiltersJSON     types.String `tfsdk:"filters_json"`
 	ExecutionOrder  types.Int64  `tfsdk:"execution_order"`
 	Enabled         types.Bool   `tfsdk:"enabled"`
@@ -161,7 +161,6 @@ func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configre
 		Available: types.BoolValue(false), Reason: types.StringNull(),
 		TemplateID: types.StringNull(), TemplateStatus: types.StringNull(), Type: types.StringNull(),
 		Name: types.StringNull(), Description: types.StringNull(), InputsJSON: types.StringNull(),
-		SecretInputs: types.ListNull(types.StringType), DroppedSettings: types.ListNull(types.StringType),
 		FiltersJSON: types.StringNull(), ExecutionOrder: types.Int64Null(), Enabled: c.Enabled, ExistingID: types.StringNull(),
 	}
 	if coll != client.Transformations {
@@ -248,7 +247,7 @@ func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *configresour
 	}
 	settings, _ := configresource.ParseSettings(string(stored))
 	inputs := map[string]any{}
-	var secrets, dropped []string
+	secrets, dropped := []string{}, []string{} // [], not null, once a template is known
 	for _, k := range slices.Sorted(maps.Keys(settings)) {
 		v := settings[k]
 		switch {
@@ -265,7 +264,7 @@ func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *configresour
 		}
 	}
 	h.InputsJSON = types.StringValue(marshalAsGo(inputs))
-	h.SecretInputs, h.DroppedSettings = stringList(secrets), stringList(dropped)
+	h.SecretInputs, h.DroppedSettings = secrets, dropped
 	h.FiltersJSON = types.StringValue(answeredFilters(t.Filters))
 	for _, in := range t.InputsSchema {
 		_, given := inputs[in.Key]
@@ -353,13 +352,4 @@ func joinReason(r types.String, more string) types.String {
 		return types.StringValue(more)
 	}
 	return types.StringValue(r.ValueString() + " " + more)
-}
-
-func stringList(ss []string) types.List {
-	vals := make([]types.String, len(ss))
-	for i, s := range ss {
-		vals[i] = types.StringValue(s)
-	}
-	l, _ := types.ListValueFrom(context.Background(), types.StringType, vals) // strings always convert
-	return l
 }
