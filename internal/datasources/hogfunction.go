@@ -157,12 +157,7 @@ const maxExecutionOrder = 32767
 // Of returns the successor of config c of collection coll, whose record
 // carries plugin_info and the stored settings (secrets masked).
 func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configresource.RecordModel, pluginInfo, stored json.RawMessage) *HogFunction {
-	h := &HogFunction{
-		Available: types.BoolValue(false), Reason: types.StringNull(),
-		TemplateID: types.StringNull(), TemplateStatus: types.StringNull(), Type: types.StringNull(),
-		Name: types.StringNull(), Description: types.StringNull(), InputsJSON: types.StringNull(),
-		FiltersJSON: types.StringNull(), ExecutionOrder: types.Int64Null(), Enabled: c.Enabled, ExistingID: types.StringNull(),
-	}
+	h := &HogFunction{Available: types.BoolValue(false), Enabled: c.Enabled} // the others null: their zero values
 	if coll != client.Transformations {
 		h.Reason = types.StringValue("Import apps have no hog function successor: PostHog has no template for them and " +
 			"its migration leaves them out. PostHog suggests a scheduled job of your own that sends the events, or a " +
