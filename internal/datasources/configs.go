@@ -87,15 +87,7 @@ func readConfigs(ctx context.Context, d *dataSource[configsDataSourceModel], m *
 		m.Configs[i].FromRecord(&recs[i])
 		m.Configs[i].HogFunction = succ.Of(ctx, d.kind.Collection, &m.Configs[i].RecordModel, recs[i].PluginInfo, recs[i].Settings)
 	}
-	warnSuccessors(succ, diags)
-}
-
-// warnSuccessors adds the warning of what the successors' lookups could
-// not tell: a key without hog_function:read still reads the configs.
-func warnSuccessors(succ *Successors, diags *diag.Diagnostics) {
-	if summary, detail, ok := succ.Warning(); ok {
-		diags.AddAttributeWarning(path.Root("hog_function"), summary, detail)
-	}
+	succ.Warn(diags)
 }
 
 // NewConfig is the data source pipeline_KIND_config: one record by id, one GET.
@@ -141,5 +133,5 @@ func readConfig(ctx context.Context, d *dataSource[recordModel], m *recordModel,
 	m.FromRecord(rec)
 	succ := NewSuccessors(meta.Client, project)
 	m.HogFunction = succ.Of(ctx, d.kind.Collection, &m.RecordModel, rec.PluginInfo, rec.Settings)
-	warnSuccessors(succ, diags)
+	succ.Warn(diags)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -83,21 +85,21 @@ func NewSuccessors(c *client.Client, project string) *Successors {
 	return &Successors{c: c, project: project, templates: map[string]*client.HogTemplate{}}
 }
 
-// Warning is what the lookups could not tell, if anything failed.
-func (s *Successors) Warning() (summary, detail string, ok bool) {
+// Warn adds the warning of what the lookups could not tell, if anything
+// failed: a key without hog_function:read still reads the configs.
+func (s *Successors) Warn(diags *diag.Diagnostics) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.failed == nil {
-		return "", "", false
+		return
 	}
-	summary = "Hog function templates could not be read"
-	detail = "hog_function shows only what the configs tell: whether a template can succeed each config, which " +
+	detail := "hog_function shows only what the configs tell: whether a template can succeed each config, which " +
 		"settings it keeps and which hog functions PostHog already made stay unknown.\n\n"
 	if client.IsForbidden(s.failed) {
 		detail += "The API key may not read hog functions: give it the hog_function:read scope (PostHog: Settings, " +
 			"Personal API keys), which the official provider's posthog_hog_function needs anyway.\n\n"
 	}
-	return summary, detail + s.failed.Error(), true
+	diags.AddAttributeWarning(path.Root("hog_function"), "Hog function templates could not be read", detail+s.failed.Error())
 }
 
 // template returns template id, nil when PostHog has none; known is false
