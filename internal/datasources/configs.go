@@ -85,7 +85,7 @@ func readConfigs(ctx context.Context, d *dataSource[configsDataSourceModel], m *
 	for i := range recs {
 		m.Configs[i].ProjectID = m.ProjectID
 		m.Configs[i].FromRecord(&recs[i])
-		m.Configs[i].HogFunction = succ.Of(ctx, d.kind.Collection, &m.Configs[i].RecordModel, recs[i].PluginInfo, recs[i].Settings)
+		m.Configs[i].HogFunction = succ.Of(ctx, d.kind.Collection, &recs[i])
 	}
 	succ.Warn(diags)
 }
@@ -132,6 +132,6 @@ func readConfig(ctx context.Context, d *dataSource[recordModel], m *recordModel,
 	m.ProjectID = types.StringValue(project)
 	m.FromRecord(rec)
 	succ := NewSuccessors(meta.Client, project)
-	m.HogFunction = succ.Of(ctx, d.kind.Collection, &m.RecordModel, rec.PluginInfo, rec.Settings)
+	m.HogFunction = succ.Of(ctx, d.kind.Collection, rec)
 	succ.Warn(diags)
 }

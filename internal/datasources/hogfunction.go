@@ -156,10 +156,10 @@ func (s *Successors) existing(ctx context.Context, template string, order int64)
 // maxExecutionOrder is the top of the range of a hog function's execution_order.
 const maxExecutionOrder = 32767
 
-// Of returns the successor of config c of collection coll, whose record
-// carries plugin_info and the stored settings (secrets masked).
-func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configresource.RecordModel, pluginInfo, stored json.RawMessage) *HogFunction {
-	h := &HogFunction{Available: types.BoolValue(false), Enabled: c.Enabled} // the others null: their zero values
+// Of returns the successor of config rec of collection coll, which carries
+// plugin_info and the stored settings (secrets masked).
+func (s *Successors) Of(ctx context.Context, coll client.Collection, rec *client.Record) *HogFunction {
+	h := &HogFunction{Available: types.BoolValue(false), Enabled: types.BoolValue(rec.Enabled)} // the others null: their zero values
 	if coll != client.Transformations {
 		h.Reason = types.StringValue("Import apps have no hog function successor: PostHog has no template for them and " +
 			"its migration leaves them out. PostHog suggests a scheduled job of your own that sends the events, or a " +
@@ -169,7 +169,7 @@ func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configre
 	var info struct {
 		URL *string `json:"url"`
 	}
-	_ = json.Unmarshal(pluginInfo, &info) // lenient: plugin_info may be null
+	_ = json.Unmarshal(rec.PluginInfo, &info) // lenient: plugin_info may be null
 	id, ok := HogTemplateID(info.URL)
 	if !ok {
 		h.Reason = types.StringValue("PostHog has no hog function template for this plugin (only plugins of PostHog's " +
@@ -188,7 +188,7 @@ func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configre
 			"yourself, or keep the config until PostHog removes the API.", id))
 		return h
 	}
-	missing := s.fill(h, t, c, pluginInfo, stored)
+	missing := fill(h, t, rec)
 	switch {
 	case t.Status == "hidden":
 		h.Reason = types.StringValue(fmt.Sprintf("The template %s is internal (hidden): PostHog refuses to create a "+
@@ -201,7 +201,7 @@ func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configre
 	default:
 		h.Available = types.BoolValue(true)
 	}
-	same, others, known := s.existing(ctx, id, c.Order.ValueInt64())
+	same, others, known := s.existing(ctx, id, rec.Order)
 	switch {
 	case !known:
 		h.Reason = joinReason(h.Reason, "Whether PostHog already made a hog function of this config is unknown (see the warning).")
@@ -217,15 +217,15 @@ func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configre
 	return h
 }
 
-// fill sets what template t makes of config c: the type, name and
+// fill sets what template t makes of config rec: the type, name and
 // description the service gives it, the settings the template keeps, the
 // secrets to supply again, the filters the service answers, the order. It
 // returns the inputs t requires that neither the settings nor a default
 // give.
-func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *configresource.RecordModel, pluginInfo, stored json.RawMessage) (missing []string) {
+func fill(h *HogFunction, t *client.HogTemplate, rec *client.Record) (missing []string) {
 	h.TemplateStatus = types.StringValue(t.Status)
 	h.Type = types.StringValue(t.Type)
-	p := configresource.PluginOf(pluginInfo)
+	p := configresource.PluginOf(rec.PluginInfo)
 	switch {
 	case p.Name.Text != nil && strings.TrimSpace(*p.Name.Text) != "":
 		h.Name = types.StringValue(strings.TrimSpace(*p.Name.Text))
@@ -235,14 +235,14 @@ func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *configresour
 	if t.Description != nil && strings.TrimSpace(*t.Description) != "" {
 		h.Description = types.StringValue(strings.TrimSpace(*t.Description))
 	}
-	if o := c.Order.ValueInt64(); o >= 0 && o <= maxExecutionOrder {
+	if o := rec.Order; o >= 0 && o <= maxExecutionOrder {
 		h.ExecutionOrder = types.Int64Value(o)
 	}
 	declared := map[string]bool{}
 	for _, in := range t.InputsSchema {
 		declared[in.Key] = true
 	}
-	settings, _ := configresource.ParseSettings(string(stored))
+	settings, _ := configresource.ParseSettings(string(rec.Settings))
 	inputs := map[string]any{}
 	secrets, dropped := []string{}, []string{} // [], not null, once a template is known
 	for _, k := range slices.Sorted(maps.Keys(settings)) {
