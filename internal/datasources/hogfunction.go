@@ -285,29 +285,25 @@ func answeredFilters(raw json.RawMessage) string {
 	if _, ok := f["source"]; !ok {
 		f["source"] = "events"
 	}
-	return marshalAsGo(stripServerFields(f))
+	stripServerFields(f)
+	return marshalAsGo(f)
 }
 
 // stripServerFields drops the keys the official provider drops from every
-// JSON attribute it reads back, at any depth.
-func stripServerFields(v any) any {
+// JSON attribute it reads back, at any depth, from v, which it changes.
+func stripServerFields(v any) {
 	switch v := v.(type) {
 	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			if k != "bytecode" && k != "order" {
-				out[k] = stripServerFields(e)
-			}
+		delete(v, "bytecode")
+		delete(v, "order")
+		for _, e := range v {
+			stripServerFields(e)
 		}
-		return out
 	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = stripServerFields(e)
+		for _, e := range v {
+			stripServerFields(e)
 		}
-		return out
 	}
-	return v
 }
 
 // marshalAsGo writes v as Go's json.Marshal does, after a round trip
