@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -68,12 +67,11 @@ type HogFunction struct {
 // Successors looks up the successors of a project's configs for one read
 // of a data source: each template once, the project's hog functions once.
 // A lookup the key may not make, or that fails, leaves the successors
-// without what it would have told, and Warning says so once.
+// without what it would have told, and Warn says so once. A read looks up
+// one config after another: no lock.
 type Successors struct {
-	c       *client.Client
-	project string
-
-	mu        sync.Mutex
+	c         *client.Client
+	project   string
 	templates map[string]*client.HogTemplate // nil value: PostHog has no such template
 	functions []client.HogFunction
 	listed    bool
@@ -88,8 +86,6 @@ func NewSuccessors(c *client.Client, project string) *Successors {
 // Warn adds the warning of what the lookups could not tell, if anything
 // failed: a key without hog_function:read still reads the configs.
 func (s *Successors) Warn(diags *diag.Diagnostics) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.failed == nil {
 		return
 	}
@@ -105,8 +101,6 @@ func (s *Successors) Warn(diags *diag.Diagnostics) {
 // template returns template id, nil when PostHog has none; known is false
 // when it could not be told.
 func (s *Successors) template(ctx context.Context, id string) (t *client.HogTemplate, known bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if t, ok := s.templates[id]; ok {
 		return t, true
 	}
@@ -129,8 +123,6 @@ func (s *Successors) template(ctx context.Context, id string) (t *client.HogTemp
 // execution order, and the ids of those of the template at other orders;
 // known is false when they could not be listed.
 func (s *Successors) existing(ctx context.Context, template string, order int64) (same []client.HogFunction, others []string, known bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if !s.listed && s.failed == nil {
 		fns, err := s.c.HogFunctions(ctx, s.project, "transformation")
 		if err != nil {
