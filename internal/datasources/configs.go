@@ -95,11 +95,7 @@ var NewConfig = newDataSource("config", configSchema, readConfig)
 
 func configSchema(k framework.Kind) schema.Schema {
 	attrs := recordDataSourceAttributes(k)
-	attrs["id"] = schema.Int64Attribute{
-		Required:            true,
-		MarkdownDescription: fmt.Sprintf("Identifier of the %s to read.", k.Noun),
-		Validators:          []validator.Int64{int64validator.AtLeast(1)},
-	}
+	attrs["id"] = configIDArgument(fmt.Sprintf("Identifier of the %s to read.", k.Noun))
 	attrs["project_id"] = projectIDArgument("config")
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Reads one %s by its id, with everything PostHog shows about it: also "+

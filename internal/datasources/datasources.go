@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -116,6 +117,11 @@ func projectIDArgument(what string) schema.StringAttribute {
 			"provider's `project_id`.", what),
 		Validators: []validator.String{framework.ProjectIDValidator()},
 	}
+}
+
+// configIDArgument is the required id of the config a data source reads.
+func configIDArgument(description string) schema.Int64Attribute {
+	return schema.Int64Attribute{Required: true, MarkdownDescription: description, Validators: []validator.Int64{int64validator.AtLeast(1)}}
 }
 
 // hogFunctionAttribute is the config's way off: the hog function that can
