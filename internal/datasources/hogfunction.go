@@ -17,14 +17,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
-// The way off a config, as the service can really give it (the notes' "The
-// way off"): the hog function template that succeeds the config's plugin,
-// looked up in the templates API; what of the config's settings it keeps;
-// the filters the service will answer; and the hog function PostHog may
-// already have made of the config. The data sources show it in the terms
-// of the official provider's posthog_hog_function, whose read-back compares
-// JSON byte for byte, so every JSON text here is written as Go's
-// json.Marshal writes it after a round trip through interface{}.
+// The way off a config, as the service really gives it: see DESIGN.md, "The
+// way off needs no `migrate`". posthog_hog_function compares JSON byte for
+// byte, so every JSON text here is written as it reads it back (marshalAsGo).
 
 // HogTemplateID returns the hog function template PostHog names for the
 // plugin at url (plugin_info's url): "plugin-" and the url without
