@@ -1,8 +1,6 @@
 package createonce
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,8 +30,7 @@ type unsavedCreate struct {
 
 // unsavedFile is where j remembers that host answered a create unsaved.
 func (j *journal) unsavedFile(host string) string {
-	sum := sha256.Sum256([]byte(host))
-	return filepath.Join(j.dir, "unsaved-"+hex.EncodeToString(sum[:8])+".json")
+	return filepath.Join(j.dir, "unsaved-"+shortHash(host)+".json")
 }
 
 // noteUnsaved remembers the create host answered without a stored config.
