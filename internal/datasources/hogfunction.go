@@ -146,7 +146,7 @@ const maxExecutionOrder = 32767
 // Of returns the successor of config rec of collection coll, which carries
 // plugin_info and the stored settings (secrets masked).
 func (s *Successors) Of(ctx context.Context, coll client.Collection, rec *client.Record) *HogFunction {
-	h := &HogFunction{Available: types.BoolValue(false), Enabled: types.BoolValue(rec.Enabled)} // the others null: their zero values
+	h := &HogFunction{Available: types.BoolValue(false), Enabled: types.BoolValue(rec.Enabled)} // others: null
 	if coll != client.Transformations {
 		h.Reason = types.StringValue("Import apps have no hog function successor: PostHog has no template for them and " +
 			"its migration leaves them out. PostHog suggests a scheduled job of your own that sends the events, or a " +
