@@ -101,16 +101,15 @@ func (j *journal) claim(ctx context.Context, c *client.Client, k framework.Kind,
 func orphanConfig(ctx context.Context, c *client.Client, k framework.Kind, project string, req Request, id int64) (*client.Record, client.Collection, error) {
 	for _, kk := range k.OwnFirst() {
 		rec, err := c.Get(ctx, project, kk.Collection, id)
-		if client.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
+		switch {
+		case client.IsNotFound(err): // not this collection's
+		case err != nil:
 			return nil, "", err
-		}
-		if !req.Holds(rec, true) {
+		case !req.Holds(rec, true):
 			return nil, "", nil
+		default:
+			return rec, kk.Collection, nil
 		}
-		return rec, kk.Collection, nil
 	}
 	return nil, "", nil
 }

@@ -40,7 +40,7 @@ func JournalDir(workdir, dataDir, workspace string) string {
 	if fi, err := os.Stat(dataDir); err != nil || !fi.IsDir() { //nolint:gosec // G703: the user's own TF_DATA_DIR
 		return ""
 	}
-	owner := ""
+	owner := "" // keys the journal too when the data directory is shared
 	realWork, errW := filepath.EvalSymlinks(workdir)
 	realData, errD := filepath.EvalSymlinks(dataDir)
 	if errW != nil || errD != nil || !within(realData, realWork) {
@@ -49,7 +49,7 @@ func JournalDir(workdir, dataDir, workspace string) string {
 			owner = workdir
 		}
 	}
-	return filepath.Join(dataDir, journalSubdir, journalKey(owner, workspace))
+	return filepath.Join(dataDir, journalSubdir, shortHash(owner+"\x00"+workspace))
 }
 
 // within reports whether path is dir or inside it (both clean).
@@ -71,9 +71,8 @@ func workspace(dataDir string) string {
 	return "default"
 }
 
-// journalKey names the journal of a workspace of a data directory, and of
-// owner, the working directory, when the data directory is shared ("").
-func journalKey(owner, workspace string) string {
-	sum := sha256.Sum256([]byte(owner + "\x00" + workspace))
+// shortHash names a journal file or directory after s.
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:8])
 }

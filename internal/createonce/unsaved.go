@@ -1,8 +1,6 @@
 package createonce
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,8 +30,7 @@ type unsavedCreate struct {
 
 // unsavedFile is where j remembers that host answered a create unsaved.
 func (j *journal) unsavedFile(host string) string {
-	sum := sha256.Sum256([]byte(host))
-	return filepath.Join(j.dir, "unsaved-"+hex.EncodeToString(sum[:8])+".json")
+	return filepath.Join(j.dir, "unsaved-"+shortHash(host)+".json")
 }
 
 // noteUnsaved remembers the create host answered without a stored config.
@@ -84,12 +81,10 @@ func (e *UnsavedBeforeError) Error() string { return e.Explain() }
 
 // Explain says what happened before, why nothing was sent, and what to do.
 func (e *UnsavedBeforeError) Explain() string {
-	before := "A create in this working directory and workspace"
+	before := "A create in this working directory and workspace was answered without a stored config"
 	if e.Request != "" {
 		before = fmt.Sprintf("A create in this working directory and workspace (%s, at %s) was answered %d %s without "+
 			"a stored config", e.Request, e.At.Format(time.RFC3339), e.Status, http.StatusText(e.Status))
-	} else {
-		before += " was answered without a stored config"
 	}
 	return fmt.Sprintf("%s: the service at %s no longer stores plugin configs (%s) and made a hog function "+
 		"instead. Each create sent makes another hog function, which runs on every event too, so nothing was sent.\n\n"+

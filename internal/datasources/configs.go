@@ -85,17 +85,9 @@ func readConfigs(ctx context.Context, d *dataSource[configsDataSourceModel], m *
 	for i := range recs {
 		m.Configs[i].ProjectID = m.ProjectID
 		m.Configs[i].FromRecord(&recs[i])
-		m.Configs[i].HogFunction = succ.Of(ctx, d.kind.Collection, &m.Configs[i].RecordModel, recs[i].PluginInfo, recs[i].Settings)
+		m.Configs[i].HogFunction = succ.Of(ctx, d.kind.Collection, &recs[i])
 	}
-	warnSuccessors(succ, diags)
-}
-
-// warnSuccessors adds the warning of what the successors' lookups could
-// not tell: a key without hog_function:read still reads the configs.
-func warnSuccessors(succ *Successors, diags *diag.Diagnostics) {
-	if summary, detail, ok := succ.Warning(); ok {
-		diags.AddAttributeWarning(path.Root("hog_function"), summary, detail)
-	}
+	succ.Warn(diags)
 }
 
 // NewConfig is the data source pipeline_KIND_config: one record by id, one GET.
@@ -103,11 +95,7 @@ var NewConfig = newDataSource("config", configSchema, readConfig)
 
 func configSchema(k framework.Kind) schema.Schema {
 	attrs := recordDataSourceAttributes(k)
-	attrs["id"] = schema.Int64Attribute{
-		Required:            true,
-		MarkdownDescription: fmt.Sprintf("Identifier of the %s to read.", k.Noun),
-		Validators:          []validator.Int64{int64validator.AtLeast(1)},
-	}
+	attrs["id"] = configIDArgument(fmt.Sprintf("Identifier of the %s to read.", k.Noun))
 	attrs["project_id"] = projectIDArgument("config")
 	return schema.Schema{
 		MarkdownDescription: fmt.Sprintf("Reads one %s by its id, with everything PostHog shows about it: also "+
@@ -140,6 +128,6 @@ func readConfig(ctx context.Context, d *dataSource[recordModel], m *recordModel,
 	m.ProjectID = types.StringValue(project)
 	m.FromRecord(rec)
 	succ := NewSuccessors(meta.Client, project)
-	m.HogFunction = succ.Of(ctx, d.kind.Collection, &m.RecordModel, rec.PluginInfo, rec.Settings)
-	warnSuccessors(succ, diags)
+	m.HogFunction = succ.Of(ctx, d.kind.Collection, rec)
+	succ.Warn(diags)
 }

@@ -8,12 +8,14 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
@@ -58,6 +60,32 @@ func (d *dataSource[M]) Read(ctx context.Context, req datasource.ReadRequest, re
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}
+}
+
+// recordModel holds every attribute of one config record, as the data sources
+// show it.
+type recordModel struct {
+	configresource.RecordModel
+	Deleted         types.Bool           `tfsdk:"deleted"`
+	Error           jsontypes.Normalized `tfsdk:"error"`
+	PluginInfo      jsontypes.Normalized `tfsdk:"plugin_info"`
+	DeliveryRate24h jsontypes.Normalized `tfsdk:"delivery_rate_24h"`
+	TeamID          types.Int64          `tfsdk:"team_id"`
+	// HogFunction is the config's way off, which the data sources look up
+	// (Successors.Of); FromRecord leaves it as it is.
+	HogFunction *HogFunction `tfsdk:"hog_function"`
+}
+
+// FromRecord sets every attribute the service returns from rec: the
+// record's (RecordModel.FromRecord), then what only the data sources show.
+// project_id is not part of a record.
+func (m *recordModel) FromRecord(rec *client.Record) {
+	m.RecordModel.FromRecord(rec)
+	m.PluginInfo = configresource.JSONValue(rec.PluginInfo)
+	m.Deleted = types.BoolValue(rec.Deleted)
+	m.Error = configresource.JSONValue(rec.Error)
+	m.DeliveryRate24h = configresource.JSONValue(rec.DeliveryRate24h)
+	m.TeamID = types.Int64Value(rec.TeamID)
 }
 
 func computedString(description string) schema.StringAttribute {
@@ -116,6 +144,11 @@ func projectIDArgument(what string) schema.StringAttribute {
 			"provider's `project_id`.", what),
 		Validators: []validator.String{framework.ProjectIDValidator()},
 	}
+}
+
+// configIDArgument is the required id of the config a data source reads.
+func configIDArgument(description string) schema.Int64Attribute {
+	return schema.Int64Attribute{Required: true, MarkdownDescription: description, Validators: []validator.Int64{int64validator.AtLeast(1)}}
 }
 
 // hogFunctionAttribute is the config's way off: the hog function that can

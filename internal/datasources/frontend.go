@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -32,12 +30,8 @@ func frontendSchema(k framework.Kind) schema.Schema {
 		MarkdownDescription: fmt.Sprintf("Reads the frontend of a %s's plugin, the JavaScript PostHog serves "+
 			"for it. Today's PostHog serves it to browser sessions only, not to API keys.", k.Noun),
 		Attributes: map[string]schema.Attribute{
-			"project_id": projectIDArgument("config"),
-			"config_id": schema.Int64Attribute{
-				Required:            true,
-				MarkdownDescription: fmt.Sprintf("Identifier of the %s.", k.Noun),
-				Validators:          []validator.Int64{int64validator.AtLeast(1)},
-			},
+			"project_id":   projectIDArgument("config"),
+			"config_id":    configIDArgument(fmt.Sprintf("Identifier of the %s.", k.Noun)),
 			"content":      computedString("The frontend source, as text."),
 			"content_type": computedString("The media type PostHog sent, e.g. `application/javascript; charset=UTF-8`."),
 		},

@@ -7,8 +7,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -16,14 +17,9 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
-// The way off a config, as the service can really give it (the notes' "The
-// way off"): the hog function template that succeeds the config's plugin,
-// looked up in the templates API; what of the config's settings it keeps;
-// the filters the service will answer; and the hog function PostHog may
-// already have made of the config. The data sources show it in the terms
-// of the official provider's posthog_hog_function, whose read-back compares
-// JSON byte for byte, so every JSON text here is written as Go's
-// json.Marshal writes it after a round trip through interface{}.
+// The way off a config, as the service really gives it: see DESIGN.md, "The
+// way off needs no `migrate`". posthog_hog_function compares JSON byte for
+// byte, so every JSON text here is written as it reads it back (marshalAsGo).
 
 // HogTemplateID returns the hog function template PostHog names for the
 // plugin at url (plugin_info's url): "plugin-" and the url without
@@ -55,8 +51,8 @@ type HogFunction struct {
 	Name            types.String `tfsdk:"name"`
 	Description     types.String `tfsdk:"description"`
 	InputsJSON      types.String `tfsdk:"inputs_json"`
-	SecretInputs    types.List   `tfsdk:"secret_inputs"`
-	DroppedSettings types.List   `tfsdk:"dropped_settings"`
+	SecretInputs    []string     `tfsdk:"secret_inputs"`
+	DroppedSettings []string     `tfsdk:"dropped_settings"`
 	FiltersJSON     types.String `tfsdk:"filters_json"`
 	ExecutionOrder  types.Int64  `tfsdk:"execution_order"`
 	Enabled         types.Bool   `tfsdk:"enabled"`
@@ -66,12 +62,11 @@ type HogFunction struct {
 // Successors looks up the successors of a project's configs for one read
 // of a data source: each template once, the project's hog functions once.
 // A lookup the key may not make, or that fails, leaves the successors
-// without what it would have told, and Warning says so once.
+// without what it would have told, and Warn says so once. A read looks up
+// one config after another: no lock.
 type Successors struct {
-	c       *client.Client
-	project string
-
-	mu        sync.Mutex
+	c         *client.Client
+	project   string
 	templates map[string]*client.HogTemplate // nil value: PostHog has no such template
 	functions []client.HogFunction
 	listed    bool
@@ -83,28 +78,24 @@ func NewSuccessors(c *client.Client, project string) *Successors {
 	return &Successors{c: c, project: project, templates: map[string]*client.HogTemplate{}}
 }
 
-// Warning is what the lookups could not tell, if anything failed.
-func (s *Successors) Warning() (summary, detail string, ok bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// Warn adds the warning of what the lookups could not tell, if anything
+// failed: a key without hog_function:read still reads the configs.
+func (s *Successors) Warn(diags *diag.Diagnostics) {
 	if s.failed == nil {
-		return "", "", false
+		return
 	}
-	summary = "Hog function templates could not be read"
-	detail = "hog_function shows only what the configs tell: whether a template can succeed each config, which " +
+	detail := "hog_function shows only what the configs tell: whether a template can succeed each config, which " +
 		"settings it keeps and which hog functions PostHog already made stay unknown.\n\n"
 	if client.IsForbidden(s.failed) {
 		detail += "The API key may not read hog functions: give it the hog_function:read scope (PostHog: Settings, " +
 			"Personal API keys), which the official provider's posthog_hog_function needs anyway.\n\n"
 	}
-	return summary, detail + s.failed.Error(), true
+	diags.AddAttributeWarning(path.Root("hog_function"), "Hog function templates could not be read", detail+s.failed.Error())
 }
 
 // template returns template id, nil when PostHog has none; known is false
 // when it could not be told.
 func (s *Successors) template(ctx context.Context, id string) (t *client.HogTemplate, known bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if t, ok := s.templates[id]; ok {
 		return t, true
 	}
@@ -127,8 +118,6 @@ func (s *Successors) template(ctx context.Context, id string) (t *client.HogTemp
 // execution order, and the ids of those of the template at other orders;
 // known is false when they could not be listed.
 func (s *Successors) existing(ctx context.Context, template string, order int64) (same []client.HogFunction, others []string, known bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if !s.listed && s.failed == nil {
 		fns, err := s.c.HogFunctions(ctx, s.project, "transformation")
 		if err != nil {
@@ -154,16 +143,10 @@ func (s *Successors) existing(ctx context.Context, template string, order int64)
 // maxExecutionOrder is the top of the range of a hog function's execution_order.
 const maxExecutionOrder = 32767
 
-// Of returns the successor of config c of collection coll, whose record
-// carries plugin_info and the stored settings (secrets masked).
-func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configresource.RecordModel, pluginInfo, stored json.RawMessage) *HogFunction {
-	h := &HogFunction{
-		Available: types.BoolValue(false), Reason: types.StringNull(),
-		TemplateID: types.StringNull(), TemplateStatus: types.StringNull(), Type: types.StringNull(),
-		Name: types.StringNull(), Description: types.StringNull(), InputsJSON: types.StringNull(),
-		SecretInputs: types.ListNull(types.StringType), DroppedSettings: types.ListNull(types.StringType),
-		FiltersJSON: types.StringNull(), ExecutionOrder: types.Int64Null(), Enabled: c.Enabled, ExistingID: types.StringNull(),
-	}
+// Of returns the successor of config rec of collection coll, which carries
+// plugin_info and the stored settings (secrets masked).
+func (s *Successors) Of(ctx context.Context, coll client.Collection, rec *client.Record) *HogFunction {
+	h := &HogFunction{Available: types.BoolValue(false), Enabled: types.BoolValue(rec.Enabled)} // others: null
 	if coll != client.Transformations {
 		h.Reason = types.StringValue("Import apps have no hog function successor: PostHog has no template for them and " +
 			"its migration leaves them out. PostHog suggests a scheduled job of your own that sends the events, or a " +
@@ -173,7 +156,7 @@ func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configre
 	var info struct {
 		URL *string `json:"url"`
 	}
-	_ = json.Unmarshal(pluginInfo, &info) // lenient: plugin_info may be null
+	_ = json.Unmarshal(rec.PluginInfo, &info) // lenient: plugin_info may be null
 	id, ok := HogTemplateID(info.URL)
 	if !ok {
 		h.Reason = types.StringValue("PostHog has no hog function template for this plugin (only plugins of PostHog's " +
@@ -192,7 +175,7 @@ func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configre
 			"yourself, or keep the config until PostHog removes the API.", id))
 		return h
 	}
-	missing := s.fill(h, t, c, pluginInfo, stored)
+	missing := fill(h, t, rec)
 	switch {
 	case t.Status == "hidden":
 		h.Reason = types.StringValue(fmt.Sprintf("The template %s is internal (hidden): PostHog refuses to create a "+
@@ -205,7 +188,7 @@ func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configre
 	default:
 		h.Available = types.BoolValue(true)
 	}
-	same, others, known := s.existing(ctx, id, c.Order.ValueInt64())
+	same, others, known := s.existing(ctx, id, rec.Order)
 	switch {
 	case !known:
 		h.Reason = joinReason(h.Reason, "Whether PostHog already made a hog function of this config is unknown (see the warning).")
@@ -221,15 +204,15 @@ func (s *Successors) Of(ctx context.Context, coll client.Collection, c *configre
 	return h
 }
 
-// fill sets what template t makes of config c: the type, name and
+// fill sets what template t makes of config rec: the type, name and
 // description the service gives it, the settings the template keeps, the
 // secrets to supply again, the filters the service answers, the order. It
 // returns the inputs t requires that neither the settings nor a default
 // give.
-func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *configresource.RecordModel, pluginInfo, stored json.RawMessage) (missing []string) {
+func fill(h *HogFunction, t *client.HogTemplate, rec *client.Record) (missing []string) {
 	h.TemplateStatus = types.StringValue(t.Status)
 	h.Type = types.StringValue(t.Type)
-	p := configresource.PluginOf(pluginInfo)
+	p := configresource.PluginOf(rec.PluginInfo)
 	switch {
 	case p.Name.Text != nil && strings.TrimSpace(*p.Name.Text) != "":
 		h.Name = types.StringValue(strings.TrimSpace(*p.Name.Text))
@@ -239,16 +222,16 @@ func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *configresour
 	if t.Description != nil && strings.TrimSpace(*t.Description) != "" {
 		h.Description = types.StringValue(strings.TrimSpace(*t.Description))
 	}
-	if o := c.Order.ValueInt64(); o >= 0 && o <= maxExecutionOrder {
+	if o := rec.Order; o >= 0 && o <= maxExecutionOrder {
 		h.ExecutionOrder = types.Int64Value(o)
 	}
 	declared := map[string]bool{}
 	for _, in := range t.InputsSchema {
 		declared[in.Key] = true
 	}
-	settings, _ := configresource.ParseSettings(string(stored))
+	settings, _ := configresource.ParseSettings(string(rec.Settings))
 	inputs := map[string]any{}
-	var secrets, dropped []string
+	secrets, dropped := []string{}, []string{} // [], not null, once a template is known
 	for _, k := range slices.Sorted(maps.Keys(settings)) {
 		v := settings[k]
 		switch {
@@ -265,7 +248,7 @@ func (s *Successors) fill(h *HogFunction, t *client.HogTemplate, c *configresour
 		}
 	}
 	h.InputsJSON = types.StringValue(marshalAsGo(inputs))
-	h.SecretInputs, h.DroppedSettings = stringList(secrets), stringList(dropped)
+	h.SecretInputs, h.DroppedSettings = secrets, dropped
 	h.FiltersJSON = types.StringValue(answeredFilters(t.Filters))
 	for _, in := range t.InputsSchema {
 		_, given := inputs[in.Key]
@@ -289,29 +272,25 @@ func answeredFilters(raw json.RawMessage) string {
 	if _, ok := f["source"]; !ok {
 		f["source"] = "events"
 	}
-	return marshalAsGo(stripServerFields(f))
+	stripServerFields(f)
+	return marshalAsGo(f)
 }
 
 // stripServerFields drops the keys the official provider drops from every
-// JSON attribute it reads back, at any depth.
-func stripServerFields(v any) any {
+// JSON attribute it reads back, at any depth, from v, which it changes.
+func stripServerFields(v any) {
 	switch v := v.(type) {
 	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			if k != "bytecode" && k != "order" {
-				out[k] = stripServerFields(e)
-			}
+		delete(v, "bytecode")
+		delete(v, "order")
+		for _, e := range v {
+			stripServerFields(e)
 		}
-		return out
 	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = stripServerFields(e)
+		for _, e := range v {
+			stripServerFields(e)
 		}
-		return out
 	}
-	return v
 }
 
 // marshalAsGo writes v as Go's json.Marshal does, after a round trip
@@ -353,13 +332,4 @@ func joinReason(r types.String, more string) types.String {
 		return types.StringValue(more)
 	}
 	return types.StringValue(r.ValueString() + " " + more)
-}
-
-func stringList(ss []string) types.List {
-	vals := make([]types.String, len(ss))
-	for i, s := range ss {
-		vals[i] = types.StringValue(s)
-	}
-	l, _ := types.ListValueFrom(context.Background(), types.StringType, vals) // strings always convert
-	return l
 }

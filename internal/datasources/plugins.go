@@ -93,12 +93,10 @@ func readPlugins(ctx context.Context, d *dataSource[pluginsModel], m *pluginsMod
 	}
 	ctx, cancel := framework.DataSourceContext(ctx)
 	defer cancel()
-	org := client.CurrentOrganization
-	if framework.IsSet(m.OrganizationID) {
-		org = m.OrganizationID.ValueString()
-	} else {
-		m.OrganizationID = types.StringValue(org)
+	if !framework.IsSet(m.OrganizationID) {
+		m.OrganizationID = types.StringValue(client.CurrentOrganization)
 	}
+	org := m.OrganizationID.ValueString()
 	plugins, err := meta.Client.ListPlugins(ctx, org, d.kind.Collection.PluginListing())
 	summary := fmt.Sprintf("Could not list the %s plugins of organization %s", d.kind.PluginNoun, org)
 	switch {

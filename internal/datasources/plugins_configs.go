@@ -14,11 +14,9 @@ import (
 )
 
 // pluginsOfConfigs is the way round a plugin listing that refused a key
-// limited to projects: the plugins the configs of the provider's project
-// use, from their plugin_info, which the service writes with the listings'
-// own serializer, so every attribute is the listing's. On today's service,
-// which makes no new configs, a project can use no other plugin. It warns
-// of what it did; when it cannot, the error (summary) says both failures.
+// limited to projects (DESIGN.md, "A key limited to projects still finds its
+// plugins"): the plugins the provider's project's configs show in plugin_info.
+// It warns of what it did; when it cannot, the error (summary) says both failures.
 func pluginsOfConfigs(ctx context.Context, meta *framework.ProviderData, k framework.Kind, refused error, summary string,
 	diags *diag.Diagnostics,
 ) ([]client.Plugin, bool) {

@@ -55,13 +55,8 @@ func Kinds() []Kind { return []Kind{Transformation, ImportApp} }
 
 // OwnFirst returns every kind, k first: where a config of k may show.
 func (k Kind) OwnFirst() []Kind {
-	kinds := []Kind{k}
-	for _, o := range Kinds() {
-		if o.Name != k.Name {
-			kinds = append(kinds, o)
-		}
-	}
-	return kinds
+	others := slices.DeleteFunc(Kinds(), func(o Kind) bool { return o.Name == k.Name })
+	return append([]Kind{k}, others...)
 }
 
 // TypeSuffix is "_<kind>_<construct>", which follows the provider's type name.

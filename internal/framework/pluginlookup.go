@@ -15,8 +15,7 @@ import (
 // answers that hold for the whole operation, kept, and the looks under way,
 // shared. Its zero value is ready.
 type pluginLookups struct {
-	mu     sync.Mutex
-	known  map[int64]pluginAnswer
+	known  sync.Map // id -> pluginAnswer
 	flight singleflight.Group
 }
 
@@ -49,12 +48,7 @@ func (d *ProviderData) Plugin(ctx context.Context, id int64) (*client.Plugin, er
 			p, err := d.Client.Plugin(ctx, client.CurrentOrganization, id)
 			a := pluginAnswer{plugin: p, err: err, ownerEnded: err != nil && ctx.Err() != nil}
 			if err == nil || lastingRefusal(err) {
-				l.mu.Lock()
-				if l.known == nil {
-					l.known = map[int64]pluginAnswer{}
-				}
-				l.known[id] = a
-				l.mu.Unlock()
+				l.known.Store(id, a)
 			}
 			return a, nil
 		})
@@ -72,10 +66,9 @@ func (d *ProviderData) Plugin(ctx context.Context, id int64) (*client.Plugin, er
 }
 
 func (l *pluginLookups) get(id int64) (pluginAnswer, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	a, ok := l.known[id]
-	return a, ok
+	a, ok := l.known.Load(id)
+	answer, _ := a.(pluginAnswer)
+	return answer, ok
 }
 
 // lastingRefusal reports an answer the same request gets again within the

@@ -89,10 +89,7 @@ func PlanProjectID(ctx context.Context, meta *ProviderData, w ProjectWitness, re
 	}
 	// Raw values: the framework's path lookups cost more than the rest of such a plan.
 	configured := RawString(RawAttributes(req.Config.Raw)[projectIDName])
-	prior := types.StringNull()
-	if !req.State.Raw.IsNull() {
-		prior = RawString(RawAttributes(req.State.Raw)[projectIDName])
-	}
+	prior := RawString(RawAttributes(req.State.Raw)[projectIDName]) // absent (a create): null
 	if meta == nil || configured.IsUnknown() {
 		// Known only at apply: a configured project written otherwise replaces.
 		if !configured.IsNull() && IsSet(prior) && !configured.Equal(prior) {
