@@ -72,14 +72,8 @@ func (t FiltersType) ValueFromString(_ context.Context, in basetypes.StringValue
 // ValueFromTerraform implements attr.Type.
 func (t FiltersType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
 	v, err := t.StringType.ValueFromTerraform(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	s, ok := v.(basetypes.StringValue)
-	if !ok {
-		return nil, fmt.Errorf("unexpected value type %T", v)
-	}
-	return FiltersValue{StringValue: s}, nil
+	s, _ := v.(basetypes.StringValue) // all that StringType makes
+	return FiltersValue{StringValue: s}, err
 }
 
 // FiltersValue is a value of FiltersType.
@@ -91,9 +85,6 @@ type FiltersValue struct {
 func NewFiltersValue(s string) FiltersValue {
 	return FiltersValue{StringValue: basetypes.NewStringValue(s)}
 }
-
-// NewFiltersRaw returns filters holding a string value as it is.
-func NewFiltersRaw(v basetypes.StringValue) FiltersValue { return FiltersValue{StringValue: v} }
 
 // NewFiltersNull returns null filters.
 func NewFiltersNull() FiltersValue { return FiltersValue{StringValue: basetypes.NewStringNull()} }
@@ -110,14 +101,8 @@ func (v FiltersValue) Equal(o attr.Value) bool {
 // StringSemanticEquals implements basetypes.StringValuableWithSemanticEquals:
 // filters the service stores alike are equal, and the state keeps the
 // configured text.
-func (v FiltersValue) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	other, ok := newValuable.(FiltersValue)
-	if !ok {
-		diags.AddError("Semantic equality check error",
-			fmt.Sprintf("Expected a FiltersValue, got %T. This is a bug in the provider.", newValuable))
-		return false, diags
-	}
+func (v FiltersValue) StringSemanticEquals(ctx context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
+	other, diags := newValuable.ToStringValue(ctx)
 	return FiltersEqual(v.ValueString(), other.ValueString()), diags
 }
 
