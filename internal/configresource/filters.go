@@ -200,18 +200,12 @@ func filtersFromAPI(raw json.RawMessage, prior FiltersValue) FiltersValue {
 // drops: its records came without them in this operation, or do at a look
 // at the project's first record (Client.Learn) when nothing was read yet
 // and the apply would send them (a create, or filters the state has not).
-func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
+	filters, prior FiltersValue,
+) {
 	meta := r.Meta()
-	if meta == nil || req.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) {
+	if meta == nil || req.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) || !framework.IsSet(filters) || filters.FiltersNothing() {
 		return
-	}
-	var filters, prior FiltersValue
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, filtersPath, &filters)...)
-	if !framework.IsSet(filters) || filters.FiltersNothing() {
-		return
-	}
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, filtersPath, &prior)...)
 	}
 	var project types.String
 	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, framework.ProjectIDPath, &project)...)
