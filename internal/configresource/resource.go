@@ -78,9 +78,12 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	if stores, known := meta.Client.StoresConfigs(); !known || !stores || framework.IsSet(cfg.secret) && !checked {
 		in.Settings = client.Opt[json.RawMessage]{}
 	}
-	rec, err := createonce.Create(ctx, meta, r.kind, project,
-		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(cfg.secret, nil),
-			Holds: func(rec *client.Record, fallback bool) bool { return HoldsSent(rec, in, fallback) }}, &resp.Diagnostics)
+	rec, err := createonce.Create(ctx, meta, r.kind, project, createonce.Request{
+		Input: in, Settings: settings, SecretKeys: settingKeys(cfg.secret, nil),
+		Holds: func(rec *client.Record, fallback bool) bool {
+			return madeBy(rec, in) && (!fallback || matchesFallback(rec, in))
+		},
+	}, &resp.Diagnostics)
 	if err != nil {
 		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return

@@ -5,16 +5,10 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
-// HoldsSent reports whether rec may be the config that a create of in made,
-// as the service stores and shows what it was sent; with fallback, a name
-// or description left out (or blank) must show the plugin's own too.
-func HoldsSent(rec *client.Record, in client.RecordInput, fallback bool) bool {
-	return madeBy(rec, in) && (!fallback || matchesFallback(rec, in))
-}
-
-// madeBy reports whether rec may be the config a create of in made: an
-// active config holding everything in sends. A name or description left out
-// is checked by matchesFallback.
+// madeBy reports whether rec may be the config a create of in made, as the
+// service stores and shows what it was sent: an active config holding
+// everything in sends. A name or description left out is checked by
+// matchesFallback.
 func madeBy(rec *client.Record, in client.RecordInput) bool {
 	if rec.Deleted {
 		return false
