@@ -171,16 +171,15 @@ func planFilters(configured types.String, proposed, state FiltersValue) FiltersV
 
 // filtersUpdate is the filters to send, if any: {} for filters removed (the
 // service refuses null).
-func filtersUpdate(plan, state FiltersValue) (client.Opt[json.RawMessage], bool) {
+func filtersUpdate(plan, state FiltersValue) client.Opt[json.RawMessage] {
 	switch {
 	case plan.FiltersNothing() && state.FiltersNothing():
-		return client.Opt[json.RawMessage]{}, false
 	case plan.IsNull():
-		return client.Some(json.RawMessage("{}")), true
+		return client.Some(json.RawMessage("{}"))
 	case state.IsNull() || !FiltersEqual(plan.ValueString(), state.ValueString()):
-		return client.Some(json.RawMessage(plan.ValueString())), true
+		return client.Some(json.RawMessage(plan.ValueString()))
 	}
-	return client.Opt[json.RawMessage]{}, false
+	return client.Opt[json.RawMessage]{}
 }
 
 // filtersFromAPI renders the service's filters as compact JSON, null when

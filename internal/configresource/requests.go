@@ -55,8 +55,8 @@ func updateInput(plan, state, config *RecordModel) (client.RecordInput, bool) {
 	if textChanged(plan.Description, state.Description) {
 		in.Description, changed = optionalString(config.Description, plan.Description), true
 	}
-	if f, ok := filtersUpdate(plan.Filters, state.Filters); ok {
-		in.Filters, changed = f, true
+	if in.Filters = filtersUpdate(plan.Filters, state.Filters); !in.Filters.IsZero() {
+		changed = true
 	}
 	return in, changed
 }
