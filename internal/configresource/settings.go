@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -212,9 +211,6 @@ func (s Settings) text() string {
 	return string(b)
 }
 
-// SortedKeys lists the keys of s in order, for stable messages.
-func (s Settings) SortedKeys() []string { return slices.Sorted(maps.Keys(s)) }
-
 // SecretKeys returns the config keys plugin_info marks secret, and whether
 // it tells (list pages send null).
 func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
@@ -226,12 +222,9 @@ func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
 // left out; prior while it says the same. A key beyond prior (set in the UI)
 // shows, so the plan says an update, which replaces them all, removes it.
 func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes.Normalized) jsontypes.Normalized {
-	if python.IsNull(raw) {
-		return jsontypes.NewNormalizedNull()
-	}
 	obj, ok := python.Object(string(raw))
 	if !ok {
-		return JSONValue(raw) // not an object: shown as sent
+		return JSONValue(raw) // null, or not an object: shown as sent
 	}
 	got := Settings(obj)
 	for k, v := range got {
