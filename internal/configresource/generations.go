@@ -94,7 +94,7 @@ func describePlugin(id int64, rec *client.Record) string {
 // Client.StoresConfigs tells), that no apply can make the config again.
 // Terraform plans a destroy with a provider that read nothing, so the
 // plugin facts tell, with no request: a destroy is one PATCH.
-func (r *configResource) warnFinalDestroy(ctx context.Context, prior *RecordModel, private privateReader, diags *diag.Diagnostics) {
+func (r *configResource) warnFinalDestroy(ctx context.Context, prior *RecordModel, private privateState, diags *diag.Diagnostics) {
 	meta := r.Meta()
 	if meta == nil {
 		return

@@ -367,7 +367,7 @@ func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool
 
 // refuseUnread refuses to plan against a state of only project and id (not
 // refreshed since a move or import), which would replace the config.
-func (r *configResource) refuseUnread(ctx context.Context, state *RecordModel, private privateReader, diags *diag.Diagnostics) bool {
+func (r *configResource) refuseUnread(ctx context.Context, state *RecordModel, private privateState, diags *diag.Diagnostics) bool {
 	if !state.Plugin.IsNull() || state.ID.IsNull() {
 		return false
 	}

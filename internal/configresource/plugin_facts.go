@@ -36,17 +36,16 @@ type pluginFacts struct {
 	BlankDescription bool `json:"bd,omitempty"`
 }
 
-type privateReader interface {
+// privateState is a request's or response's private state, whose type the
+// framework keeps internal.
+type privateState interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
-type privateWriter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
 // readPrivate returns the JSON value at key of private state, and whether
 // there is one (no plugin facts before the first read).
-func readPrivate[T any](ctx context.Context, p privateReader, key string) (T, bool) {
+func readPrivate[T any](ctx context.Context, p privateState, key string) (T, bool) {
 	var v T
 	if p == nil {
 		return v, false
@@ -59,7 +58,7 @@ func readPrivate[T any](ctx context.Context, p privateReader, key string) (T, bo
 }
 
 // writePrivate stores v as JSON at key of private state.
-func writePrivate(ctx context.Context, p privateWriter, key string, v any) diag.Diagnostics {
+func writePrivate(ctx context.Context, p privateState, key string, v any) diag.Diagnostics {
 	if p == nil {
 		return nil
 	}
@@ -86,8 +85,7 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts, noCreates bool) plugin
 	f.NoCreates = noCreates
 	if p.SecretKeys != nil {
 		// Never nil, which would be stored as null: not known.
-		keys := slices.AppendSeq(make([]string, 0, len(p.SecretKeys)), maps.Keys(p.SecretKeys))
-		slices.Sort(keys)
+		keys := append([]string{}, slices.Sorted(maps.Keys(p.SecretKeys))...)
 		f.SecretKeys = &keys
 	}
 	if isPlugins, told := p.Name.Shows(rec.Name); told {

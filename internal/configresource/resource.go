@@ -266,7 +266,7 @@ func (r *configResource) read(ctx context.Context, meta *framework.ProviderData,
 // storeRecord stores the answer to a create or update into the plan m, its
 // plugin facts (prior's where it does not tell) and the identity.
 func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *RecordModel,
-	prior pluginFacts, state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+	prior pluginFacts, state *tfsdk.State, private privateState, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
 ) {
 	r.checkDroppedFilters(m.Filters, rec, diags)
 	facts := pluginFactsOf(rec, prior, makesNoConfigs(r.Meta().Client))
