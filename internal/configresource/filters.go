@@ -26,7 +26,6 @@ import (
 
 var filtersPath = path.Root("filters")
 
-// filtersAttribute is the filters attribute.
 func filtersAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		CustomType: FiltersType{},

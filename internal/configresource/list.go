@@ -84,7 +84,6 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 	}
 }
 
-// records lists the records to show.
 func (l *configListResource) records(ctx context.Context, req list.ListRequest) (string, []client.Record, diag.Diagnostics) {
 	var cfg configListModel
 	diags := req.Config.Get(ctx, &cfg)

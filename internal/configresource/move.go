@@ -101,7 +101,6 @@ func (r *configResource) moveState(ctx context.Context, req resource.MoveStateRe
 	r.movePeer(ctx, req, peers[i], source, resp)
 }
 
-// movePeer moves a peer's resource that holds a config of this collection.
 func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateRequest, p peer, source string, resp *resource.MoveStateResponse) {
 	named := source
 	refuse := func(reason string) {
@@ -342,7 +341,6 @@ func bodySettings(raw json.RawMessage) []string {
 	return slices.Sorted(maps.Keys(body.Config))
 }
 
-// withArticle puts "a" or "an" before a noun.
 func withArticle(noun string) string {
 	if strings.ContainsAny(noun[:1], "aeiou") {
 		return "an " + noun

@@ -13,7 +13,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
-// pluginFactsKey is the private-state key of the plugin facts.
 const pluginFactsKey = "plugin"
 
 // pluginFacts is what planning needs of the plugin (plugin_info), and of
@@ -57,7 +56,6 @@ func readPrivate[T any](ctx context.Context, p privateState, key string) (T, boo
 	return v, true
 }
 
-// writePrivate stores v as JSON at key of private state.
 func writePrivate(ctx context.Context, p privateState, key string, v any) diag.Diagnostics {
 	if p == nil {
 		return nil
@@ -97,7 +95,6 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts, noCreates bool) plugin
 	return f
 }
 
-// makesNoConfigs reports whether c knows that its service makes no configs.
 func makesNoConfigs(c *client.Client) bool {
 	stores, known := c.StoresConfigs()
 	return known && !stores

@@ -53,7 +53,6 @@ type configured struct {
 	secret types.String
 }
 
-// configuredOf reads a configuration's raw value.
 func configuredOf(raw tftypes.Value) configured {
 	a := framework.RawAttributes(raw)
 	c, _ := configOf(a)

@@ -25,7 +25,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
-// schemaVersion is the version of the resource's state (UpgradeState).
 const schemaVersion = 1
 
 // The attributes named outside the schema's own literals (the plan's,
@@ -119,7 +118,6 @@ func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 	}
 }
 
-// timeoutDescription describes the time limit of one operation.
 func timeoutDescription(operation string, def time.Duration) string {
 	return fmt.Sprintf("Time limit of %s, retries included. Defaults to %d minutes.",
 		operation, int(def.Minutes()))

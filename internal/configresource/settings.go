@@ -28,7 +28,6 @@ var (
 	secretSettingsPath = path.Root(settingsSecret)
 )
 
-// settingsAttributes are the plugin settings' attributes.
 func settingsAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"config": schema.StringAttribute{
