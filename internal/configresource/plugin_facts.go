@@ -36,7 +36,7 @@ type pluginFacts struct {
 }
 
 // privateState is a request's or response's private state, whose type the
-// framework keeps internal.
+// framework keeps internal (a nil one reads as empty).
 type privateState interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
@@ -44,11 +44,7 @@ type privateState interface {
 
 // readPrivate returns the JSON value at key of private state, and whether
 // there is one (no plugin facts before the first read).
-func readPrivate[T any](ctx context.Context, p privateState, key string) (T, bool) {
-	var v T
-	if p == nil {
-		return v, false
-	}
+func readPrivate[T any](ctx context.Context, p privateState, key string) (v T, ok bool) {
 	raw, diags := p.GetKey(ctx, key)
 	if diags.HasError() || len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
 		return *new(T), false
@@ -57,9 +53,6 @@ func readPrivate[T any](ctx context.Context, p privateState, key string) (T, boo
 }
 
 func writePrivate(ctx context.Context, p privateState, key string, v any) diag.Diagnostics {
-	if p == nil {
-		return nil
-	}
 	raw, _ := json.Marshal(v) // strings and booleans always encode
 	return p.SetKey(ctx, key, raw)
 }
