@@ -1,7 +1,6 @@
 package configresource
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
@@ -154,37 +153,28 @@ func ownText(raw json.RawMessage) OwnText {
 // does: the list form's objects with a text key, secret when "secret" is true
 // to Python; the object form's members, none secret; nil, nil otherwise.
 func configSchemaKeys(raw json.RawMessage) (all, secret map[string]bool) {
-	all, secret = map[string]bool{}, map[string]bool{}
-	switch raw = bytes.TrimSpace(raw); {
-	case len(raw) > 0 && raw[0] == '{':
-		var members map[string]json.RawMessage
-		if json.Unmarshal(raw, &members) != nil {
-			return nil, secret
-		}
-		for k := range members {
-			all[k] = true
-		}
-	case len(raw) > 0 && raw[0] == '[':
-		var fields []json.RawMessage
-		if json.Unmarshal(raw, &fields) != nil {
-			return nil, nil
-		}
-		for _, f := range fields {
-			var field struct {
-				Key    json.RawMessage `json:"key"`
-				Secret json.RawMessage `json:"secret"`
-			}
-			var key string
-			if json.Unmarshal(f, &field) != nil || json.Unmarshal(field.Key, &key) != nil {
-				continue // not an object with a text key: the service skips it too
-			}
-			all[key] = true
-			if python.Truthy(field.Secret) {
-				secret[key] = true
-			}
-		}
-	default:
+	var members map[string]json.RawMessage
+	var fields []json.RawMessage
+	if python.IsNull(raw) || json.Unmarshal(raw, &members) != nil && json.Unmarshal(raw, &fields) != nil {
 		return nil, nil
+	}
+	all, secret = map[string]bool{}, map[string]bool{}
+	for k := range members {
+		all[k] = true
+	}
+	for _, f := range fields {
+		var field struct {
+			Key    json.RawMessage `json:"key"`
+			Secret json.RawMessage `json:"secret"`
+		}
+		var key string
+		if json.Unmarshal(f, &field) != nil || json.Unmarshal(field.Key, &key) != nil {
+			continue // not an object with a text key: the service skips it too
+		}
+		all[key] = true
+		if python.Truthy(field.Secret) {
+			secret[key] = true
+		}
 	}
 	return all, secret
 }
