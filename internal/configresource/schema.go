@@ -32,7 +32,7 @@ const schemaVersion = 1
 const (
 	idAttribute    = "id"
 	timeoutsBlock  = "timeouts"
-	settingsSecret = "secret_config_wo"
+	settingsSecret = "secret_config_wo" //nolint:gosec // the name of an attribute, not a credential
 )
 
 var (
