@@ -84,19 +84,13 @@ func (s settingsValidator) ValidateString(ctx context.Context, req validator.Str
 
 // sameJSON reports whether configured settings (null: no change) are the state's.
 func sameJSON(configured types.String, state jsontypes.Normalized) bool {
-	if !framework.IsSet(configured) {
-		return true
-	}
-	return framework.IsSet(state) &&
+	return !framework.IsSet(configured) || framework.IsSet(state) &&
 		python.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString()))
 }
 
 // planSettings plans the plugin settings; left out, they stay.
 func planSettings(configured types.String, proposed, state jsontypes.Normalized) jsontypes.Normalized {
-	switch {
-	case configured.IsUnknown():
-		return proposed
-	case sameJSON(configured, state):
+	if !configured.IsUnknown() && sameJSON(configured, state) {
 		return state
 	}
 	return proposed
