@@ -44,9 +44,8 @@ var (
 	_ xattr.ValidateableAttribute                = FiltersValue{}
 )
 
-// FiltersType is the type of the filters attribute: a JSON object string
-// compared as the service normalises it, so that what it reads back is no
-// diff.
+// FiltersType is the filters attribute's type: JSON object text compared
+// as the service normalises it, so that what it reads back is no diff.
 type FiltersType struct {
 	basetypes.StringType
 }

@@ -90,10 +90,8 @@ func describePlugin(id int64, rec *client.Record) string {
 }
 
 // warnFinalDestroy warns in the plan of a destroy, on a service that makes
-// no configs any more (the plugin facts of the config's last answer, or
-// Client.StoresConfigs tells), that no apply can make the config again.
-// Terraform plans a destroy with a provider that read nothing, so the
-// plugin facts tell, with no request: a destroy is one PATCH.
+// no configs any more, that no apply can make the config again. The plugin
+// facts tell, with no request (a destroy is one PATCH), or StoresConfigs.
 func (r *configResource) warnFinalDestroy(ctx context.Context, prior *RecordModel, private privateState, diags *diag.Diagnostics) {
 	meta := r.Meta()
 	if meta == nil {

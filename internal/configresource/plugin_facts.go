@@ -19,10 +19,8 @@ const pluginFactsKey = "plugin"
 // service's last answer.
 type pluginFacts struct {
 	// Whether the service was known to make no configs when it answered
-	// (Client.StoresConfigs: an answer as today's service gives it, or a
-	// create of the same run that stored nothing), so a destroy is for
-	// good. Kept here because a destroy is planned by a provider that has
-	// read nothing.
+	// (Client.StoresConfigs), so a destroy is for good. Kept here because a
+	// destroy is planned by a provider that has read nothing.
 	NoCreates  bool      `json:"nc,omitempty"`
 	SecretKeys *[]string `json:"s,omitempty"` // sorted; nil when no answer told
 	// Whether the config's name or description is the plugin's.
