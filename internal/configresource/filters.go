@@ -26,7 +26,6 @@ import (
 
 var filtersPath = path.Root("filters")
 
-// filtersAttribute is the filters attribute.
 func filtersAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		CustomType: FiltersType{},
@@ -45,9 +44,8 @@ var (
 	_ xattr.ValidateableAttribute                = FiltersValue{}
 )
 
-// FiltersType is the type of the filters attribute: a JSON object string
-// compared as the service normalises it, so that what it reads back is no
-// diff.
+// FiltersType is the filters attribute's type: JSON object text compared
+// as the service normalises it, so that what it reads back is no diff.
 type FiltersType struct {
 	basetypes.StringType
 }
@@ -72,14 +70,8 @@ func (t FiltersType) ValueFromString(_ context.Context, in basetypes.StringValue
 // ValueFromTerraform implements attr.Type.
 func (t FiltersType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
 	v, err := t.StringType.ValueFromTerraform(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	s, ok := v.(basetypes.StringValue)
-	if !ok {
-		return nil, fmt.Errorf("unexpected value type %T", v)
-	}
-	return FiltersValue{StringValue: s}, nil
+	s, _ := v.(basetypes.StringValue) // all that StringType makes
+	return FiltersValue{StringValue: s}, err
 }
 
 // FiltersValue is a value of FiltersType.
@@ -91,9 +83,6 @@ type FiltersValue struct {
 func NewFiltersValue(s string) FiltersValue {
 	return FiltersValue{StringValue: basetypes.NewStringValue(s)}
 }
-
-// NewFiltersRaw returns filters holding a string value as it is.
-func NewFiltersRaw(v basetypes.StringValue) FiltersValue { return FiltersValue{StringValue: v} }
 
 // NewFiltersNull returns null filters.
 func NewFiltersNull() FiltersValue { return FiltersValue{StringValue: basetypes.NewStringNull()} }
@@ -110,14 +99,8 @@ func (v FiltersValue) Equal(o attr.Value) bool {
 // StringSemanticEquals implements basetypes.StringValuableWithSemanticEquals:
 // filters the service stores alike are equal, and the state keeps the
 // configured text.
-func (v FiltersValue) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	other, ok := newValuable.(FiltersValue)
-	if !ok {
-		diags.AddError("Semantic equality check error",
-			fmt.Sprintf("Expected a FiltersValue, got %T. This is a bug in the provider.", newValuable))
-		return false, diags
-	}
+func (v FiltersValue) StringSemanticEquals(ctx context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
+	other, diags := newValuable.ToStringValue(ctx)
 	return FiltersEqual(v.ValueString(), other.ValueString()), diags
 }
 
@@ -186,16 +169,15 @@ func planFilters(configured types.String, proposed, state FiltersValue) FiltersV
 
 // filtersUpdate is the filters to send, if any: {} for filters removed (the
 // service refuses null).
-func filtersUpdate(plan, state FiltersValue) (client.Opt[json.RawMessage], bool) {
+func filtersUpdate(plan, state FiltersValue) client.Opt[json.RawMessage] {
 	switch {
 	case plan.FiltersNothing() && state.FiltersNothing():
-		return client.Opt[json.RawMessage]{}, false
 	case plan.IsNull():
-		return client.Some(json.RawMessage("{}")), true
+		return client.Some(json.RawMessage("{}"))
 	case state.IsNull() || !FiltersEqual(plan.ValueString(), state.ValueString()):
-		return client.Some(json.RawMessage(plan.ValueString())), true
+		return client.Some(json.RawMessage(plan.ValueString()))
 	}
-	return client.Opt[json.RawMessage]{}, false
+	return client.Opt[json.RawMessage]{}
 }
 
 // filtersFromAPI renders the service's filters as compact JSON, null when
@@ -215,18 +197,12 @@ func filtersFromAPI(raw json.RawMessage, prior FiltersValue) FiltersValue {
 // drops: its records came without them in this operation, or do at a look
 // at the project's first record (Client.Learn) when nothing was read yet
 // and the apply would send them (a create, or filters the state has not).
-func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *configResource) planDroppedFilters(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
+	filters, prior FiltersValue,
+) {
 	meta := r.Meta()
-	if meta == nil || req.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) {
+	if meta == nil || req.Plan.Raw.IsNull() || resp.Plan.Raw.Equal(req.State.Raw) || !framework.IsSet(filters) || filters.FiltersNothing() {
 		return
-	}
-	var filters, prior FiltersValue
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, filtersPath, &filters)...)
-	if !framework.IsSet(filters) || filters.FiltersNothing() {
-		return
-	}
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, filtersPath, &prior)...)
 	}
 	var project types.String
 	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, framework.ProjectIDPath, &project)...)

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/createonce"
@@ -91,16 +90,13 @@ func describePlugin(id int64, rec *client.Record) string {
 }
 
 // warnFinalDestroy warns in the plan of a destroy, on a service that makes
-// no configs any more (the plugin facts of the config's last answer, or
-// Client.StoresConfigs tells), that no apply can make the config again.
-// Terraform plans a destroy with a provider that read nothing, so the
-// plugin facts tell, with no request: a destroy is one PATCH.
-func (r *configResource) warnFinalDestroy(ctx context.Context, state tftypes.Value, private privateReader, diags *diag.Diagnostics) {
+// no configs any more, that no apply can make the config again. The plugin
+// facts tell, with no request (a destroy is one PATCH), or StoresConfigs.
+func (r *configResource) warnFinalDestroy(ctx context.Context, prior *RecordModel, private privateState, diags *diag.Diagnostics) {
 	meta := r.Meta()
-	if meta == nil || state.IsNull() {
+	if meta == nil {
 		return
 	}
-	prior, _ := configOf(framework.RawAttributes(state))
 	project, id := prior.ProjectID, prior.ID.ValueInt64()
 	facts, _ := readPrivate[pluginFacts](ctx, private, pluginFactsKey)
 	if stores, known := meta.Client.StoresConfigs(); !framework.IsSet(project) || !facts.NoCreates && (!known || stores) {

@@ -93,15 +93,17 @@ func (r *configResource) refuseMissingImport(ctx context.Context, c *client.Clie
 				"before the slash (1 in 1/42), or the identity's project_id; an import without one uses the provider's "+
 				"project_id.", framework.DescribeError(err), project))
 	default:
-		if other, deleted := r.otherKindShowing(ctx, c, project, id); other != nil {
-			detail := fmt.Sprintf("The %ss of project %s do not show config %d, and the %ss do. Import it into "+
-				"%s instead: an import block with to = %s.NAME and id = \"%s/%d\", beside a resource block of that type.",
-				r.kind.Noun, project, id, other.Noun, other.ConfigTypeName(), other.ConfigTypeName(), project, id)
-			if deleted {
-				detail += " It was deleted, too. " + restoreNote(project, other.Collection, id)
+		for _, other := range r.kind.OwnFirst()[1:] { // another kind's collection may show it
+			if rec, getErr := c.Get(ctx, project, other.Collection, id); getErr == nil {
+				detail := fmt.Sprintf("The %ss of project %s do not show config %d, and the %ss do. Import it into "+
+					"%s instead: an import block with to = %s.NAME and id = \"%s/%d\", beside a resource block of that type.",
+					r.kind.Noun, project, id, other.Noun, other.ConfigTypeName(), other.ConfigTypeName(), project, id)
+				if rec.Deleted {
+					detail += " It was deleted, too. " + restoreNote(project, other.Collection, id)
+				}
+				diags.AddError(fmt.Sprintf("Cannot import config %d as %s: it is %s", id, r.kind.ConfigTypeName(), other.ConfigTypeName()), detail)
+				return
 			}
-			diags.AddError(fmt.Sprintf("Cannot import config %d as %s: it is %s", id, r.kind.ConfigTypeName(), other.ConfigTypeName()), detail)
-			return
 		}
 		var nouns []string
 		for _, k := range r.kind.OwnFirst() {
@@ -116,15 +118,4 @@ func (r *configResource) refuseMissingImport(ctx context.Context, c *client.Clie
 		}
 		diags.AddError(fmt.Sprintf("Cannot import %s %d: no such config", r.kind.Noun, id), detail)
 	}
-}
-
-// otherKindShowing returns the other kind whose collection shows config id,
-// if one does, and whether the config was deleted.
-func (r *configResource) otherKindShowing(ctx context.Context, c *client.Client, project string, id int64) (*framework.Kind, bool) {
-	for _, k := range r.kind.OwnFirst()[1:] {
-		if rec, err := c.Get(ctx, project, k.Collection, id); err == nil {
-			return &k, rec.Deleted
-		}
-	}
-	return nil, false
 }

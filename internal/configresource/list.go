@@ -32,11 +32,10 @@ type configListResource struct {
 
 type configListModel struct {
 	ProjectID types.String `tfsdk:"project_id"`
-	Enabled   types.Bool   `tfsdk:"enabled"`
-	Plugin    types.Int64  `tfsdk:"plugin"`
+	Filter
 }
 
-// New returns the constructor of the list resource of kind k.
+// NewList returns the constructor of the list resource of kind k.
 func NewList(k framework.Kind) func() list.ListResource {
 	return func() list.ListResource {
 		return &configListResource{ResourceBase: framework.NewResourceBase(k.ConfigTypeSuffix()), kind: k}
@@ -85,7 +84,6 @@ func (l *configListResource) List(ctx context.Context, req list.ListRequest, str
 	}
 }
 
-// records lists the records to show.
 func (l *configListResource) records(ctx context.Context, req list.ListRequest) (string, []client.Record, diag.Diagnostics) {
 	var cfg configListModel
 	diags := req.Config.Get(ctx, &cfg)
@@ -99,7 +97,7 @@ func (l *configListResource) records(ctx context.Context, req list.ListRequest) 
 	// A list block has no timeouts: the default read limit bounds it.
 	ctx, cancel := context.WithTimeout(ctx, framework.DefaultReadTimeout)
 	defer cancel()
-	recs, err := List(ctx, meta.Client, project, l.kind, Filter{Enabled: cfg.Enabled, Plugin: cfg.Plugin})
+	recs, err := List(ctx, meta.Client, project, l.kind, cfg.Filter)
 	if err != nil {
 		framework.AddAPIError(&diags, fmt.Sprintf("Could not list the %ss of project %s", l.kind.Noun, project), err, nil)
 		return "", nil, diags
@@ -144,8 +142,8 @@ func (l *configListResource) result(ctx context.Context, req list.ListRequest, p
 // Filter narrows a collection's records for the list data source and the
 // list resource; null attributes do not narrow.
 type Filter struct {
-	Enabled types.Bool
-	Plugin  types.Int64
+	Enabled types.Bool  `tfsdk:"enabled"`
+	Plugin  types.Int64 `tfsdk:"plugin"`
 }
 
 // List returns every record of the kind's collection in project that passes

@@ -101,7 +101,6 @@ func (r *configResource) moveState(ctx context.Context, req resource.MoveStateRe
 	r.movePeer(ctx, req, peers[i], source, resp)
 }
 
-// movePeer moves a peer's resource that holds a config of this collection.
 func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateRequest, p peer, source string, resp *resource.MoveStateResponse) {
 	named := source
 	refuse := func(reason string) {
@@ -342,7 +341,6 @@ func bodySettings(raw json.RawMessage) []string {
 	return slices.Sorted(maps.Keys(body.Config))
 }
 
-// withArticle puts "a" or "an" before a noun.
 func withArticle(noun string) string {
 	if strings.ContainsAny(noun[:1], "aeiou") {
 		return "an " + noun
@@ -367,7 +365,7 @@ func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool
 
 // refuseUnread refuses to plan against a state of only project and id (not
 // refreshed since a move or import), which would replace the config.
-func (r *configResource) refuseUnread(ctx context.Context, state *RecordModel, private privateReader, diags *diag.Diagnostics) bool {
+func (r *configResource) refuseUnread(ctx context.Context, state *RecordModel, private privateState, diags *diag.Diagnostics) bool {
 	if !state.Plugin.IsNull() || state.ID.IsNull() {
 		return false
 	}

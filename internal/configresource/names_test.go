@@ -68,7 +68,8 @@ func TestAttributeNames(t *testing.T) {
 	got, want := reflect.ValueOf(read), reflect.ValueOf(converted.RecordModel)
 	for i := range got.NumField() {
 		field := got.Type().Field(i)
-		g, w := got.Field(i).Interface().(attr.Value), want.Field(i).Interface().(attr.Value)
+		g, _ := got.Field(i).Interface().(attr.Value)
+		w, _ := want.Field(i).Interface().(attr.Value)
 		if g.IsNull() || g.IsUnknown() || !g.Equal(w) {
 			t.Errorf("raw read of %s (tag %q) = %v, the framework's = %v", field.Name, field.Tag.Get("tfsdk"), g, w)
 		}

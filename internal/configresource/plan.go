@@ -15,15 +15,16 @@ import (
 func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: idAttribute}, req, resp)
 	createonce.ConfirmInState(ctx, r.Meta(), req.State)
-	r.planDroppedFilters(ctx, req, resp)
+	cfg := configuredOf(req.Config.Raw)
+	prior, _ := configOf(framework.RawAttributes(req.State.Raw))
+	r.planDroppedFilters(ctx, req, resp, cfg.Filters, prior.Filters)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	if req.Plan.Raw.IsNull() {
-		r.warnFinalDestroy(ctx, req.State.Raw, req.Private, &resp.Diagnostics)
+		r.warnFinalDestroy(ctx, &prior, req.Private, &resp.Diagnostics)
 		return
 	}
-	cfg := configuredOf(req.Config.Raw)
 	if req.State.Raw.IsNull() {
 		// The service fills in what a create leaves out, but filters left out are none.
 		if cfg.Filters.IsNull() {
@@ -38,7 +39,6 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		}
 		return
 	}
-	prior, _ := configOf(framework.RawAttributes(req.State.Raw))
 	if r.refuseUnread(ctx, &prior, req.Private, &resp.Diagnostics) {
 		return
 	}

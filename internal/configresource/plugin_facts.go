@@ -1,7 +1,6 @@
 package configresource
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
@@ -13,7 +12,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
-// pluginFactsKey is the private-state key of the plugin facts.
 const pluginFactsKey = "plugin"
 
 // pluginFacts is what planning needs of the plugin (plugin_info), and of
@@ -21,10 +19,8 @@ const pluginFactsKey = "plugin"
 // service's last answer.
 type pluginFacts struct {
 	// Whether the service was known to make no configs when it answered
-	// (Client.StoresConfigs: an answer as today's service gives it, or a
-	// create of the same run that stored nothing), so a destroy is for
-	// good. Kept here because a destroy is planned by a provider that has
-	// read nothing.
+	// (Client.StoresConfigs), so a destroy is for good. Kept here because a
+	// destroy is planned by a provider that has read nothing.
 	NoCreates  bool      `json:"nc,omitempty"`
 	SecretKeys *[]string `json:"s,omitempty"` // sorted; nil when no answer told
 	// Whether the config's name or description is the plugin's.
@@ -36,21 +32,16 @@ type pluginFacts struct {
 	BlankDescription bool `json:"bd,omitempty"`
 }
 
-type privateReader interface {
+// privateState is a request's or response's private state, whose type the
+// framework keeps internal (a nil one reads as empty).
+type privateState interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
-type privateWriter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
 // readPrivate returns the JSON value at key of private state, and whether
 // there is one (no plugin facts before the first read).
-func readPrivate[T any](ctx context.Context, p privateReader, key string) (T, bool) {
-	var v T
-	if p == nil {
-		return v, false
-	}
+func readPrivate[T any](ctx context.Context, p privateState, key string) (v T, ok bool) {
 	raw, diags := p.GetKey(ctx, key)
 	if diags.HasError() || len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
 		return *new(T), false
@@ -58,11 +49,7 @@ func readPrivate[T any](ctx context.Context, p privateReader, key string) (T, bo
 	return v, true
 }
 
-// writePrivate stores v as JSON at key of private state.
-func writePrivate(ctx context.Context, p privateWriter, key string, v any) diag.Diagnostics {
-	if p == nil {
-		return nil
-	}
+func writePrivate(ctx context.Context, p privateState, key string, v any) diag.Diagnostics {
 	raw, _ := json.Marshal(v) // strings and booleans always encode
 	return p.SetKey(ctx, key, raw)
 }
@@ -86,8 +73,7 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts, noCreates bool) plugin
 	f.NoCreates = noCreates
 	if p.SecretKeys != nil {
 		// Never nil, which would be stored as null: not known.
-		keys := slices.AppendSeq(make([]string, 0, len(p.SecretKeys)), maps.Keys(p.SecretKeys))
-		slices.Sort(keys)
+		keys := append([]string{}, slices.Sorted(maps.Keys(p.SecretKeys))...)
 		f.SecretKeys = &keys
 	}
 	if isPlugins, told := p.Name.Shows(rec.Name); told {
@@ -99,7 +85,6 @@ func pluginFactsOf(rec *client.Record, prior pluginFacts, noCreates bool) plugin
 	return f
 }
 
-// makesNoConfigs reports whether c knows that its service makes no configs.
 func makesNoConfigs(c *client.Client) bool {
 	stores, known := c.StoresConfigs()
 	return known && !stores
@@ -166,37 +151,28 @@ func ownText(raw json.RawMessage) OwnText {
 // does: the list form's objects with a text key, secret when "secret" is true
 // to Python; the object form's members, none secret; nil, nil otherwise.
 func configSchemaKeys(raw json.RawMessage) (all, secret map[string]bool) {
-	all, secret = map[string]bool{}, map[string]bool{}
-	switch raw = bytes.TrimSpace(raw); {
-	case len(raw) > 0 && raw[0] == '{':
-		var members map[string]json.RawMessage
-		if json.Unmarshal(raw, &members) != nil {
-			return nil, secret
-		}
-		for k := range members {
-			all[k] = true
-		}
-	case len(raw) > 0 && raw[0] == '[':
-		var fields []json.RawMessage
-		if json.Unmarshal(raw, &fields) != nil {
-			return nil, nil
-		}
-		for _, f := range fields {
-			var field struct {
-				Key    json.RawMessage `json:"key"`
-				Secret json.RawMessage `json:"secret"`
-			}
-			var key string
-			if json.Unmarshal(f, &field) != nil || json.Unmarshal(field.Key, &key) != nil {
-				continue // not an object with a text key: the service skips it too
-			}
-			all[key] = true
-			if python.Truthy(field.Secret) {
-				secret[key] = true
-			}
-		}
-	default:
+	var members map[string]json.RawMessage
+	var fields []json.RawMessage
+	if python.IsNull(raw) || json.Unmarshal(raw, &members) != nil && json.Unmarshal(raw, &fields) != nil {
 		return nil, nil
+	}
+	all, secret = map[string]bool{}, map[string]bool{}
+	for k := range members {
+		all[k] = true
+	}
+	for _, f := range fields {
+		var field struct {
+			Key    json.RawMessage `json:"key"`
+			Secret json.RawMessage `json:"secret"`
+		}
+		var key string
+		if json.Unmarshal(f, &field) != nil || json.Unmarshal(field.Key, &key) != nil {
+			continue // not an object with a text key: the service skips it too
+		}
+		all[key] = true
+		if python.Truthy(field.Secret) {
+			secret[key] = true
+		}
 	}
 	return all, secret
 }

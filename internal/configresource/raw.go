@@ -31,7 +31,7 @@ func configOf(a map[string]tftypes.Value) (RecordModel, bool) {
 	c := RecordModel{
 		ID: num("id"), ProjectID: str("project_id"), Plugin: num("plugin"), Order: num("order"),
 		Name: str("name"), Description: str("description"),
-		Filters:   NewFiltersRaw(str("filters")),
+		Filters:   FiltersValue{StringValue: str("filters")},
 		Settings:  jsontypes.Normalized{StringValue: str("config")},
 		CreatedAt: str("created_at"), UpdatedAt: str("updated_at"),
 	}
@@ -53,7 +53,6 @@ type configured struct {
 	secret types.String
 }
 
-// configuredOf reads a configuration's raw value.
 func configuredOf(raw tftypes.Value) configured {
 	a := framework.RawAttributes(raw)
 	c, _ := configOf(a)

@@ -78,9 +78,12 @@ func (r *configResource) Create(ctx context.Context, req resource.CreateRequest,
 	if stores, known := meta.Client.StoresConfigs(); !known || !stores || framework.IsSet(cfg.secret) && !checked {
 		in.Settings = client.Opt[json.RawMessage]{}
 	}
-	rec, err := createonce.Create(ctx, meta, r.kind, project,
-		createonce.Request{Input: in, Settings: settings, SecretKeys: settingKeys(cfg.secret, nil),
-			Holds: func(rec *client.Record, fallback bool) bool { return HoldsSent(rec, in, fallback) }}, &resp.Diagnostics)
+	rec, err := createonce.Create(ctx, meta, r.kind, project, createonce.Request{
+		Input: in, Settings: settings, SecretKeys: settingKeys(cfg.secret, nil),
+		Holds: func(rec *client.Record, fallback bool) bool {
+			return madeBy(rec, in) && (!fallback || matchesFallback(rec, in))
+		},
+	}, &resp.Diagnostics)
 	if err != nil {
 		r.addCreateError(&resp.Diagnostics, plan.Plugin.ValueInt64(), err)
 		return
@@ -263,7 +266,7 @@ func (r *configResource) read(ctx context.Context, meta *framework.ProviderData,
 // storeRecord stores the answer to a create or update into the plan m, its
 // plugin facts (prior's where it does not tell) and the identity.
 func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *RecordModel,
-	prior pluginFacts, state *tfsdk.State, private privateWriter, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+	prior pluginFacts, state *tfsdk.State, private privateState, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
 ) {
 	r.checkDroppedFilters(m.Filters, rec, diags)
 	facts := pluginFactsOf(rec, prior, makesNoConfigs(r.Meta().Client))

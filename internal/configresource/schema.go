@@ -25,7 +25,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
-// schemaVersion is the version of the resource's state (UpgradeState).
 const schemaVersion = 1
 
 // The attributes named outside the schema's own literals (the plan's,
@@ -33,7 +32,7 @@ const schemaVersion = 1
 const (
 	idAttribute    = "id"
 	timeoutsBlock  = "timeouts"
-	settingsSecret = "secret_config_wo"
+	settingsSecret = "secret_config_wo" //nolint:gosec // the name of an attribute, not a credential
 )
 
 var (
@@ -119,7 +118,6 @@ func (r *configResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 	}
 }
 
-// timeoutDescription describes the time limit of one operation.
 func timeoutDescription(operation string, def time.Duration) string {
 	return fmt.Sprintf("Time limit of %s, retries included. Defaults to %d minutes.",
 		operation, int(def.Minutes()))

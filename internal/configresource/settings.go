@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -29,7 +28,6 @@ var (
 	secretSettingsPath = path.Root(settingsSecret)
 )
 
-// settingsAttributes are the plugin settings' attributes.
 func settingsAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"config": schema.StringAttribute{
@@ -86,19 +84,13 @@ func (s settingsValidator) ValidateString(ctx context.Context, req validator.Str
 
 // sameJSON reports whether configured settings (null: no change) are the state's.
 func sameJSON(configured types.String, state jsontypes.Normalized) bool {
-	if !framework.IsSet(configured) {
-		return true
-	}
-	return framework.IsSet(state) &&
+	return !framework.IsSet(configured) || framework.IsSet(state) &&
 		python.Equal(json.RawMessage(configured.ValueString()), json.RawMessage(state.ValueString()))
 }
 
 // planSettings plans the plugin settings; left out, they stay.
 func planSettings(configured types.String, proposed, state jsontypes.Normalized) jsontypes.Normalized {
-	switch {
-	case configured.IsUnknown():
-		return proposed
-	case sameJSON(configured, state):
+	if !configured.IsUnknown() && sameJSON(configured, state) {
 		return state
 	}
 	return proposed
@@ -212,9 +204,6 @@ func (s Settings) text() string {
 	return string(b)
 }
 
-// SortedKeys lists the keys of s in order, for stable messages.
-func (s Settings) SortedKeys() []string { return slices.Sorted(maps.Keys(s)) }
-
 // SecretKeys returns the config keys plugin_info marks secret, and whether
 // it tells (list pages send null).
 func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
@@ -226,12 +215,9 @@ func SecretKeys(pluginInfo json.RawMessage) (map[string]bool, bool) {
 // left out; prior while it says the same. A key beyond prior (set in the UI)
 // shows, so the plan says an update, which replaces them all, removes it.
 func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontypes.Normalized) jsontypes.Normalized {
-	if python.IsNull(raw) {
-		return jsontypes.NewNormalizedNull()
-	}
 	obj, ok := python.Object(string(raw))
 	if !ok {
-		return JSONValue(raw) // not an object: shown as sent
+		return JSONValue(raw) // null, or not an object: shown as sent
 	}
 	got := Settings(obj)
 	for k, v := range got {

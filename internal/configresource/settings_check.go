@@ -58,7 +58,7 @@ func settingKeys(v StringValue, keep func(string) bool) []string {
 	if err != nil {
 		return nil
 	}
-	keys := s.SortedKeys()
+	keys := slices.Sorted(maps.Keys(s))
 	if keep != nil {
 		keys = slices.DeleteFunc(keys, func(k string) bool { return !keep(k) })
 	}

@@ -23,7 +23,6 @@ const (
 	maxDescriptionLength = 1000
 )
 
-// textAttributes are the name and description attributes.
 func textAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"name": schema.StringAttribute{
