@@ -2,7 +2,9 @@ package configresource
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -109,4 +111,22 @@ func (c *configured) needsPlanning(state *RecordModel, facts pluginFacts, known 
 		c.Name.IsNull() && known && (!facts.NameFromPlugin || facts.BlankName) && !state.Name.IsNull() ||
 		c.Description.IsNull() && known && (!facts.DescriptionFromPlugin || facts.BlankDescription) && !state.Description.IsNull() ||
 		c.Filters.IsNull() && !state.Filters.FiltersNothing()
+}
+
+// refuseUnread refuses to plan against a state of only project and id (not
+// refreshed since a move or import), which would replace the config.
+func (r *configResource) refuseUnread(ctx context.Context, state *RecordModel, private privateState, diags *diag.Diagnostics) bool {
+	if !state.Plugin.IsNull() || state.ID.IsNull() {
+		return false
+	}
+	id := state.ID.ValueInt64()
+	how := "was taken over from another resource"
+	if o, ok := readPrivate[moveOrigin](ctx, private, movedKey); ok {
+		how = "was moved in from " + o.From
+	}
+	diags.AddError(fmt.Sprintf("The %s %d has not been read yet", r.kind.Noun, id), fmt.Sprintf(
+		"The %s %d %s, and its state holds only its project and id until a refresh reads the config from "+
+			"the service. Planning against that state would replace the config. Run the plan without "+
+			"-refresh=false.", r.kind.Noun, id, how))
+	return true
 }
