@@ -200,7 +200,7 @@ func (r *configResource) moveOwn(ctx context.Context, req resource.MoveStateRequ
 		refuse("its attributes are not those of this resource: " + err.Error())
 		return
 	}
-	c, _ := configOf(framework.RawAttributes(v))
+	c := configuredOf(v).RecordModel
 	if !framework.IsSet(c.ID) {
 		refuse("it has no id")
 		return

@@ -19,7 +19,7 @@ import (
 
 // TestAttributeNames: the schema is where attribute names are spelled.
 // Every other use is checked against it here: the model's tags (by the
-// framework's conversion), the raw reads of raw.go (which must see what
+// framework's conversion), the raw reads (configOf, which must see what
 // that conversion sees, every attribute set and known), and the paths and
 // names the code uses outside the schema's literals. Renaming or misspelling
 // an attribute anywhere fails this test.
@@ -61,7 +61,8 @@ func TestAttributeNames(t *testing.T) {
 		t.Fatalf("the model's tags do not match the schema: %v", diags)
 	}
 
-	read, known := configOf(framework.RawAttributes(raw))
+	c, known := configOf(raw)
+	read := c.RecordModel
 	if !known {
 		t.Error("configOf found an attribute unknown or of another type")
 	}
@@ -74,7 +75,7 @@ func TestAttributeNames(t *testing.T) {
 			t.Errorf("raw read of %s (tag %q) = %v, the framework's = %v", field.Name, field.Tag.Get("tfsdk"), g, w)
 		}
 	}
-	if secret := configuredOf(raw).secret; !secret.Equal(converted.SecretSettings) || secret.IsNull() {
+	if secret := c.secret; !secret.Equal(converted.SecretSettings) || secret.IsNull() {
 		t.Errorf("raw read of %s = %v, the framework's = %v", settingsSecret, secret, converted.SecretSettings)
 	}
 

@@ -18,7 +18,7 @@ func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: idAttribute}, req, resp)
 	createonce.ConfirmInState(ctx, r.Meta(), req.State)
 	cfg := configuredOf(req.Config.Raw)
-	prior, _ := configOf(framework.RawAttributes(req.State.Raw))
+	prior := configuredOf(req.State.Raw).RecordModel
 	r.planDroppedFilters(ctx, req, resp, cfg.Filters, prior.Filters)
 	if resp.Diagnostics.HasError() {
 		return

@@ -134,7 +134,7 @@ func TestNeedsPlanning(t *testing.T) {
 			if tt.state != nil {
 				state = tt.state
 			}
-			prior, _ := configOf(state)
+			prior := configuredOf(object(state)).RecordModel
 			if got := tt.cfg.needsPlanning(&prior, tt.facts, tt.known); got != tt.want {
 				t.Errorf("needsPlanning = %v, want %v", got, tt.want)
 			}

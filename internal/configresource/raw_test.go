@@ -19,7 +19,7 @@ func TestConfigOf(t *testing.T) {
 		"order": num(-2), "name": str("n"), "description": tftypes.NewValue(tftypes.String, nil),
 		"filters": str(`{}`), "config": str(`{"a":1}`), "created_at": str("c"), "updated_at": str("u"),
 	}
-	c, ok := configOf(state)
+	c, ok := configOf(object(state))
 	if !ok {
 		t.Fatal("a known state not read")
 	}
@@ -51,8 +51,17 @@ func TestConfigOf(t *testing.T) {
 			broken[k] = v
 		}
 		broken[attr] = bad
-		if _, ok := configOf(broken); ok {
+		if _, ok := configOf(object(broken)); ok {
 			t.Errorf("%s in %s read as known", name, attr)
 		}
 	}
+}
+
+// object is the raw object of attribute values a.
+func object(a map[string]tftypes.Value) tftypes.Value {
+	types := map[string]tftypes.Type{}
+	for name, v := range a {
+		types[name] = v.Type()
+	}
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, a)
 }
