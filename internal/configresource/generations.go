@@ -124,14 +124,6 @@ func (r *configResource) warnDeletedForGood(meta *framework.ProviderData, projec
 		restoreNote(project, r.kind.Collection, id)))
 }
 
-// restoreNote says how a deleted config of coll comes back: the service
-// keeps it, and its deleted flag can be written.
-func restoreNote(project string, coll client.Collection, id int64) string {
-	return fmt.Sprintf(`The service keeps a deleted config: a PATCH of {"deleted": false} to `+
-		`/api/projects/%s/%s/%d/, sent outside Terraform, brings it back, to be imported again.`,
-		project, coll, id)
-}
-
 // refuseReplacement refuses at plan time a replacement on a service that
 // makes no configs (Client.LearnStoresConfigs): its delete could not be
 // undone and its create would be refused. Such a plan mostly means a

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
@@ -75,47 +74,4 @@ func parseImportID(importID, defaultProject string) (string, int64, error) {
 			importID, importIDFormat)
 	}
 	return project, id, nil
-}
-
-// refuseMissingImport says why config id of project cannot be imported (err:
-// the read's 404, nil for a deleted config) and what to do, where
-// Terraform's own error would offer a create the service may not make.
-func (r *configResource) refuseMissingImport(ctx context.Context, c *client.Client, project string, id int64, err error, diags *diag.Diagnostics) {
-	switch {
-	case err == nil:
-		diags.AddError(fmt.Sprintf("Cannot import %s %d: it was deleted", r.kind.Noun, id), fmt.Sprintf(
-			"The service shows config %d of project %s with deleted = true: it was deleted, in PostHog's UI or by a "+
-				"destroy, and Terraform imports only configs that are not. %s Otherwise remove the import.",
-			id, project, restoreNote(project, r.kind.Collection, id)))
-	case client.IsProjectNotFound(err):
-		diags.AddError(fmt.Sprintf("Cannot import %s %d: project %s not found", r.kind.Noun, id, project), fmt.Sprintf(
-			"%s\n\nThe service has no project %s. Check the project of the import: the part of the import ID "+
-				"before the slash (1 in 1/42), or the identity's project_id; an import without one uses the provider's "+
-				"project_id.", framework.DescribeError(err), project))
-	default:
-		for _, other := range r.kind.OwnFirst()[1:] { // another kind's collection may show it
-			if rec, getErr := c.Get(ctx, project, other.Collection, id); getErr == nil {
-				detail := fmt.Sprintf("The %ss of project %s do not show config %d, and the %ss do. Import it into "+
-					"%s instead: an import block with to = %s.NAME and id = \"%s/%d\", beside a resource block of that type.",
-					r.kind.Noun, project, id, other.Noun, other.ConfigTypeName(), other.ConfigTypeName(), project, id)
-				if rec.Deleted {
-					detail += " It was deleted, too. " + restoreNote(project, other.Collection, id)
-				}
-				diags.AddError(fmt.Sprintf("Cannot import config %d as %s: it is %s", id, r.kind.ConfigTypeName(), other.ConfigTypeName()), detail)
-				return
-			}
-		}
-		var nouns []string
-		for _, k := range r.kind.OwnFirst() {
-			nouns = append(nouns, k.Noun+"s")
-		}
-		detail := fmt.Sprintf("%s\n\nProject %s has no config %d among its %s. Check the id: the data source "+
-			"%s lists the configs of a project with their ids.", framework.DescribeError(err), project, id,
-			strings.Join(nouns, " or "), framework.ProviderTypeName+r.kind.TypeSuffix("configs"))
-		if stores, known := c.LearnStoresConfigs(ctx, project, r.kind.Collection); known && !stores {
-			detail += fmt.Sprintf(" Terraform cannot create it instead: the service no longer makes plugin configs (%s).",
-				client.Generation2Since)
-		}
-		diags.AddError(fmt.Sprintf("Cannot import %s %d: no such config", r.kind.Noun, id), detail)
-	}
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
@@ -346,19 +345,4 @@ func withArticle(noun string) string {
 		return "an " + noun
 	}
 	return "a " + noun
-}
-
-// refuseMissingMoved refuses the first read of a moved config the service
-// does not have (deleted): the create a refresh would plan is no move.
-func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool, diags *diag.Diagnostics) {
-	what := "has no config"
-	if deleted {
-		what = "holds only a deleted config"
-	}
-	diags.AddError(fmt.Sprintf("No %s %d to move", r.kind.Noun, id), fmt.Sprintf(
-		"%s was moved into %s from %s, but the service %s at %s: nothing to take over. The state keeps it "+
-			"as it was. If the config is gone for good and a new one is wanted, replace the moved block by a "+
-			"removed block for the old resource (lifecycle { destroy = false }), so that the plan creates a "+
-			"new config; if the path is wrong, fix the moved block's source.",
-		r.kind.Noun, r.kind.ConfigTypeName(), o.From, what, o.Path))
 }

@@ -265,6 +265,72 @@ func (r *configResource) read(ctx context.Context, meta *framework.ProviderData,
 	return meta.ReadCache().Read(ctx, project, r.kind.Collection, id)
 }
 
+// refuseMissingMoved refuses the first read of a moved config the service
+// does not have (deleted): the create a refresh would plan is no move.
+func (r *configResource) refuseMissingMoved(o moveOrigin, id int64, deleted bool, diags *diag.Diagnostics) {
+	what := "has no config"
+	if deleted {
+		what = "holds only a deleted config"
+	}
+	diags.AddError(fmt.Sprintf("No %s %d to move", r.kind.Noun, id), fmt.Sprintf(
+		"%s was moved into %s from %s, but the service %s at %s: nothing to take over. The state keeps it "+
+			"as it was. If the config is gone for good and a new one is wanted, replace the moved block by a "+
+			"removed block for the old resource (lifecycle { destroy = false }), so that the plan creates a "+
+			"new config; if the path is wrong, fix the moved block's source.",
+		r.kind.Noun, r.kind.ConfigTypeName(), o.From, what, o.Path))
+}
+
+// refuseMissingImport says why config id of project cannot be imported (err:
+// the read's 404, nil for a deleted config) and what to do, where
+// Terraform's own error would offer a create the service may not make.
+func (r *configResource) refuseMissingImport(ctx context.Context, c *client.Client, project string, id int64, err error, diags *diag.Diagnostics) {
+	switch {
+	case err == nil:
+		diags.AddError(fmt.Sprintf("Cannot import %s %d: it was deleted", r.kind.Noun, id), fmt.Sprintf(
+			"The service shows config %d of project %s with deleted = true: it was deleted, in PostHog's UI or by a "+
+				"destroy, and Terraform imports only configs that are not. %s Otherwise remove the import.",
+			id, project, restoreNote(project, r.kind.Collection, id)))
+	case client.IsProjectNotFound(err):
+		diags.AddError(fmt.Sprintf("Cannot import %s %d: project %s not found", r.kind.Noun, id, project), fmt.Sprintf(
+			"%s\n\nThe service has no project %s. Check the project of the import: the part of the import ID "+
+				"before the slash (1 in 1/42), or the identity's project_id; an import without one uses the provider's "+
+				"project_id.", framework.DescribeError(err), project))
+	default:
+		for _, other := range r.kind.OwnFirst()[1:] { // another kind's collection may show it
+			if rec, getErr := c.Get(ctx, project, other.Collection, id); getErr == nil {
+				detail := fmt.Sprintf("The %ss of project %s do not show config %d, and the %ss do. Import it into "+
+					"%s instead: an import block with to = %s.NAME and id = \"%s/%d\", beside a resource block of that type.",
+					r.kind.Noun, project, id, other.Noun, other.ConfigTypeName(), other.ConfigTypeName(), project, id)
+				if rec.Deleted {
+					detail += " It was deleted, too. " + restoreNote(project, other.Collection, id)
+				}
+				diags.AddError(fmt.Sprintf("Cannot import config %d as %s: it is %s", id, r.kind.ConfigTypeName(), other.ConfigTypeName()), detail)
+				return
+			}
+		}
+		var nouns []string
+		for _, k := range r.kind.OwnFirst() {
+			nouns = append(nouns, k.Noun+"s")
+		}
+		detail := fmt.Sprintf("%s\n\nProject %s has no config %d among its %s. Check the id: the data source "+
+			"%s lists the configs of a project with their ids.", framework.DescribeError(err), project, id,
+			strings.Join(nouns, " or "), framework.ProviderTypeName+r.kind.TypeSuffix("configs"))
+		if stores, known := c.LearnStoresConfigs(ctx, project, r.kind.Collection); known && !stores {
+			detail += fmt.Sprintf(" Terraform cannot create it instead: the service no longer makes plugin configs (%s).",
+				client.Generation2Since)
+		}
+		diags.AddError(fmt.Sprintf("Cannot import %s %d: no such config", r.kind.Noun, id), detail)
+	}
+}
+
+// restoreNote says how a deleted config of coll comes back: the service
+// keeps it, and its deleted flag can be written.
+func restoreNote(project string, coll client.Collection, id int64) string {
+	return fmt.Sprintf(`The service keeps a deleted config: a PATCH of {"deleted": false} to `+
+		`/api/projects/%s/%s/%d/, sent outside Terraform, brings it back, to be imported again.`,
+		project, coll, id)
+}
+
 // storeRecord stores the answer to a create or update into the plan m, its
 // plugin facts (prior's where it does not tell) and the identity.
 func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *RecordModel,
