@@ -331,6 +331,11 @@ func restoreNote(project string, coll client.Collection, id int64) string {
 		project, coll, id)
 }
 
+// SetIdentity stores the identity of the config c (framework.StoreIdentity).
+func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, c *RecordModel) diag.Diagnostics {
+	return framework.StoreIdentity(ctx, identity, identityModel{ProjectID: c.ProjectID, ID: c.ID})
+}
+
 // storeRecord stores the answer to a create or update into the plan m, its
 // plugin facts (prior's where it does not tell) and the identity.
 func (r *configResource) storeRecord(ctx context.Context, rec *client.Record, m *Model, configured *RecordModel,

@@ -12,14 +12,12 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
@@ -161,11 +159,6 @@ func sameArguments(a, b *RecordModel) bool {
 		a.Name.Equal(b.Name) && a.Description.Equal(b.Description) &&
 		(a.Filters.Equal(b.Filters) || a.Filters.FiltersNothing() && b.Filters.FiltersNothing()) &&
 		a.Settings.Equal(b.Settings)
-}
-
-// SetIdentity stores the identity of the config c (framework.StoreIdentity).
-func SetIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, c *RecordModel) diag.Diagnostics {
-	return framework.StoreIdentity(ctx, identity, identityModel{ProjectID: c.ProjectID, ID: c.ID})
 }
 
 // UpgradeState implements resource.ResourceWithUpgradeState; the plugin
