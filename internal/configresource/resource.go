@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"reflect"
 	"strings"
 
@@ -429,6 +430,64 @@ func (r *configResource) addError(diags *diag.Diagnostics, op string, id int64, 
 		summary += fmt.Sprintf(" %d", id)
 	}
 	framework.AddAPIError(diags, summary, err, attrPath)
+}
+
+// addCreateError reports a failed create, with what to use instead when the
+// service made a hog function, or nothing.
+func (r *configResource) addCreateError(diags *diag.Diagnostics, plugin int64, err error) {
+	var unsaved *client.UnsavedError
+	var lost *createonce.LostAnswerError
+	var before *createonce.UnsavedBeforeError
+	switch {
+	case errors.As(err, &before):
+		diags.AddError(fmt.Sprintf("The service no longer creates %ss", r.kind.Noun), before.Explain())
+	case errors.As(err, &unsaved):
+		diags.AddError(fmt.Sprintf("The service made a hog function instead of a %s", r.kind.Noun), fmt.Sprintf(
+			"%s %s answered %d %s with a config that has no id: the service no longer stores plugin configs "+
+				"(%s) and turned this request for plugin %s into a "+
+				"hog function instead.\n\n"+
+				"The request was not sent again, and nothing was saved in the state. Applying this configuration "+
+				"again would make another hog function: remove this resource from the configuration, and manage the "+
+				"hog function with the official PostHog provider (resource posthog_hog_function; the service lists "+
+				"it among the project's hog functions, with its id to import). Configs that already exist can "+
+				"still be managed here: see %s.",
+			unsaved.Method, unsaved.Path, unsaved.Status, http.StatusText(unsaved.Status), client.Generation2Since, describePlugin(plugin, unsaved.Record),
+			client.MovingGuide))
+	case client.IsCreationDisabled(err):
+		diags.AddError(fmt.Sprintf("The service no longer creates %ss", r.kind.Noun), fmt.Sprintf(
+			"%s\n\nThe service no longer stores plugin configs (%s), and it cannot turn plugin %d into a hog "+
+				"function, so nothing was made on the service and nothing was saved in the state. Remove this "+
+				"resource from the configuration and build the pipeline as a hog function with the official "+
+				"PostHog provider (resource posthog_hog_function). Configs that already exist can still be "+
+				"managed here: see %s.",
+			framework.DescribeError(err), client.Generation2Since, plugin, client.MovingGuide))
+	case errors.As(err, &lost):
+		diags.AddError(fmt.Sprintf("Could not create %s", r.kind.Noun), framework.DescribeError(lost.Err)+"\n\n"+lost.Note)
+	default:
+		r.addError(diags, "create", 0, err)
+	}
+}
+
+// describePlugin names a plugin by id, and by its name in rec, if any.
+func describePlugin(id int64, rec *client.Record) string {
+	if rec != nil {
+		if name := PluginOf(rec.PluginInfo).Name.Text; name != nil && *name != "" {
+			return fmt.Sprintf("%d (%q)", id, *name)
+		}
+	}
+	return fmt.Sprint(id)
+}
+
+// warnDeletedForGood says, after a delete that the service's answer shows
+// it makes no configs any more, that Terraform cannot make the config again.
+func (r *configResource) warnDeletedForGood(meta *framework.ProviderData, project string, id int64, diags *diag.Diagnostics) {
+	if stores, known := meta.Client.StoresConfigs(); !known || stores {
+		return
+	}
+	diags.AddWarning(fmt.Sprintf("Deleted %s cannot be made again", r.kind.Noun), fmt.Sprintf(
+		"Terraform deleted %s %d of project %s. The service no longer makes plugin configs (%s), so Terraform "+
+			"cannot make it again. %s", r.kind.Noun, id, project, client.Generation2Since,
+		restoreNote(project, r.kind.Collection, id)))
 }
 
 // softDelete removes config id by PATCH {"deleted": true}: the service's
