@@ -2,7 +2,6 @@ package configresource
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -140,9 +139,8 @@ func (r *configResource) refuseCreateIfNotStored(ctx context.Context, resp *reso
 	if meta == nil || resp.Diagnostics.HasError() {
 		return
 	}
-	var before *createonce.UnsavedBeforeError
-	if errors.As(createonce.RefuseUnsavedBefore(meta), &before) {
-		resp.Diagnostics.AddError(fmt.Sprintf("The service no longer creates %ss", r.kind.Noun), before.Explain())
+	if err := createonce.RefuseUnsavedBefore(meta); err != nil {
+		r.addCreateError(&resp.Diagnostics, 0, err)
 		return
 	}
 	var project types.String
