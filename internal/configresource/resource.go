@@ -147,7 +147,11 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 
 	id := prior.ID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
-	rec, err := r.read(ctx, meta, &prior)
+	read := meta.Client.Get // an import's (project and id alone)
+	if !prior.Plugin.IsNull() {
+		read = meta.ReadCache().Read
+	}
+	rec, err := read(ctx, prior.ProjectID.ValueString(), r.kind.Collection, id)
 	// A config moved in and not read since.
 	origin, moved := readPrivate[moveOrigin](ctx, req.Private, movedKey)
 	switch {
@@ -254,16 +258,6 @@ func (r *configResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		return
 	}
 	r.warnDeletedForGood(meta, state.ProjectID.ValueString(), id, &resp.Diagnostics)
-}
-
-// read returns the record behind a state through the operation's read
-// cache; an import's (project and id alone) by GET.
-func (r *configResource) read(ctx context.Context, meta *framework.ProviderData, state *RecordModel) (*client.Record, error) {
-	project, id := state.ProjectID.ValueString(), state.ID.ValueInt64()
-	if state.Plugin.IsNull() || state.Plugin.IsUnknown() {
-		return meta.Client.Get(ctx, project, r.kind.Collection, id)
-	}
-	return meta.ReadCache().Read(ctx, project, r.kind.Collection, id)
 }
 
 // refuseMissingMoved refuses the first read of a moved config the service
