@@ -178,24 +178,27 @@ func dropRemovedInVersion1(attrs map[string]json.RawMessage) {
 }
 
 // GeneratedConfig returns cfg, the configuration the framework generated
-// from the state of a resource of type typeName (GenerateResourceConfig:
-// `terraform plan -generate-config-out`, Terraform 1.14+), with order left
-// out of a config's, as the list resource's objects leave it: the imported
-// configs keep the order the service holds, and an order resource beside
-// them never fights it. The framework (v1.19) writes every argument the
-// state holds and has no hook, so package main rewrites its answer.
+// from the state of a resource of type typeName (`terraform plan
+// -generate-config-out`, Terraform 1.14+), with a config's order left out:
+// the imported configs keep the order the service holds, and an order
+// resource beside them never fights it. The framework (v1.19) has no hook,
+// so package main rewrites its answer.
 func GeneratedConfig(ctx context.Context, typeName string, cfg *tfprotov6.DynamicValue) (*tfprotov6.DynamicValue, error) {
-	typ, ok := configType(ctx, typeName)
-	if !ok || cfg == nil {
+	kinds := framework.Kinds()
+	i := slices.IndexFunc(kinds, func(k framework.Kind) bool { return k.ConfigTypeName() == typeName })
+	if i < 0 || cfg == nil {
 		return cfg, nil
 	}
+	var s resource.SchemaResponse
+	New(kinds[i])().Schema(ctx, resource.SchemaRequest{}, &s)
+	typ := s.Schema.Type().TerraformType(ctx)
 	v, err := cfg.Unmarshal(typ)
 	if err != nil {
 		return cfg, fmt.Errorf("reading the generated configuration of %s: %w", typeName, err)
 	}
-	var attrs map[string]tftypes.Value
-	if err := v.As(&attrs); err != nil || attrs == nil {
-		return cfg, err
+	attrs := framework.RawAttributes(v)
+	if attrs == nil {
+		return cfg, nil
 	}
 	attrs["order"] = tftypes.NewValue(attrs["order"].Type(), nil)
 	out, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, attrs))
@@ -203,17 +206,4 @@ func GeneratedConfig(ctx context.Context, typeName string, cfg *tfprotov6.Dynami
 		return cfg, fmt.Errorf("writing the generated configuration of %s: %w", typeName, err)
 	}
 	return &out, nil
-}
-
-// configType is the value type of the config resource named typeName, if
-// typeName names one.
-func configType(ctx context.Context, typeName string) (tftypes.Type, bool) {
-	for _, k := range framework.Kinds() {
-		if k.ConfigTypeName() == typeName {
-			var resp resource.SchemaResponse
-			New(k)().Schema(ctx, resource.SchemaRequest{}, &resp)
-			return resp.Schema.Type().TerraformType(ctx), true
-		}
-	}
-	return nil, false
 }
