@@ -188,11 +188,10 @@ func (r *configResource) movePeer(ctx context.Context, req resource.MoveStateReq
 		named += fmt.Sprintf(" with id %q", id)
 	}
 	at, err := locate(p, state)
-	if err != nil {
-		refuse(err.Error())
-		return
+	var id int64
+	if err == nil {
+		id, err = r.checkLocation(at)
 	}
-	id, err := r.checkLocation(at)
 	if err != nil {
 		refuse(err.Error())
 		return
