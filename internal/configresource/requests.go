@@ -67,16 +67,10 @@ func updateInput(plan, state, config *RecordModel) (client.RecordInput, bool) {
 // everything in sends. A name or description left out is checked by
 // matchesFallback.
 func madeBy(rec *client.Record, in client.RecordInput) bool {
-	if rec.Deleted {
-		return false
-	}
-	if v, _ := in.Plugin.Get(); rec.Plugin != v {
-		return false
-	}
-	if v, _ := in.Enabled.Get(); rec.Enabled != v { // left out: the service's false
-		return false
-	}
-	if v, ok := in.Order.Get(); ok && rec.Order != v {
+	plugin, _ := in.Plugin.Get()
+	enabled, _ := in.Enabled.Get() // left out: the service's false
+	order, hasOrder := in.Order.Get()
+	if rec.Deleted || rec.Plugin != plugin || rec.Enabled != enabled || hasOrder && rec.Order != order {
 		return false
 	}
 	for _, f := range []struct {
