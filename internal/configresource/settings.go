@@ -71,7 +71,7 @@ func (s settingsValidator) ValidateString(ctx context.Context, req validator.Str
 	if !framework.IsSet(req.ConfigValue) {
 		return
 	}
-	v, err := python.Decode(req.ConfigValue.ValueString())
+	v, err := python.Load(req.ConfigValue.ValueString())
 	if err != nil {
 		return // not JSON: reported above
 	}

@@ -77,6 +77,7 @@ func TruthyValue(v any) bool {
 type Number struct {
 	Int   *big.Int // nil for a float
 	Float float64
+	Lit   string // the literal ParseNumber read
 }
 
 // ErrNotNumber is ParseNumber's error for text that is not a JSON number.
@@ -91,7 +92,7 @@ func ParseNumber(lit string) (Number, error) {
 	}
 	if !strings.ContainsAny(lit, ".eE") {
 		n, _ := new(big.Int).SetString(lit, 10)
-		return Number{Int: n}, nil
+		return Number{Int: n, Lit: lit}, nil
 	}
 	// ParseFloat rounds as Python's float() does; past the range it answers
 	// ±Inf with ErrRange, Python's inf.
@@ -99,7 +100,7 @@ func ParseNumber(lit string) (Number, error) {
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return Number{}, ErrNotNumber
 	}
-	return Number{Float: f}, nil
+	return Number{Float: f, Lit: lit}, nil
 }
 
 // IsInt reports whether n is an int.
@@ -257,6 +258,31 @@ func Decode(s string) (any, error) {
 	return v, nil
 }
 
+// Load decodes exactly one JSON value from s as json.loads reads it,
+// numbers as Number.
+func Load(s string) (any, error) {
+	v, err := Decode(s)
+	return numbers(v), err
+}
+
+// numbers replaces every json.Number in v by its Number.
+func numbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		n, _ := ParseNumber(string(x)) // the decoder read a JSON number
+		return n
+	case []any:
+		for i, e := range x {
+			x[i] = numbers(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = numbers(e)
+		}
+	}
+	return v
+}
+
 // Object decodes s as a JSON object, values as written; false for anything
 // else (null included).
 func Object(s string) (map[string]json.RawMessage, bool) {
@@ -273,13 +299,13 @@ func Equal(a, b json.RawMessage) bool {
 	if bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b)) {
 		return true
 	}
-	va, errA := Decode(string(a))
-	vb, errB := Decode(string(b))
+	va, errA := Load(string(a))
+	vb, errB := Load(string(b))
 	return errA == nil && errB == nil && EqualValues(va, vb)
 }
 
-// EqualValues reports whether two values as Decode returns them are the same
-// to the service: numbers as Python compares what json.loads makes of them.
+// EqualValues reports whether two values as Load returns them are the same
+// to the service: numbers as Python compares them.
 func EqualValues(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
@@ -288,14 +314,9 @@ func EqualValues(a, b any) bool {
 	case []any:
 		y, ok := b.([]any)
 		return ok && slices.EqualFunc(x, y, EqualValues)
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		na, errA := ParseNumber(x.String())
-		nb, errB := ParseNumber(y.String())
-		return errA == nil && errB == nil && na.Equal(nb) || x == y
+	case Number:
+		y, ok := b.(Number)
+		return ok && x.Equal(y)
 	default:
 		return a == b
 	}
@@ -305,9 +326,8 @@ func EqualValues(a, b any) bool {
 // service cannot store (1e400): a path, not a value, which may be secret.
 func InfiniteNumber(v any) (string, bool) {
 	switch x := v.(type) {
-	case json.Number:
-		n, err := ParseNumber(x.String())
-		return "", err == nil && !n.IsFinite()
+	case Number:
+		return "", !x.IsFinite()
 	case []any:
 		for i, e := range x {
 			if at, ok := InfiniteNumber(e); ok {
