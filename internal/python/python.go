@@ -42,10 +42,8 @@ func Len(s string) int { return utf8.RuneCountInString(s) }
 // Truthy is Python's truth test of a JSON value: null, false, "", 0, [] and
 // {} are false. The service masks a setting only when its secret is true so.
 func Truthy(raw json.RawMessage) bool {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if d.Decode(&v) != nil {
+	v, err := Decode(string(raw))
+	if err != nil {
 		return len(bytes.TrimSpace(raw)) > 0 // text that is not JSON
 	}
 	return TruthyValue(v)
@@ -350,21 +348,16 @@ type FlexInt int64
 
 // UnmarshalJSON decodes leniently; see FlexInt.
 func (n *FlexInt) UnmarshalJSON(data []byte) error {
-	if IsNull(data) {
-		*n = 0
-		return nil
-	}
-	data = bytes.TrimSpace(data)
-	s := string(data)
-	if data[0] == '"' {
+	s := string(bytes.TrimSpace(data))
+	if strings.HasPrefix(s, `"`) {
 		if err := json.Unmarshal(data, &s); err != nil {
 			return err
 		}
 		s = strings.TrimSpace(s)
-		if s == "" {
-			*n = 0
-			return nil
-		}
+	}
+	if s == "" || IsNull(data) {
+		*n = 0
+		return nil
 	}
 	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
 		*n = FlexInt(v)
