@@ -227,31 +227,21 @@ func SettingsFromAPI(raw json.RawMessage, secrets map[string]bool, prior jsontyp
 		return JSONValue(raw) // null, or not an object: shown as sent
 	}
 	got := Settings(obj)
-	for k, v := range got {
-		if secrets[k] || IsMasked(v) {
-			delete(got, k)
+	maps.DeleteFunc(got, func(k string, v json.RawMessage) bool { return secrets[k] || IsMasked(v) })
+	if want, err := ParseSettings(prior.ValueString()); framework.IsSet(prior) && err == nil {
+		// A key prior has not and that is null or "" says the same: the service
+		// stores a secret never set as null and a cleared one as "", which an
+		// upgrade may make plain, and the UI saves an empty field as "".
+		same := maps.Clone(got)
+		maps.DeleteFunc(same, func(k string, v json.RawMessage) bool {
+			_, configured := want[k]
+			return !configured && (python.IsNull(v) || string(v) == `""`)
+		})
+		if python.Equal(json.RawMessage(same.text()), json.RawMessage(prior.ValueString())) {
+			return prior
 		}
-	}
-	if framework.IsSet(prior) && HoldsSettings(got, prior.ValueString(), Exactly) && holdsOnly(got, prior.ValueString()) {
-		return prior
 	}
 	return jsontypes.NewNormalizedValue(got.text())
-}
-
-// holdsOnly reports whether every key of got is in the object text or empty:
-// the service stores a secret never set as null and a cleared one as "",
-// which an upgrade may make plain, and the UI saves an empty field as "".
-func holdsOnly(got Settings, text string) bool {
-	want, err := ParseSettings(text)
-	if err != nil {
-		return false
-	}
-	for k, v := range got {
-		if _, ok := want[k]; !ok && !python.IsNull(v) && string(v) != `""` {
-			return false
-		}
-	}
-	return true
 }
 
 // IsMasked reports whether v is the service's mask of a secret value.
