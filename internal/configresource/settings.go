@@ -75,13 +75,7 @@ var validSettings = settingsValidator{framework.JSONObjectValidator("Invalid plu
 
 func (s settingsValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	s.String.ValidateString(ctx, req, resp)
-	if !framework.IsSet(req.ConfigValue) {
-		return
-	}
-	v, err := python.Load(req.ConfigValue.ValueString())
-	if err != nil {
-		return // not JSON: reported above
-	}
+	v, _ := python.Load(req.ConfigValue.ValueString()) // nil when not JSON: reported above
 	if where, found := python.InfiniteNumber(v); found {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid plugin settings", fmt.Sprintf(
 			"%s%s is a number past a double's range (about 1.8e308). The service reads such a number as "+
@@ -111,14 +105,9 @@ func ClearingSecrets(text string, secrets map[string]bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("secret_config_wo %w", err)
 	}
-	for k := range secrets {
-		if _, ok := s[k]; !ok {
-			s[k] = nil
-		}
-	}
-	for k, v := range s {
-		if python.IsNull(v) {
-			s[k] = json.RawMessage(`""`) // null means gone, secret or not
+	for _, k := range slices.AppendSeq(slices.Collect(maps.Keys(s)), maps.Keys(secrets)) {
+		if python.IsNull(s[k]) { // left out or null: gone, secret or not
+			s[k] = json.RawMessage(`""`)
 		}
 	}
 	return s.text(), nil
