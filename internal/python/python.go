@@ -135,16 +135,11 @@ func (n Number) Equal(m Number) bool {
 		return n.Float == m.Float
 	case math.IsNaN(n.Float) || math.IsNaN(m.Float):
 		return false // big.Float has no NaN
+	case m.IsInt():
+		n, m = m, n
 	}
-	return n.exact().Cmp(m.exact()) == 0
-}
-
-// exact is n without rounding: SetInt keeps every bit of an int.
-func (n Number) exact() *big.Float {
-	if n.IsInt() {
-		return new(big.Float).SetInt(n.Int)
-	}
-	return big.NewFloat(n.Float)
+	// n is the int and m the float; SetInt keeps every bit of the int.
+	return new(big.Float).SetInt(n.Int).Cmp(big.NewFloat(m.Float)) == 0
 }
 
 // Repr is Python's repr() of a float: the shortest digits that read back,
@@ -173,9 +168,7 @@ func Int(s string) (*big.Int, bool) {
 	s = Strip(s)
 	var b strings.Builder
 	if s != "" && (s[0] == '+' || s[0] == '-') {
-		if s[0] == '-' {
-			b.WriteByte('-')
-		}
+		b.WriteByte(s[0]) // which big.Int reads too
 		s = s[1:]
 	}
 	if s == "" {
