@@ -2,9 +2,7 @@ package client
 
 import (
 	"context"
-	"errors"
 	"net/http"
-	"strings"
 	"sync"
 
 	"golang.org/x/sync/singleflight"
@@ -26,107 +24,6 @@ type collections struct {
 	jobProbe                     sync.Once // HasJobAction's one look
 	jobRoute, jobKnown           bool
 	missingActions               map[target]int64 // an action's 404 although this record existed
-}
-
-// call sends r like do, and resolves a 404 of it against r.target.
-func (c *Client) call(ctx context.Context, r apiRequest) (*apiResponse, error) {
-	if strings.TrimSpace(r.target.project) == "" {
-		return nil, errors.New("project id must not be empty")
-	}
-	resp, err := c.do(ctx, r)
-	if err != nil {
-		return nil, c.resolveNotFound(ctx, err, r)
-	}
-	return resp, nil
-}
-
-// resolveNotFound tells what a 404 means: a *ServiceGoneError when the
-// collection answers 404 too, a *MissingActionError when the record of an
-// action exists, else err, a missing record.
-func (c *Client) resolveNotFound(ctx context.Context, err error, r apiRequest) error {
-	t := r.target
-	apiErr := notFound404(err)
-	if apiErr == nil {
-		return err
-	}
-	gone, known := c.collectionGone(ctx, t)
-	switch {
-	case !known:
-		return err
-	case gone:
-		return &ServiceGoneError{Method: r.method, Path: r.path, Collection: t.coll, CollectionPath: t.collectionPath(), Err: apiErr}
-	case t.action == "":
-		return err
-	}
-	k := target{project: t.project, coll: t.coll, action: t.action}
-	c.colls.mu.Lock()
-	existing, known := c.colls.missingActions[k]
-	c.colls.mu.Unlock()
-	if !known {
-		if _, getErr := c.Get(ctx, t.project, t.coll, t.id); getErr != nil {
-			return err // the record is missing (or cannot be read): the 404 stands
-		}
-		existing = t.id
-		c.colls.mu.Lock()
-		c.colls.missingActions[k] = t.id
-		c.colls.mu.Unlock()
-	}
-	return &MissingActionError{Action: t.action, Method: r.method, Path: r.path, ID: t.id, Existing: existing, Err: apiErr}
-}
-
-// collectionGone reports whether t's collection answers 404, asking once
-// for its first record; known is false when that look failed otherwise.
-// Concurrent 404s share one look; one that another request made and could
-// not finish (its context ended, say) is made again under this request's.
-func (c *Client) collectionGone(ctx context.Context, t target) (gone, known bool) {
-	k := target{project: t.project, coll: t.coll}
-	for ctx.Err() == nil {
-		mine := false
-		look := c.colls.probes.DoChan(k.collectionPath(), func() (any, error) {
-			mine = true
-			c.colls.mu.Lock()
-			gone, known := c.colls.gone[k]
-			c.colls.mu.Unlock()
-			if known {
-				return gone, nil
-			}
-			_, err := c.do(ctx, apiRequest{method: http.MethodGet, path: k.collectionPath() + "?limit=1"})
-			if err != nil && notFound404(err) == nil {
-				return nil, nil // not known
-			}
-			c.colls.mu.Lock()
-			c.colls.gone[k] = err != nil
-			c.colls.mu.Unlock()
-			return err != nil, nil
-		})
-		select {
-		case r := <-look:
-			if gone, known = r.Val.(bool); known || mine {
-				return gone, known
-			}
-		case <-ctx.Done(): // the look goes on for the others
-		}
-	}
-	return false, false
-}
-
-// noteRecords learns from records of project whether they come without
-// filters or as today's service answers them, and what "@current" stands
-// for.
-func (c *Client) noteRecords(project string, recs ...Record) {
-	c.noteCurrentProject(project, recs)
-	c.colls.mu.Lock()
-	defer c.colls.mu.Unlock()
-	for i := range recs {
-		if recs[i].FiltersOmitted() {
-			c.colls.noFilters = true
-		} else if recs[i].ID != 0 {
-			c.colls.withFilters = true
-		}
-		if recs[i].ID != 0 && recs[i].DeliveryRateOmitted() {
-			c.colls.noCreates = true
-		}
-	}
 }
 
 // StoresConfigs reports whether the service stores the configs it is sent

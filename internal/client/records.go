@@ -74,10 +74,6 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 // (not even null), as every version since mid-August 2024 answers.
 func (r *Record) FiltersOmitted() bool { return r.Filters == nil }
 
-// DeliveryRateOmitted reports whether the answer had no delivery_rate_24h
-// field at all (not even null), as the service answers since March 2026.
-func (r *Record) DeliveryRateOmitted() bool { return r.DeliveryRate24h == nil }
-
 // Opt is a request field left out (the zero value), sent as null, or sent
 // with a value.
 type Opt[T any] struct {
