@@ -1,7 +1,7 @@
 // The calls of the API, in the order a request goes through them: the
-// record operations and their paths, what a 404 means, the request sent
-// with the retry policy (retry.go), and what its answers tell of the
-// project "@current" stands for.
+// operations on records, plugins and hog functions, their paths, what a
+// 404 means, the request sent with the retry policy (retry.go), and what
+// its answers tell of the project "@current" stands for.
 
 package client
 
@@ -107,6 +107,57 @@ func (c *Client) recordCall(ctx context.Context, r apiRequest) (*Record, int, er
 	}
 	c.noteRecords(r.target.project, rec)
 	return &rec, resp.status, nil
+}
+
+// Plugin returns plugin id as org's listing shows it; a 404 of the listing
+// too is a *ServiceGoneError.
+func (c *Client) Plugin(ctx context.Context, org string, id int64) (*Plugin, error) {
+	p, err := organizationPath(org, AllPlugins)
+	if err != nil {
+		return nil, err
+	}
+	plugin, err := getJSON[Plugin](ctx, c, p+FormatID(id)+"/")
+	if apiErr := notFound404(err); apiErr != nil && !IsOrganizationNotFound(err) {
+		if _, listErr := getPage[Plugin](ctx, c, p, Collection(AllPlugins), 1, 0); IsServiceGone(listErr) {
+			return nil, &ServiceGoneError{Method: apiErr.Method, Path: apiErr.Path, Collection: Collection(AllPlugins), CollectionPath: p, Err: apiErr}
+		}
+	}
+	return plugin, err
+}
+
+// ListPlugins returns every plugin of org's listing within the budget of
+// one listing; its errors are those of Plugin.
+func (c *Client) ListPlugins(ctx context.Context, org string, listing PluginListing) ([]Plugin, error) {
+	p, err := organizationPath(org, listing)
+	if err != nil {
+		return nil, err
+	}
+	what := fmt.Sprintf("%s of organization %s", listing, org)
+	return listAll(ctx, what, c.pageSize, func(offset int) (*listPage[Plugin], error) {
+		return getPage[Plugin](ctx, c, p, Collection(listing), c.pageSize, offset)
+	}, func(p *Plugin) int64 { return p.ID })
+}
+
+// HogTemplate returns template id as project's templates API shows it,
+// whatever its status; a 404 means PostHog has no such template.
+func (c *Client) HogTemplate(ctx context.Context, project, id string) (*HogTemplate, error) {
+	if strings.TrimSpace(project) == "" || strings.TrimSpace(id) == "" {
+		return nil, fmt.Errorf("project id and template id must not be empty")
+	}
+	return getJSON[HogTemplate](ctx, c, projectPath(project, "hog_function_templates")+url.PathEscape(id)+"/")
+}
+
+// HogFunctions returns every hog function of project of type typ that is
+// not deleted, across all pages.
+func (c *Client) HogFunctions(ctx context.Context, project, typ string) ([]HogFunction, error) {
+	if strings.TrimSpace(project) == "" {
+		return nil, fmt.Errorf("project id must not be empty")
+	}
+	path, q := projectPath(project, "hog_functions"), url.Values{"type": {typ}}
+	what := fmt.Sprintf("the %s hog functions of project %s", typ, project)
+	return listAll(ctx, what, c.pageSize, func(offset int) (*listPage[HogFunction], error) {
+		return fetchPage[HogFunction](ctx, c, path, q, c.pageSize, offset)
+	}, func(f *HogFunction) string { return f.ID })
 }
 
 // target is what a request is about: collection coll of project, record id

@@ -1,7 +1,11 @@
+// What the API answers and is sent, typed: config records and their
+// create and update bodies, plugins, hog functions.
+
 package client
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -195,3 +199,115 @@ type Frontend struct {
 
 // FormatID renders a record id as it appears in paths and import IDs.
 func FormatID(id int64) string { return strconv.FormatInt(id, 10) }
+
+// PluginListing names one of an organization's plugin listings (the notes'
+// "Finding a plugin").
+type PluginListing string
+
+const (
+	// AllPlugins lists every plugin the organization can use.
+	AllPlugins PluginListing = "plugins"
+	// TransformationPlugins lists the plugins whose configs Transformations holds.
+	TransformationPlugins PluginListing = "pipeline_transformations"
+	// ImportAppPlugins lists the plugins whose configs ImportApps holds.
+	ImportAppPlugins PluginListing = "pipeline_import_apps"
+)
+
+// PluginListing returns the listing of the plugins whose configs coll holds.
+func (coll Collection) PluginListing() PluginListing {
+	return cmp.Or(map[Collection]PluginListing{Transformations: TransformationPlugins, ImportApps: ImportAppPlugins}[coll], AllPlugins)
+}
+
+// CurrentOrganization is the address of the API key owner's current
+// organization.
+const CurrentOrganization = "@current"
+
+// Plugin is a plugin as the plugin listings answer it, read leniently;
+// configresource.PluginOf reads the rest from JSON.
+type Plugin struct {
+	ID                 int64
+	Name               *string
+	Description        *string
+	URL                *string
+	PublicJobs         json.RawMessage
+	MigrationAvailable *bool           // hog_function_migration_available; nil from a service older than it
+	JSON               json.RawMessage // the whole plugin as answered, compact
+}
+
+// UnmarshalJSON decodes a plugin leniently; only an answer that is not an
+// object, or an id that is not an integer, is an error.
+func (p *Plugin) UnmarshalJSON(data []byte) error {
+	f, ok := python.Object(string(data))
+	if !ok {
+		return fmt.Errorf("decoding plugin: not a JSON object: %.40s", data)
+	}
+	var id python.FlexInt
+	if raw, has := f["id"]; has {
+		if err := json.Unmarshal(raw, &id); err != nil {
+			return fmt.Errorf("decoding plugin: id: %w", err)
+		}
+	}
+	*p = Plugin{
+		ID:                 int64(id),
+		Name:               lenient[string](f["name"]),
+		Description:        lenient[string](f["description"]),
+		URL:                lenient[string](f["url"]),
+		PublicJobs:         f["public_jobs"],
+		MigrationAvailable: (*bool)(lenient[python.FlexBool](f["hog_function_migration_available"])),
+		JSON:               json.RawMessage(python.Compact(data)),
+	}
+	return nil
+}
+
+// lenient is a field's value, nil when null, absent or not a T.
+func lenient[T any](raw json.RawMessage) *T {
+	var v T
+	if python.IsNull(raw) || json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	return &v
+}
+
+// The hog function API, read only: what the config data sources need to
+// tell a user the way off a config (the notes' "Hog function templates" and
+// "The way off"). Writing hog functions is the official provider's.
+
+// HogTemplate is a hog function template as the templates API answers it.
+type HogTemplate struct {
+	ID           string          `json:"id"`
+	Name         *string         `json:"name"`
+	Description  *string         `json:"description"`
+	Type         string          `json:"type"`
+	Status       string          `json:"status"`
+	InputsSchema []TemplateInput `json:"inputs_schema"`
+	Filters      json.RawMessage `json:"filters"`
+}
+
+// TemplateInput is one entry of a template's inputs_schema.
+type TemplateInput struct {
+	Key      string          `json:"key"`
+	Secret   bool            `json:"secret"`
+	Required bool            `json:"required"`
+	Default  json.RawMessage `json:"default"`
+}
+
+// HogFunction is a hog function as the list answers it: what tells which
+// config it was made of (its template and execution order).
+type HogFunction struct {
+	ID             string  `json:"id"`
+	Name           *string `json:"name"`
+	Type           string  `json:"type"`
+	Enabled        bool    `json:"enabled"`
+	ExecutionOrder *int64  `json:"execution_order"`
+	Template       *struct {
+		ID string `json:"id"`
+	} `json:"template"`
+}
+
+// TemplateID is the id of the template f was made from, "" when none.
+func (f *HogFunction) TemplateID() string {
+	if f.Template == nil {
+		return ""
+	}
+	return f.Template.ID
+}
