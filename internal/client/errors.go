@@ -33,7 +33,6 @@ type APIError struct {
 	Attempts   int
 }
 
-// Error says method, path, status, detail, attribute and attempts.
 func (e *APIError) Error() string {
 	msg := fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
 	if e.Detail != "" && e.Detail != http.StatusText(e.Status) {
@@ -93,35 +92,23 @@ type answerFields struct {
 // and plain text, of which Detail keeps a short single-line excerpt.
 func decodeAnswer(body []byte) answerFields {
 	var e answerFields
-	b := bytes.TrimSpace(body)
-	if len(b) == 0 {
-		return e
-	}
-	switch b[0] {
-	case '{':
-		var m map[string]json.RawMessage
-		if json.Unmarshal(b, &m) == nil {
-			if !fromErrorObject(&e, m) {
-				e.Detail = excerpt(python.Compact(b), hintLength)
-			}
-			return e
+	var m map[string]json.RawMessage
+	var list []string
+	switch b := bytes.TrimSpace(body); {
+	case len(b) == 0:
+	case json.Unmarshal(b, &m) == nil:
+		if !fromErrorObject(&e, m) {
+			e.Detail = excerpt(python.Compact(b), hintLength)
 		}
-	case '[', '"':
-		if json.Valid(b) {
-			var list []string
-			var s string
-			switch {
-			case json.Unmarshal(b, &list) == nil && len(list) > 0:
-				e.Detail = excerpt(strings.Join(list, "; "), maxEnvelopeDetail)
-			case json.Unmarshal(b, &s) == nil:
-				e.Detail = excerpt(s, maxEnvelopeDetail)
-			default:
-				e.Detail = excerpt(python.Compact(b), hintLength)
-			}
-			return e
-		}
+	case json.Unmarshal(b, &list) == nil && len(list) > 0:
+		e.Detail = excerpt(strings.Join(list, "; "), maxEnvelopeDetail)
+	case json.Unmarshal(b, &e.Detail) == nil: // a JSON string
+		e.Detail = excerpt(e.Detail, maxEnvelopeDetail)
+	case json.Valid(b):
+		e.Detail = excerpt(python.Compact(b), hintLength)
+	default:
+		e.Detail = answerLine(string(b))
 	}
-	e.Detail = answerLine(string(b))
 	return e
 }
 
@@ -203,7 +190,6 @@ type TransportError struct {
 	Err          error
 }
 
-// Error says method, path, cause, what to check, and whether a POST may have arrived.
 func (e *TransportError) Error() string {
 	msg := fmt.Sprintf("%s %s: %v", e.Method, e.Path, e.Err)
 	if e.Hint != "" {
@@ -216,7 +202,6 @@ func (e *TransportError) Error() string {
 	return msg
 }
 
-// Unwrap returns the cause.
 func (e *TransportError) Unwrap() error { return e.Err }
 
 // ThrottledError is a request not sent (again) because the service throttles
@@ -233,7 +218,6 @@ type ThrottledError struct {
 	Limit      error // what set the deadline (WithTimeLimit), if it said
 }
 
-// Error names the request, the wait and when it ends, and the time left.
 func (e *ThrottledError) Error() string {
 	what := "it was not sent"
 	if e.Err != nil {
@@ -262,7 +246,6 @@ type AnswerTooLargeError struct {
 	Limit        int64
 }
 
-// Error names the request and the limit.
 func (e *AnswerTooLargeError) Error() string {
 	return fmt.Sprintf("%s %s: the answer is larger than %d MiB, the most the provider reads of one answer (not retried: the same request brings the same answer)",
 		e.Method, e.Path, e.Limit>>20)
@@ -274,7 +257,6 @@ type ConfigError struct {
 	Field, Problem string
 }
 
-// Error reads "invalid <field>: <problem>".
 func (e *ConfigError) Error() string { return "invalid " + e.Field + ": " + e.Problem }
 
 // UnsavedError is a create answered with success but without an id (at
@@ -285,7 +267,6 @@ type UnsavedError struct {
 	Record       *Record // as the service answered it
 }
 
-// Error says what was sent and that the service saved nothing.
 func (e *UnsavedError) Error() string {
 	return fmt.Sprintf("%s %s: the service answered %d %s with a config that has no id: it saved no config",
 		e.Method, e.Path, e.Status, http.StatusText(e.Status))
@@ -300,7 +281,6 @@ type ServiceGoneError struct {
 	Err            *APIError // the 404
 }
 
-// Error names the route and says the API is gone.
 func (e *ServiceGoneError) Error() string {
 	also := ""
 	if !strings.HasPrefix(e.Path, e.CollectionPath+"?") && e.Path != e.CollectionPath {
@@ -319,7 +299,6 @@ type MissingActionError struct {
 	Err                  *APIError // the 404
 }
 
-// Error names the action and the record found to exist.
 func (e *MissingActionError) Error() string {
 	if e.Existing != e.ID {
 		return fmt.Sprintf("%s %s answered 404 Not Found, as the %s action of config %d did although that config exists: the service has no %s action",
