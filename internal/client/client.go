@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
@@ -52,11 +53,11 @@ type Client struct {
 	waitMin, waitMax  time.Duration
 	pageSize          int
 	http              *http.Client
-	clock             serviceClock
+	clockOffset       atomic.Pointer[time.Duration] // of the service's clock from this machine's; nil before any Date
 	throttle          *throttle.Throttle
 	colls             collections
 	current           currentProject
-	silent            silentHost
+	unanswered        atomic.Int32 // attempts in a row without an answer (silentAfter)
 }
 
 // New validates cfg and returns a client; its errors are *ConfigError and

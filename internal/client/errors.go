@@ -1,15 +1,23 @@
 package client
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
+	"maps"
 	"math"
 	"net/http"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client/throttle"
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // APIError is an error answer of the service; Type, Code, Detail and Attr
@@ -25,7 +33,6 @@ type APIError struct {
 	Attempts   int
 }
 
-// Error says method, path, status, detail, attribute and attempts.
 func (e *APIError) Error() string {
 	msg := fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
 	if e.Detail != "" && e.Detail != http.StatusText(e.Status) {
@@ -67,6 +74,112 @@ func newAPIError(method, path string, resp *http.Response, body []byte, attempts
 	return e
 }
 
+// An envelope's detail is the service's own sentence, kept nearly whole;
+// anything else (a proxy's HTML page) is only a hint, of hintLength runes.
+const (
+	maxEnvelopeDetail = 1000
+	hintLength        = 200
+)
+
+// answerFields is the service's envelope {type, code, detail, attr}, or as much
+// of it as another shape tells.
+type answerFields struct {
+	Type, Code, Detail, Attr string
+}
+
+// decodeAnswer reads an error answer's body: the service's envelope, other JSON
+// error shapes (a message, DRF's field errors, a list of strings), or HTML
+// and plain text, of which Detail keeps a short single-line excerpt.
+func decodeAnswer(body []byte) answerFields {
+	var e answerFields
+	var m map[string]json.RawMessage
+	var list []string
+	switch b := bytes.TrimSpace(body); {
+	case len(b) == 0:
+	case json.Unmarshal(b, &m) == nil:
+		if !fromErrorObject(&e, m) {
+			e.Detail = excerpt(python.Compact(b), hintLength)
+		}
+	case json.Unmarshal(b, &list) == nil && len(list) > 0:
+		e.Detail = excerpt(strings.Join(list, "; "), maxEnvelopeDetail)
+	case json.Unmarshal(b, &e.Detail) == nil: // a JSON string
+		e.Detail = excerpt(e.Detail, maxEnvelopeDetail)
+	case json.Valid(b):
+		e.Detail = excerpt(python.Compact(b), hintLength)
+	default:
+		e.Detail = answerLine(string(b))
+	}
+	return e
+}
+
+// fromErrorObject reads a JSON object error body; false when it has no
+// recognisable message.
+func fromErrorObject(e *answerFields, m map[string]json.RawMessage) bool {
+	e.Type, e.Code, e.Attr = jsonText(m["type"]), jsonText(m["code"]), jsonText(m["attr"])
+	e.Detail = excerpt(jsonText(m["detail"]), maxEnvelopeDetail)
+	if e.Type != "" || e.Code != "" || e.Detail != "" {
+		return true
+	}
+	for _, k := range []string{"message", "error", "error_description"} {
+		if s := jsonText(m[k]); s != "" {
+			e.Detail = excerpt(s, maxEnvelopeDetail)
+			return true
+		}
+	}
+	// Plain DRF field errors: {"name": ["Ensure this field ..."]}.
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		var msgs []string
+		if json.Unmarshal(m[k], &msgs) == nil && len(msgs) > 0 {
+			if k != "non_field_errors" {
+				e.Attr = k
+			}
+			e.Detail = excerpt(msgs[0], maxEnvelopeDetail)
+			return true
+		}
+	}
+	return false
+}
+
+// jsonText renders a JSON value as text: a string as itself, null or absent
+// as "", anything else as compact JSON.
+func jsonText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if python.IsNull(raw) {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return python.Compact(raw)
+}
+
+var (
+	reHiddenHTML = regexp.MustCompile(`(?is)<(script|style|head)\b.*?</(script|style|head)\s*>`)
+	reComment    = regexp.MustCompile(`(?s)<!--.*?-->`)
+	reTag        = regexp.MustCompile(`(?s)<[^>]*>`)
+)
+
+// answerLine turns an HTML or text body into a short single line.
+func answerLine(s string) string {
+	if strings.Contains(s, "<") {
+		s = reHiddenHTML.ReplaceAllString(s, " ")
+		s = reComment.ReplaceAllString(s, " ")
+		s = reTag.ReplaceAllString(s, " ")
+		s = html.UnescapeString(s)
+	}
+	return excerpt(strings.Join(strings.Fields(s), " "), hintLength)
+}
+
+// excerpt cuts s to at most n runes, marking a cut with an ellipsis.
+func excerpt(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n])) + "…"
+}
+
 // TransportError is a request that ended without an HTTP answer; errors.Is
 // sees its cause (context.Canceled and the like).
 type TransportError struct {
@@ -77,7 +190,6 @@ type TransportError struct {
 	Err          error
 }
 
-// Error says method, path, cause, what to check, and whether a POST may have arrived.
 func (e *TransportError) Error() string {
 	msg := fmt.Sprintf("%s %s: %v", e.Method, e.Path, e.Err)
 	if e.Hint != "" {
@@ -90,7 +202,6 @@ func (e *TransportError) Error() string {
 	return msg
 }
 
-// Unwrap returns the cause.
 func (e *TransportError) Unwrap() error { return e.Err }
 
 // ThrottledError is a request not sent (again) because the service throttles
@@ -107,7 +218,6 @@ type ThrottledError struct {
 	Limit      error // what set the deadline (WithTimeLimit), if it said
 }
 
-// Error names the request, the wait and when it ends, and the time left.
 func (e *ThrottledError) Error() string {
 	what := "it was not sent"
 	if e.Err != nil {
@@ -136,7 +246,6 @@ type AnswerTooLargeError struct {
 	Limit        int64
 }
 
-// Error names the request and the limit.
 func (e *AnswerTooLargeError) Error() string {
 	return fmt.Sprintf("%s %s: the answer is larger than %d MiB, the most the provider reads of one answer (not retried: the same request brings the same answer)",
 		e.Method, e.Path, e.Limit>>20)
@@ -148,7 +257,6 @@ type ConfigError struct {
 	Field, Problem string
 }
 
-// Error reads "invalid <field>: <problem>".
 func (e *ConfigError) Error() string { return "invalid " + e.Field + ": " + e.Problem }
 
 // UnsavedError is a create answered with success but without an id (at
@@ -159,7 +267,6 @@ type UnsavedError struct {
 	Record       *Record // as the service answered it
 }
 
-// Error says what was sent and that the service saved nothing.
 func (e *UnsavedError) Error() string {
 	return fmt.Sprintf("%s %s: the service answered %d %s with a config that has no id: it saved no config",
 		e.Method, e.Path, e.Status, http.StatusText(e.Status))
@@ -174,7 +281,6 @@ type ServiceGoneError struct {
 	Err            *APIError // the 404
 }
 
-// Error names the route and says the API is gone.
 func (e *ServiceGoneError) Error() string {
 	also := ""
 	if !strings.HasPrefix(e.Path, e.CollectionPath+"?") && e.Path != e.CollectionPath {
@@ -193,7 +299,6 @@ type MissingActionError struct {
 	Err                  *APIError // the 404
 }
 
-// Error names the action and the record found to exist.
 func (e *MissingActionError) Error() string {
 	if e.Existing != e.ID {
 		return fmt.Sprintf("%s %s answered 404 Not Found, as the %s action of config %d did although that config exists: the service has no %s action",

@@ -10,15 +10,15 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // attemptTransport sees every HTTP attempt, retries and redirects
-// included: the throttle, the per-attempt timeout, the service's clock and
-// the attempt's one log line.
+// included: the silent host, the throttle, the per-attempt timeout, the
+// service's clock (from the Date of its answers) and the attempt's one log
+// line.
 type attemptTransport struct {
 	next    http.RoundTripper
 	timeout time.Duration
@@ -26,19 +26,18 @@ type attemptTransport struct {
 }
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx := req.Context()
+	ctx, c := req.Context(), t.client
 	st, _ := ctx.Value(callStateKey{}).(*callState)
-	if err := t.client.silent.refuse(t.client.hostPort, t.timeout); err != nil {
-		return nil, err
+	if n := c.unanswered.Load(); n >= silentAfter {
+		return nil, &SilentHostError{Host: c.hostPort, Attempts: int(n), Timeout: t.timeout}
 	}
-	thr := t.client.throttle
-	err := thr.Wait(ctx, st.deadline(ctx), func(d time.Duration) {
+	err := c.throttle.Wait(ctx, st.deadline(ctx), func(d time.Duration) {
 		tflog.Debug(ctx, fmt.Sprintf("rate limit: waiting %s before %s %s", d.Round(time.Millisecond), st.method, st.path))
 	})
 	if err != nil {
 		return nil, err // nothing was sent, a cancelled ctx's request neither
 	}
-	sentAt := thr.Now()
+	sentAt := c.throttle.Now()
 	attempt := st.attempts.Add(1)
 
 	// The timeout bounds the attempt and the reading of its body, not the
@@ -52,29 +51,42 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	start := time.Now()
 	resp, err := t.next.RoundTrip(req)
 	elapsed := time.Since(start)
-	t.client.silent.ended(err)
+	logged := map[string]any{ // the attempt's one line (go-retryablehttp has no Logger: its lines repeated these)
+		"method": req.Method, "path": req.URL.RequestURI(), "attempt": attempt, "duration_ms": durationMS(elapsed),
+	}
 	if err != nil {
 		cancel()
+		if isA[*AttemptTimeoutError](err) {
+			c.unanswered.Add(1)
+		}
 		if !notSent(err) {
 			st.maybeSent.Store(true)
 		}
-		logAttempt(ctx, req, attempt, elapsed, "error", err.Error())
+		logged["error"] = err.Error()
+		tflog.Debug(ctx, "API request", logged)
 		return nil, err
 	}
-	t.client.clock.observe(start, start.Add(elapsed), resp.Header.Get("Date"))
+	c.unanswered.Store(0)
+	// Date is truncated to the second and was read somewhere between sending
+	// and receiving: the middle of both ranges is the best guess.
+	if date, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+		offset := date.Add(500 * time.Millisecond).Sub(start.Add(elapsed / 2))
+		c.clockOffset.Store(&offset)
+	}
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
-		retryAfter, ok := parseRetryAfter(resp.Header.Get("Retry-After"), thr.Now())
-		if p, began := thr.Throttled(sentAt, retryAfter, ok); began {
+		retryAfter, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.throttle.Now())
+		if p, began := c.throttle.Throttled(sentAt, retryAfter, ok); began {
 			tflog.Warn(ctx, p.Describe(st.method, st.path), map[string]any{
 				"wait_ms": durationMS(p.Wait), "requests_per_minute": math.Round(p.PerMinute),
 			})
 		}
 	case resp.StatusCode < 500:
-		thr.Answered(sentAt)
+		c.throttle.Answered(sentAt)
 	}
 	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
-	logAttempt(ctx, req, attempt, elapsed, "status", resp.StatusCode)
+	logged["status"] = resp.StatusCode
+	tflog.Debug(ctx, "API request", logged)
 	return resp, nil
 }
 
@@ -88,6 +100,36 @@ func (b *cancelOnClose) Close() error {
 	err := b.ReadCloser.Close()
 	b.cancel()
 	return err
+}
+
+// AttemptTimeoutError is an attempt the service did not answer, or finish
+// answering, within Config.RequestTimeout; it is a context.DeadlineExceeded.
+type AttemptTimeoutError struct{ Timeout time.Duration }
+
+func (e *AttemptTimeoutError) Error() string {
+	return fmt.Sprintf("no answer within %s, the request_timeout of one attempt", e.Timeout)
+}
+
+// Unwrap makes it a context.DeadlineExceeded.
+func (e *AttemptTimeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// silentAfter is how many attempts in a row the service may leave
+// unanswered within the request timeout before the client sends no more: a
+// host that accepts and never answers would hold every request of the run
+// for as long again. Any answer starts the count again.
+const silentAfter = 2
+
+// SilentHostError is a request not sent because the service answered none
+// of the last attempts of the run.
+type SilentHostError struct {
+	Host     string
+	Attempts int
+	Timeout  time.Duration
+}
+
+func (e *SilentHostError) Error() string {
+	return fmt.Sprintf("not sent: %q answered none of the last %d requests within %s each (request_timeout), "+
+		"so this run sends it no more", e.Host, e.Attempts, e.Timeout)
 }
 
 // defaultTransport is net/http's default with enough idle connections for
@@ -139,41 +181,14 @@ func origin(u *url.URL) string {
 	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
-// logAttempt logs an attempt's one line (go-retryablehttp has no Logger:
-// its lines repeated these).
-func logAttempt(ctx context.Context, req *http.Request, attempt int32, elapsed time.Duration, outcome string, value any) {
-	tflog.Debug(ctx, "API request", map[string]any{
-		"method": req.Method, "path": req.URL.RequestURI(), "attempt": attempt,
-		"duration_ms": durationMS(elapsed), outcome: value,
-	})
-}
-
 func durationMS(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
-}
-
-// serviceClock is the offset of the service's clock from this machine's,
-// from the Date header of its answers; nil before any.
-type serviceClock struct {
-	offset atomic.Pointer[time.Duration]
-}
-
-// observe takes the Date of an answer to a request sent at sent and
-// answered at received: Date is truncated to the second and was read
-// somewhere in between, so the middle of both ranges is the best guess.
-func (s *serviceClock) observe(sent, received time.Time, date string) {
-	d, err := http.ParseTime(date)
-	if err != nil {
-		return
-	}
-	offset := d.Add(500 * time.Millisecond).Sub(sent.Add(received.Sub(sent) / 2))
-	s.offset.Store(&offset)
 }
 
 // ServiceTime converts a moment t of this machine's clock to the service's,
 // within about a second; false before any answer carried a Date.
 func (c *Client) ServiceTime(t time.Time) (time.Time, bool) {
-	if offset := c.clock.offset.Load(); offset != nil {
+	if offset := c.clockOffset.Load(); offset != nil {
 		return t.Add(*offset), true
 	}
 	return t, false
