@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -362,4 +364,137 @@ func (j *journal) confirm(ctx context.Context, host string, id int64) {
 	for _, e := range held {
 		j.take(ctx, e)
 	}
+}
+
+// journalSubdir is the journal's place in Terraform's data directory.
+const journalSubdir = "pipeline-provider/creates"
+
+// DefaultJournalDir is the journal directory of this process (JournalDir of
+// the working directory, TF_DATA_DIR or .terraform, and the workspace); ""
+// without a data directory (no `terraform init` here).
+func DefaultJournalDir() string {
+	dataDir := os.Getenv("TF_DATA_DIR")
+	if dataDir == "" {
+		dataDir = ".terraform"
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return JournalDir(wd, dataDir, workspace(dataDir))
+}
+
+// JournalDir is the journal directory of a working directory, its data
+// directory (relative to it, or absolute) and a workspace, wherever it is
+// reached from: through a symlink, the real path, or a copy that took the
+// data directory along. A data directory inside the working directory is
+// that directory's alone, so the workspace keys it; one elsewhere (a shared
+// TF_DATA_DIR) is keyed by the working directory's real path too. "" when
+// the data directory does not exist.
+func JournalDir(workdir, dataDir, workspace string) string {
+	if !filepath.IsAbs(dataDir) {
+		dataDir = filepath.Join(workdir, dataDir)
+	}
+	if fi, err := os.Stat(dataDir); err != nil || !fi.IsDir() { //nolint:gosec // G703: the user's own TF_DATA_DIR
+		return ""
+	}
+	owner := "" // keys the journal too when the data directory is shared
+	realWork, errW := filepath.EvalSymlinks(workdir)
+	realData, errD := filepath.EvalSymlinks(dataDir)
+	if errW != nil || errD != nil || !within(realData, realWork) {
+		owner = realWork
+		if errW != nil {
+			owner = workdir
+		}
+	}
+	return filepath.Join(dataDir, journalSubdir, shortHash(owner+"\x00"+workspace))
+}
+
+// within reports whether path is dir or inside it (both clean).
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// workspace is Terraform's selected workspace, as Terraform finds it.
+func workspace(dataDir string) string {
+	if ws := os.Getenv("TF_WORKSPACE"); ws != "" {
+		return ws
+	}
+	if b, err := os.ReadFile(filepath.Join(dataDir, "environment")); err == nil { //nolint:gosec // G304: Terraform's own file
+		if ws := strings.TrimSpace(string(b)); ws != "" {
+			return ws
+		}
+	}
+	return "default"
+}
+
+// shortHash names a journal file or directory after s.
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+// Whether Terraform, which started this provider, is gone: a config whose
+// answer arrives after that reaches no state, which makes it a killed run's
+// orphan that a later create may adopt (DESIGN.md, "Create recovery adopts
+// only a killed run's orphan").
+
+// watchedParent is Terraform's pid once Orphaned watches it.
+var watchedParent atomic.Int64
+
+// Orphaned starts watching Terraform, the parent, on its first call, and
+// returns a channel closed once Terraform is gone (killed), where go-plugin
+// would serve on, and the creates under way have recorded what they made
+// (at most stopGrace and 5 seconds later). The provider then exits without
+// Finish, so that its journal keeps the orphans for the next run. Only Unix
+// re-parents an orphan; the channel is nil, never closed, when there is no
+// parent to watch.
+func Orphaned() <-chan struct{} { return watchParent() }
+
+var watchParent = sync.OnceValue(func() <-chan struct{} {
+	parent := os.Getppid()
+	if parent <= 1 {
+		return nil // started by init itself: nothing to watch
+	}
+	watchedParent.Store(int64(parent))
+	gone := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for range tick.C {
+			if parentGone() {
+				done := make(chan struct{})
+				go func() { inFlight.Wait(); close(done) }()
+				select {
+				case <-done:
+				case <-time.After(stopGrace + 5*time.Second):
+				}
+				close(gone)
+				return
+			}
+		}
+	}()
+	return gone
+})
+
+// parentGone reports whether the watched Terraform has ended: Unix gives
+// its children to another parent as it exits, before it is reaped.
+func parentGone() bool {
+	p := watchedParent.Load()
+	return p > 1 && int64(os.Getppid()) != p
+}
+
+// orphaned holds the journal directories whose Terraform a test killed.
+var orphaned sync.Map // dir -> true
+
+// Orphan plays, for the provider instances of journal directory dir, the
+// end of the Terraform that runs them: what they hand over from now on
+// reaches no state. Release ends it. Tests use it, as they use Release.
+func Orphan(dir string) { orphaned.Store(dir, true) }
+
+// terraformGone reports whether the Terraform of j's provider is gone.
+func (j *journal) terraformGone() bool {
+	_, gone := orphaned.Load(j.dir)
+	return gone || parentGone()
 }
