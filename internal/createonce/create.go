@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
@@ -316,30 +315,6 @@ func SetSettings(ctx context.Context, meta *framework.ProviderData, k framework.
 		journalOf(meta, meta.JournalDir).wrote(id, rec.UpdatedAt)
 	}
 	return rec, err
-}
-
-// HandOver records that Terraform gets config id, which Create returned:
-// a state may hold it from now on, so no later create adopts it. The caller
-// defers it once Create succeeded.
-func HandOver(meta *framework.ProviderData, id int64) {
-	if meta != nil && meta.JournalDir != "" {
-		journalOf(meta, meta.JournalDir).handOver(id)
-	}
-}
-
-// ConfirmInState settles the journal entry of the config in a resource's
-// state, which a plan or a refresh reads: a state holds it, so no create may
-// adopt it, nor warn of it.
-func ConfirmInState(ctx context.Context, meta *framework.ProviderData, state tfsdk.State) {
-	if meta == nil || meta.Client == nil || meta.JournalDir == "" || state.Raw.IsNull() {
-		return
-	}
-	// A raw read: every plan of every config passes here.
-	id := framework.RawInt64(framework.RawAttributes(state.Raw)["id"])
-	if !framework.IsSet(id) {
-		return
-	}
-	journalOf(meta, meta.JournalDir).confirm(ctx, meta.Client.Host(), id.ValueInt64())
 }
 
 // registry is what the creates of one configured provider share: the

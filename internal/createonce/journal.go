@@ -18,6 +18,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 const (
@@ -165,6 +169,11 @@ func (j *journal) wrote(id int64, updated string) {
 		j.append(event{Seq: seq, Updated: updated})
 	}
 }
+
+// HandOver records that Terraform gets config id, which Create returned:
+// a state may hold it from now on, so no later create adopts it. The caller
+// defers it once Create succeeded.
+func HandOver(meta *framework.ProviderData, id int64) { journalOf(meta, meta.JournalDir).handOver(id) }
 
 // handOver records that Terraform gets this run's config id, when it is
 // still there to get it: a state may hold the config from now on. Before
@@ -345,6 +354,15 @@ func (j *journal) matching(ctx context.Context, host, project, coll, fp string) 
 		}
 	}
 	return out
+}
+
+// ConfirmInState settles the journal entries of config id, which a
+// resource's state holds (a plan or a refresh reads it): no create may adopt
+// it, nor warn of it.
+func ConfirmInState(ctx context.Context, meta *framework.ProviderData, id types.Int64) {
+	if meta != nil && meta.Client != nil && framework.IsSet(id) {
+		journalOf(meta, meta.JournalDir).confirm(ctx, meta.Client.Host(), id.ValueInt64())
+	}
 }
 
 // confirm settles the entries of config id, which a state holds.
