@@ -6,6 +6,7 @@ package createonce
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -390,10 +391,7 @@ const journalSubdir = "pipeline-provider/creates"
 // the working directory, TF_DATA_DIR or .terraform, and the workspace); ""
 // without a data directory (no `terraform init` here).
 func DefaultJournalDir() string {
-	dataDir := os.Getenv("TF_DATA_DIR")
-	if dataDir == "" {
-		dataDir = ".terraform"
-	}
+	dataDir := cmp.Or(os.Getenv("TF_DATA_DIR"), ".terraform")
 	wd, err := os.Getwd()
 	if err != nil {
 		return ""
@@ -418,19 +416,11 @@ func JournalDir(workdir, dataDir, workspace string) string {
 	owner := "" // keys the journal too when the data directory is shared
 	realWork, errW := filepath.EvalSymlinks(workdir)
 	realData, errD := filepath.EvalSymlinks(dataDir)
-	if errW != nil || errD != nil || !within(realData, realWork) {
-		owner = realWork
-		if errW != nil {
-			owner = workdir
-		}
+	rel, errR := filepath.Rel(realWork, realData)
+	if errW != nil || errD != nil || errR != nil || !filepath.IsLocal(rel) {
+		owner = cmp.Or(realWork, workdir) // EvalSymlinks failed: ""
 	}
 	return filepath.Join(dataDir, journalSubdir, shortHash(owner+"\x00"+workspace))
-}
-
-// within reports whether path is dir or inside it (both clean).
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // workspace is Terraform's selected workspace, as Terraform finds it.
