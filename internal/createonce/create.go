@@ -82,11 +82,11 @@ func (r Request) fingerprint(host, project string, coll client.Collection) strin
 func Create(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, req Request, diags *diag.Diagnostics) (*client.Record, error) {
 	inFlight.Add(1)
 	defer inFlight.Done()
-	c := meta.Client
-	j := journalOf(meta, meta.JournalDir)
-	if err := j.refuseResend(c.Host()); err != nil {
+	if err := RefuseUnsavedBefore(meta); err != nil {
 		return nil, err
 	}
+	c := meta.Client
+	j := journalOf(meta, meta.JournalDir)
 	coll := string(k.Collection)
 	fp := req.fingerprint(c.Host(), project, k.Collection)
 
@@ -431,13 +431,11 @@ func joinIDs(ids []int64) string {
 	return strings.Join(s, ", ")
 }
 
-// A create that the service answered without storing a config (generation
-// 2) made a hog function instead, and sending it again makes another. The
-// journal directory remembers the host in a file of its own, and creates
-// to that host are refused, at plan time where the project is known, until
-// the user deletes the file.
-
-// unsavedCreate is the create a host answered without a stored config.
+// unsavedCreate is the create a host answered without a stored config
+// (generation 2 made a hog function instead, and sending it again makes
+// another), kept in a file of the journal directory until the user deletes
+// it: creates to that host are refused, at plan time where the project is
+// known.
 type unsavedCreate struct {
 	Host    string    `json:"host"`
 	At      time.Time `json:"at"`
@@ -445,9 +443,8 @@ type unsavedCreate struct {
 	Status  int       `json:"status"`
 }
 
-// unsavedFile is where j remembers that host answered a create unsaved.
-func (j *journal) unsavedFile(host string) string {
-	return filepath.Join(j.dir, "unsaved-"+shortHash(host)+".json")
+func unsavedFile(dir, host string) string {
+	return filepath.Join(dir, "unsaved-"+shortHash(host)+".json")
 }
 
 // noteUnsaved remembers the create host answered without a stored config.
@@ -456,15 +453,17 @@ func (j *journal) noteUnsaved(host string, e *client.UnsavedError) {
 		return
 	}
 	b, _ := json.MarshalIndent(unsavedCreate{Host: host, At: time.Now().UTC(), Request: e.Method + " " + e.Path, Status: e.Status}, "", "  ")
-	_ = os.WriteFile(j.unsavedFile(host), append(b, '\n'), 0o600)
+	_ = os.WriteFile(unsavedFile(j.dir, host), append(b, '\n'), 0o600)
 }
 
-// refuseResend refuses a create to host after one it answered unsaved.
-func (j *journal) refuseResend(host string) error {
-	if j == nil {
+// RefuseUnsavedBefore returns why no create may be sent through meta's
+// provider: its host answered one without storing a config before (nil:
+// none did). Create and the plan of a create ask it.
+func RefuseUnsavedBefore(meta *framework.ProviderData) error {
+	if meta == nil || meta.Client == nil || meta.JournalDir == "" {
 		return nil
 	}
-	name := j.unsavedFile(host)
+	name := unsavedFile(meta.JournalDir, meta.Client.Host())
 	b, err := os.ReadFile(name) //nolint:gosec // G304: a file of the journal directory
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -475,16 +474,6 @@ func (j *journal) refuseResend(host string) error {
 		e.File = abs
 	}
 	return e
-}
-
-// RefuseUnsavedBefore returns why no create may be sent through meta's
-// provider: its host answered one without storing a config before (nil:
-// none did). The plan of a create asks it.
-func RefuseUnsavedBefore(meta *framework.ProviderData) error {
-	if meta == nil || meta.Client == nil || meta.JournalDir == "" {
-		return nil
-	}
-	return journalOf(meta, meta.JournalDir).refuseResend(meta.Client.Host())
 }
 
 // UnsavedBeforeError is a create refused unsent: the host answered one
