@@ -140,14 +140,9 @@ func Create(ctx context.Context, meta *framework.ProviderData, k framework.Kind,
 	}
 }
 
-// orphan reports whether e's config is a killed run's orphan: answered, and
-// never given to Terraform, so no state can hold it; and journaled as that
-// run left it (entries of older providers say neither).
-func (e *entry) orphan() bool { return e.ID != 0 && !e.Handed && e.Updated != "" }
-
 // adopt settles the open entries of killed runs for creates of fp. The
 // first orphan whose config the service shows as the killed run left it
-// (holding what in sends, updated_at unchanged) becomes this create's; the
+// (holding what req sends, updated_at unchanged) becomes this create's; the
 // others earn a warning that names the config they may have left, if any.
 // nil, nil: POST.
 func adopt(ctx context.Context, c *client.Client, j *journal, k framework.Kind, project, fp string, req Request,
@@ -171,53 +166,52 @@ func adopt(ctx context.Context, c *client.Client, j *journal, k framework.Kind, 
 					"with these settings, and reading it failed: %w", k.Noun, e.ID, err)
 			case !j.take(ctx, e) || rec == nil:
 				rec = nil // another run's now, or gone, or changed: not what this create makes
-			case !e.orphan():
+			case e.Handed || e.Updated == "": // a state may hold it (older providers journaled neither)
 				warnLeftover(diags, k, e, handedNote)
 				rec = nil
 			case rec.UpdatedAt != e.Updated:
 				warnLeftover(diags, k, e, fmt.Sprintf(touchedNote, rec.UpdatedAt, e.Updated))
 				rec = nil
 			default:
-				rec, err = j.claim(ctx, c, k, project, shows, fp, rec, req.Input)
+				rec, err = j.claim(ctx, c, k, e, shows, rec, req.Input, diags)
 			}
 		})
 		if rec != nil || err != nil {
-			if rec != nil {
-				tflog.Warn(ctx, "adopted a config a killed run created", map[string]any{"config_id": rec.ID})
-				diags.AddWarning(fmt.Sprintf("Adopted %s %d, created by a killed run", k.Noun, rec.ID),
-					fmt.Sprintf("A previous run in this working directory and workspace created %s %d with exactly "+
-						"these settings at %s, and was killed before it gave the config to Terraform, so no state holds "+
-						"it. This resource now manages it instead of creating a second one.", k.Noun, rec.ID,
-						e.Sent.Format(time.RFC3339)))
-			}
 			return rec, err
 		}
 	}
 	return nil, nil
 }
 
-// claim makes config rec, a killed run's orphan whose entry this create
-// took, this run's: journaled as this run's answer, then written to (its
-// settings sent again, or an empty update), which moves its updated_at, so
-// that a copy of this working directory, whose journal holds the same
-// entry, sees that it was adopted.
-func (j *journal) claim(ctx context.Context, c *client.Client, k framework.Kind, project string, shows client.Collection, fp string,
-	rec *client.Record, in client.RecordInput,
+// claim makes config rec, the orphan of e, whose entry this create took,
+// this run's: journaled as this run's answer, then written to (its settings
+// sent again, or an empty update), which moves its updated_at, so that a copy
+// of this working directory, whose journal holds the same entry, sees that it
+// was adopted.
+func (j *journal) claim(ctx context.Context, c *client.Client, k framework.Kind, e *entry, shows client.Collection,
+	rec *client.Record, in client.RecordInput, diags *diag.Diagnostics,
 ) (*client.Record, error) {
-	j.answered(j.begin(c.Host(), project, string(k.Collection), fp, time.Now()), rec.ID, rec.UpdatedAt)
+	j.answered(j.begin(e.Host, e.Project, e.Collection, e.Fingerprint, time.Now()), rec.ID, rec.UpdatedAt)
 	registryFor(c).made.Store(rec.ID, true)
 	write := client.RecordInput{Settings: in.Settings}
 	if shows != k.Collection {
 		write = client.RecordInput{} // another kind's config: Create refuses it anyway
 	}
 	updated, err := outliveStop(ctx, func(ctx context.Context) (*client.Record, error) {
-		return c.Update(ctx, project, shows, rec.ID, write)
+		return c.Update(ctx, e.Project, shows, rec.ID, write)
 	})
 	if err != nil {
-		j.keepOpen() // the entry stays for the next run: the config reached no state
+		j.mu.Lock()
+		j.keep = true // the entry stays for the next run: the config reached no state
+		j.mu.Unlock()
 		return nil, fmt.Errorf("%s %d, created by a killed run, was adopted, but writing to it failed: %w", k.Noun, rec.ID, err)
 	}
 	j.wrote(rec.ID, updated.UpdatedAt)
+	tflog.Warn(ctx, "adopted a config a killed run created", map[string]any{"config_id": rec.ID})
+	diags.AddWarning(fmt.Sprintf("Adopted %s %d, created by a killed run", k.Noun, rec.ID),
+		fmt.Sprintf("A previous run in this working directory and workspace created %s %d with exactly these settings "+
+			"at %s, and was killed before it gave the config to Terraform, so no state holds it. This resource now "+
+			"manages it instead of creating a second one.", k.Noun, rec.ID, e.Sent.Format(time.RFC3339)))
 	return updated, nil
 }
 
@@ -292,13 +286,10 @@ func withAdoptionLock(ctx context.Context, fn func()) {
 	name := filepath.Join(os.TempDir(), fmt.Sprintf("terraform-provider-pipeline-%d.adopt.lock", os.Getuid()))
 	if f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o600); err == nil { //nolint:gosec // G304: this provider's own lock file
 		_ = f.Close()
-		ran := false
-		withFileLock(ctx, name, time.Now().Add(lockWait), func(*os.File) { ran = true; fn() })
-		if ran {
-			return
-		}
 	}
-	fn()
+	if !withFileLock(ctx, name, time.Now().Add(lockWait), func(*os.File) { fn() }) {
+		fn()
+	}
 }
 
 // SetSettings sends the plugin settings of config id, which Create made
@@ -375,7 +366,7 @@ func lostAnswer(k framework.Kind, project string, ids []int64, lerr, err error) 
 			"project), which nothing here can tell apart. Applying again would create a second. Once no other apply "+
 			"to the project is under way, look in every state that manages its %ss (terraform state list): a config "+
 			"that none of them holds is this create's, and can be imported into this resource (an import block "+
-			"with id \"%s/<id>\"); one that a state holds is that state's.", k.Noun, joinIDs(ids), k.Noun, project)
+			"with id \"%s/<id>\"); one that a state holds is that state's.", k.Noun, strings.ReplaceAll(strings.Trim(fmt.Sprint(ids), "[]"), " ", ", "), k.Noun, project)
 	}
 	return &LostAnswerError{Err: err, Note: fmt.Sprintf("The create may have reached the service although its answer "+
 		"was lost. It was not sent again, so as not to make a second %s, and nothing was saved in the state. %s", k.Noun, found)}
@@ -421,14 +412,6 @@ func onServiceClock(c *client.Client, t time.Time, later bool) time.Time {
 		skew = -skew
 	}
 	return t.Add(skew)
-}
-
-func joinIDs(ids []int64) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = fmt.Sprint(id)
-	}
-	return strings.Join(s, ", ")
 }
 
 // unsavedCreate is the create a host answered without a stored config

@@ -190,13 +190,6 @@ func (j *journal) handOver(id int64) {
 	}
 }
 
-// keepOpen keeps this run's file when it ends: an entry of it is open.
-func (j *journal) keepOpen() {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.keep = true
-}
-
 func (j *journal) write(e event) {
 	if j == nil || e.Seq == 0 {
 		return
@@ -297,10 +290,11 @@ func readOpen(f *os.File, name string) []*entry {
 
 // withFileLock runs fn on the file name while holding its lock, waiting
 // for the lock until deadline (or ctx ends); without the lock, not at all.
-func withFileLock(ctx context.Context, name string, deadline time.Time, fn func(*os.File)) {
+// It reports whether fn ran.
+func withFileLock(ctx context.Context, name string, deadline time.Time, fn func(*os.File)) bool {
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_APPEND, 0) //nolint:gosec // G304: a file of the journal directory
 	if err != nil {
-		return
+		return false
 	}
 	defer func() { _ = f.Close() }()
 	for {
@@ -308,13 +302,13 @@ func withFileLock(ctx context.Context, name string, deadline time.Time, fn func(
 		switch {
 		case ok:
 			fn(f)
-			return
+			return true
 		case err != nil || time.Now().After(deadline):
-			return
+			return false
 		}
 		select {
 		case <-ctx.Done():
-			return
+			return false
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
