@@ -17,9 +17,9 @@ import (
 // one step, as plan modifiers would make the framework walk every attribute.
 func (r *configResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	framework.PlanProjectID(ctx, r.Meta(), framework.ProjectWitness{Collection: r.kind.Collection, IDAttribute: idAttribute}, req, resp)
-	createonce.ConfirmInState(ctx, r.Meta(), req.State)
 	cfg := configuredOf(req.Config.Raw)
 	prior := configuredOf(req.State.Raw).RecordModel
+	createonce.ConfirmInState(ctx, r.Meta(), prior.ID)
 	r.planDroppedFilters(ctx, req, resp, cfg.Filters, prior.Filters)
 	if resp.Diagnostics.HasError() {
 		return

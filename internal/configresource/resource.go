@@ -136,7 +136,7 @@ func (r *configResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	createonce.ConfirmInState(ctx, meta, req.State) // a removed block's plan refreshes, and plans nothing
+	createonce.ConfirmInState(ctx, meta, prior.ID) // a removed block's plan refreshes, and plans nothing
 	// First: the framework wants one even for a config removed from state.
 	resp.Diagnostics.Append(SetIdentity(ctx, resp.Identity, &prior)...)
 	ctx, cancel := framework.OperationContext(ctx, limits.Read, framework.DefaultReadTimeout, &resp.Diagnostics)

@@ -6,8 +6,10 @@ package createonce
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -16,6 +18,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
 const (
@@ -164,6 +170,11 @@ func (j *journal) wrote(id int64, updated string) {
 	}
 }
 
+// HandOver records that Terraform gets config id, which Create returned:
+// a state may hold it from now on, so no later create adopts it. The caller
+// defers it once Create succeeded.
+func HandOver(meta *framework.ProviderData, id int64) { journalOf(meta, meta.JournalDir).handOver(id) }
+
 // handOver records that Terraform gets this run's config id, when it is
 // still there to get it: a state may hold the config from now on. Before
 // that line, or without it, no state can.
@@ -177,13 +188,6 @@ func (j *journal) handOver(id int64) {
 		delete(j.mine, id)
 		j.append(event{Seq: seq, Handed: true})
 	}
-}
-
-// keepOpen keeps this run's file when it ends: an entry of it is open.
-func (j *journal) keepOpen() {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.keep = true
 }
 
 func (j *journal) write(e event) {
@@ -286,10 +290,11 @@ func readOpen(f *os.File, name string) []*entry {
 
 // withFileLock runs fn on the file name while holding its lock, waiting
 // for the lock until deadline (or ctx ends); without the lock, not at all.
-func withFileLock(ctx context.Context, name string, deadline time.Time, fn func(*os.File)) {
+// It reports whether fn ran.
+func withFileLock(ctx context.Context, name string, deadline time.Time, fn func(*os.File)) bool {
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_APPEND, 0) //nolint:gosec // G304: a file of the journal directory
 	if err != nil {
-		return
+		return false
 	}
 	defer func() { _ = f.Close() }()
 	for {
@@ -297,13 +302,13 @@ func withFileLock(ctx context.Context, name string, deadline time.Time, fn func(
 		switch {
 		case ok:
 			fn(f)
-			return
+			return true
 		case err != nil || time.Now().After(deadline):
-			return
+			return false
 		}
 		select {
 		case <-ctx.Done():
-			return
+			return false
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -345,6 +350,15 @@ func (j *journal) matching(ctx context.Context, host, project, coll, fp string) 
 	return out
 }
 
+// ConfirmInState settles the journal entries of config id, which a
+// resource's state holds (a plan or a refresh reads it): no create may adopt
+// it, nor warn of it.
+func ConfirmInState(ctx context.Context, meta *framework.ProviderData, id types.Int64) {
+	if meta != nil && meta.Client != nil && framework.IsSet(id) {
+		journalOf(meta, meta.JournalDir).confirm(ctx, meta.Client.Host(), id.ValueInt64())
+	}
+}
+
 // confirm settles the entries of config id, which a state holds.
 func (j *journal) confirm(ctx context.Context, host string, id int64) {
 	if j == nil {
@@ -362,4 +376,110 @@ func (j *journal) confirm(ctx context.Context, host string, id int64) {
 	for _, e := range held {
 		j.take(ctx, e)
 	}
+}
+
+// journalSubdir is the journal's place in Terraform's data directory.
+const journalSubdir = "pipeline-provider/creates"
+
+// DefaultJournalDir is the journal directory of this process (JournalDir of
+// the working directory, TF_DATA_DIR or .terraform, and the workspace); ""
+// without a data directory (no `terraform init` here).
+func DefaultJournalDir() string {
+	dataDir := cmp.Or(os.Getenv("TF_DATA_DIR"), ".terraform")
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return JournalDir(wd, dataDir, workspace(dataDir))
+}
+
+// JournalDir is the journal directory of a working directory, its data
+// directory (relative to it, or absolute) and a workspace, wherever it is
+// reached from: through a symlink, the real path, or a copy that took the
+// data directory along. A data directory inside the working directory is
+// that directory's alone, so the workspace keys it; one elsewhere (a shared
+// TF_DATA_DIR) is keyed by the working directory's real path too. "" when
+// the data directory does not exist.
+func JournalDir(workdir, dataDir, workspace string) string {
+	if !filepath.IsAbs(dataDir) {
+		dataDir = filepath.Join(workdir, dataDir)
+	}
+	if fi, err := os.Stat(dataDir); err != nil || !fi.IsDir() { //nolint:gosec // G703: the user's own TF_DATA_DIR
+		return ""
+	}
+	owner := "" // keys the journal too when the data directory is shared
+	realWork, errW := filepath.EvalSymlinks(workdir)
+	realData, errD := filepath.EvalSymlinks(dataDir)
+	rel, errR := filepath.Rel(realWork, realData)
+	if errW != nil || errD != nil || errR != nil || !filepath.IsLocal(rel) {
+		owner = cmp.Or(realWork, workdir) // EvalSymlinks failed: ""
+	}
+	return filepath.Join(dataDir, journalSubdir, shortHash(owner+"\x00"+workspace))
+}
+
+// workspace is Terraform's selected workspace, as Terraform finds it.
+func workspace(dataDir string) string {
+	if ws := os.Getenv("TF_WORKSPACE"); ws != "" {
+		return ws
+	}
+	if b, err := os.ReadFile(filepath.Join(dataDir, "environment")); err == nil { //nolint:gosec // G304: Terraform's own file
+		if ws := strings.TrimSpace(string(b)); ws != "" {
+			return ws
+		}
+	}
+	return "default"
+}
+
+// shortHash names a journal file or directory after s.
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+// terraformPID is Terraform's, the parent that started this provider.
+var terraformPID = os.Getppid()
+
+// Orphaned watches Terraform from its first call, and returns a channel
+// closed once Terraform is gone (killed), where go-plugin would serve on, and
+// the creates under way have recorded what they made (at most stopGrace and 5
+// seconds later). The provider then exits without Finish, so that its journal
+// keeps the orphans for the next run. Only Unix re-parents an orphan; the
+// channel is nil, never closed, when there is no parent to watch.
+var Orphaned = sync.OnceValue(func() <-chan struct{} {
+	if terraformPID <= 1 {
+		return nil // started by init itself: nothing to watch
+	}
+	gone := make(chan struct{})
+	go func() {
+		for !parentGone() {
+			time.Sleep(time.Second)
+		}
+		done := make(chan struct{})
+		go func() { inFlight.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(stopGrace + 5*time.Second):
+		}
+		close(gone)
+	}()
+	return gone
+})
+
+// parentGone reports whether Terraform has ended: Unix gives its children to
+// another parent as it exits, before it is reaped.
+func parentGone() bool { return terraformPID > 1 && os.Getppid() != terraformPID }
+
+// orphaned holds the journal directories whose Terraform a test killed.
+var orphaned sync.Map // dir -> true
+
+// Orphan plays, for the provider instances of journal directory dir, the
+// end of the Terraform that runs them: what they hand over from now on
+// reaches no state. Release ends it. Tests use it, as they use Release.
+func Orphan(dir string) { orphaned.Store(dir, true) }
+
+// terraformGone reports whether the Terraform of j's provider is gone: a
+// config handed over after that reaches no state, a killed run's orphan.
+func (j *journal) terraformGone() bool {
+	_, gone := orphaned.Load(j.dir)
+	return gone || parentGone()
 }
