@@ -20,8 +20,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 )
 
-// dataSource is one data source of a kind, written once: its schema, and
-// its read of the model M from the configuration.
+// dataSource is one data source of a kind: its schema, and its read of the
+// model M from the configuration.
 type dataSource[M any] struct {
 	framework.DataSourceBase
 	kind     framework.Kind
@@ -29,8 +29,7 @@ type dataSource[M any] struct {
 	read     func(ctx context.Context, d *dataSource[M], m *M, diags *diag.Diagnostics)
 }
 
-// newDataSource returns the constructors of the data source
-// pipeline_KIND_<construct>, one per kind.
+// newDataSource returns the constructors of pipeline_KIND_<construct>.
 func newDataSource[M any](construct string, schemaOf func(framework.Kind) schema.Schema,
 	read func(ctx context.Context, d *dataSource[M], m *M, diags *diag.Diagnostics),
 ) func(framework.Kind) func() datasource.DataSource {
@@ -48,8 +47,7 @@ func (d *dataSource[M]) Schema(_ context.Context, _ datasource.SchemaRequest, re
 	resp.Schema = d.schemaOf(d.kind)
 }
 
-// Read implements datasource.DataSource: the state is what read made of the
-// configuration, unless it failed.
+// Read implements datasource.DataSource.
 func (d *dataSource[M]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m M
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -62,8 +60,7 @@ func (d *dataSource[M]) Read(ctx context.Context, req datasource.ReadRequest, re
 	}
 }
 
-// recordModel holds every attribute of one config record, as the data sources
-// show it.
+// recordModel is one config record as the data sources show it.
 type recordModel struct {
 	configresource.RecordModel
 	Deleted         types.Bool           `tfsdk:"deleted"`
@@ -76,9 +73,7 @@ type recordModel struct {
 	HogFunction *HogFunction `tfsdk:"hog_function"`
 }
 
-// FromRecord sets every attribute the service returns from rec: the
-// record's (RecordModel.FromRecord), then what only the data sources show.
-// project_id is not part of a record.
+// FromRecord sets every attribute but project_id and hog_function from rec.
 func (m *recordModel) FromRecord(rec *client.Record) {
 	m.RecordModel.FromRecord(rec)
 	m.PluginInfo = configresource.JSONValue(rec.PluginInfo)
@@ -151,8 +146,7 @@ func configIDArgument(description string) schema.Int64Attribute {
 	return schema.Int64Attribute{Required: true, MarkdownDescription: description, Validators: []validator.Int64{int64validator.AtLeast(1)}}
 }
 
-// hogFunctionAttribute is the config's way off: the hog function that can
-// succeed it, in posthog_hog_function's terms.
+// hogFunctionAttribute is the config's way off, in posthog_hog_function's terms.
 func hogFunctionAttribute() schema.SingleNestedAttribute {
 	forArg := func(arg, what string) schema.StringAttribute {
 		return computedString(fmt.Sprintf("For `%s`: %s", arg, what))
