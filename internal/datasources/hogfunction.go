@@ -40,8 +40,7 @@ func HogTemplateID(url *string) (string, bool) {
 	return "plugin-" + slug, true
 }
 
-// HogFunction is the hog function that can succeed a config, in
-// posthog_hog_function's terms.
+// HogFunction is the hog_function attribute.
 type HogFunction struct {
 	Available       types.Bool   `tfsdk:"available"`
 	Reason          types.String `tfsdk:"reason"`
@@ -61,9 +60,8 @@ type HogFunction struct {
 
 // Successors looks up the successors of a project's configs for one read
 // of a data source: each template once, the project's hog functions once.
-// A lookup the key may not make, or that fails, leaves the successors
-// without what it would have told, and Warn says so once. A read looks up
-// one config after another: no lock.
+// A failed lookup leaves out what it would have told, and Warn says so
+// once. A read looks up one config after another: no lock.
 type Successors struct {
 	c         *client.Client
 	project   string
@@ -103,10 +101,7 @@ func (s *Successors) template(ctx context.Context, id string) (t *client.HogTemp
 		return nil, false
 	}
 	t, err := s.c.HogTemplate(ctx, s.project, id)
-	switch {
-	case client.IsNotFound(err):
-		t = nil
-	case err != nil:
+	if err != nil && !client.IsNotFound(err) { // not found: t is nil
 		s.failed = err
 		return nil, false
 	}
@@ -119,11 +114,8 @@ func (s *Successors) template(ctx context.Context, id string) (t *client.HogTemp
 // known is false when they could not be listed.
 func (s *Successors) existing(ctx context.Context, template string, order int64) (same []client.HogFunction, others []string, known bool) {
 	if !s.listed && s.failed == nil {
-		fns, err := s.c.HogFunctions(ctx, s.project, "transformation")
-		if err != nil {
-			s.failed = err
-		}
-		s.functions, s.listed = fns, err == nil
+		s.functions, s.failed = s.c.HogFunctions(ctx, s.project, "transformation")
+		s.listed = s.failed == nil
 	}
 	if !s.listed {
 		return nil, nil, false
@@ -328,8 +320,5 @@ func existingReason(available bool, fns []client.HogFunction) string {
 }
 
 func joinReason(r types.String, more string) types.String {
-	if r.IsNull() {
-		return types.StringValue(more)
-	}
-	return types.StringValue(r.ValueString() + " " + more)
+	return types.StringValue(strings.TrimSpace(r.ValueString() + " " + more))
 }
