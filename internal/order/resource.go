@@ -29,11 +29,6 @@ var (
 	_ resource.ResourceWithIdentity    = (*orderResource)(nil)
 )
 
-var (
-	configIDsPath = path.Root("config_ids")
-	unlistedPath  = path.Root("unlisted_configs")
-)
-
 type orderResource struct {
 	framework.ResourceBase
 	kind framework.Kind
@@ -65,7 +60,7 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		var state model
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		current, currentKnown := mapOrders(state.Orders)
-		if currentKnown && !resp.Diagnostics.HasError() && allIn(ids, current) {
+		if currentKnown && !resp.Diagnostics.HasError() && len(missingIDs(ids, current)) == 0 {
 			want, unlisted := arrange(plan.Unlisted.ValueString(), ids, current)
 			plan.Orders, plan.UnlistedIDs = ordersMap(want), int64List(unlisted)
 		}
@@ -114,14 +109,8 @@ func (r *orderResource) apply(ctx context.Context, reqPlan tfsdk.Plan, update bo
 		return
 	}
 	current := activeOrders(recs)
-	var missing []string
-	for _, id := range ids {
-		if _, ok := current[id]; !ok {
-			missing = append(missing, client.FormatID(id))
-		}
-	}
-	if len(missing) > 0 {
-		diags.AddAttributeError(configIDsPath, "Unknown configs in config_ids", fmt.Sprintf(
+	if missing := missingIDs(ids, current); len(missing) > 0 {
+		diags.AddAttributeError(path.Root("config_ids"), "Unknown configs in config_ids", fmt.Sprintf(
 			"Project %s has no %s with id %s: unknown, soft-deleted, or a config of another kind. "+
 				"Remove them from config_ids.", project, r.kind.Noun, strings.Join(missing, ", ")))
 		return
@@ -273,6 +262,6 @@ func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStat
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, framework.ProjectIDPath, id)...)
 	// The default: a configuration that says otherwise plans the change.
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, unlistedPath, types.StringValue(unlistedLast))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("unlisted_configs"), types.StringValue(unlistedLast))...)
 	resp.Diagnostics.Append(framework.SetImportedIdentity(ctx, resp.Identity, identityModel{ProjectID: id})...)
 }

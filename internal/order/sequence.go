@@ -26,13 +26,15 @@ func inSequence(ids []int64, orders map[int64]int64) bool {
 	return true
 }
 
-func allIn(ids []int64, orders map[int64]int64) bool {
+// missingIDs returns the ids that orders does not hold, as users write them.
+func missingIDs(ids []int64, orders map[int64]int64) []string {
+	var missing []string
 	for _, id := range ids {
 		if _, ok := orders[id]; !ok {
-			return false
+			missing = append(missing, client.FormatID(id))
 		}
 	}
-	return true
+	return missing
 }
 
 // activeOrders returns the orders of the records not soft-deleted, by id.
@@ -62,11 +64,7 @@ func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64)
 	if inSequence(previous, orders) {
 		return previous
 	}
-	listed := make(map[int64]bool, len(previous))
-	for _, id := range previous {
-		listed[id] = true
-	}
-	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return !listed[id] })
+	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return !slices.Contains(previous, id) })
 }
 
 // observe sets what Read reports of the active configs' orders (by config
@@ -93,10 +91,10 @@ func unlistedIDs(byOrder, ids []int64) []int64 {
 // its largest order leave no room after them, so "last" numbers them from
 // 1 anyway; both move a tie at the top down rather than past it.
 func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int64, []int64) {
-	want := make(map[int64]int64, len(current))
-	maps.Copy(want, current)
+	want := maps.Clone(current)
+	_, fits := unlistedAfter(ids, current, current)
 	switch {
-	case inSequence(ids, current) && (policy == unlistedKeep || !unlistedAfterOverflow(ids, current)):
+	case inSequence(ids, current) && (policy == unlistedKeep || fits):
 	case policy == unlistedKeep:
 		maps.Copy(want, ownPlaces(ids, current))
 	default:
@@ -109,13 +107,6 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 		maps.Copy(want, writes)
 	}
 	return want, unlistedIDs(sequenceOf(want), ids)
-}
-
-// unlistedAfterOverflow reports whether the unlisted configs find no room
-// after ids at the orders they hold, below the service's largest order.
-func unlistedAfterOverflow(ids []int64, current map[int64]int64) bool {
-	_, fits := unlistedAfter(ids, current, current)
-	return !fits
 }
 
 // ownPlaces gives ids, in sequence, the orders they hold (sorted), a tie one
