@@ -34,10 +34,11 @@ import (
 )
 
 var (
-	_ resource.ResourceWithConfigure   = (*orderResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*orderResource)(nil)
-	_ resource.ResourceWithImportState = (*orderResource)(nil)
-	_ resource.ResourceWithIdentity    = (*orderResource)(nil)
+	_ resource.ResourceWithConfigure    = (*orderResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*orderResource)(nil)
+	_ resource.ResourceWithImportState  = (*orderResource)(nil)
+	_ resource.ResourceWithIdentity     = (*orderResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*orderResource)(nil)
 )
 
 type orderResource struct {
@@ -145,8 +146,6 @@ func (r *orderResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 		},
 	}
 }
-
-var _ resource.ResourceWithUpgradeState = (*orderResource)(nil)
 
 // UpgradeState implements resource.ResourceWithUpgradeState: version 0
 // did "last" with unlisted configs, and listed every config it knew.
