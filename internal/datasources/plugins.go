@@ -19,7 +19,6 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/configresource"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
-	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
 // NewPlugins is the data source pipeline_KIND_plugins: the organization's
@@ -146,12 +145,9 @@ func pluginOf(p *client.Plugin) pluginModel {
 		// [], not null, for a plugin without settings.
 		SettingKeys:        append([]string{}, slices.Sorted(maps.Keys(facts.SettingKeys))...),
 		SecretKeys:         append([]string{}, slices.Sorted(maps.Keys(facts.SecretKeys))...),
-		PublicJobs:         jsontypes.NewNormalizedNull(),
+		PublicJobs:         configresource.JSONValue(p.PublicJobs),
 		HogTemplateID:      types.StringNull(),
 		MigrationAvailable: types.BoolPointerValue(p.MigrationAvailable),
-	}
-	if !python.IsNull(p.PublicJobs) {
-		out.PublicJobs = jsontypes.NewNormalizedValue(python.Compact(p.PublicJobs))
 	}
 	if id, ok := HogTemplateID(p.URL); ok {
 		out.HogTemplateID = types.StringValue(id)
