@@ -2,6 +2,7 @@ package order
 
 import (
 	"cmp"
+	"context"
 	"maps"
 	"math"
 	"slices"
@@ -202,16 +203,9 @@ func int64List(ids []int64) types.List {
 
 // listInt64s reads a list of numbers; false when it is not known.
 func listInt64s(l types.List) ([]int64, bool) {
-	if !framework.IsSet(l) {
+	var ids []int64
+	if !framework.IsSet(l) || l.ElementsAs(context.Background(), &ids, false).HasError() {
 		return nil, false
-	}
-	ids := make([]int64, len(l.Elements()))
-	for i, e := range l.Elements() {
-		v, ok := e.(types.Int64)
-		if !ok || !framework.IsSet(v) {
-			return nil, false
-		}
-		ids[i] = v.ValueInt64()
 	}
 	return ids, true
 }
