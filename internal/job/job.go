@@ -208,7 +208,7 @@ func (r *jobResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	var plan model
 	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
 	if !resp.Diagnostics.HasError() && framework.IsSet(plan.ProjectID) {
-		resp.Diagnostics.Append(checkJob(ctx, meta, r.kind, plan.ProjectID.ValueString(), &plan.jobArgs)...)
+		checkJob(ctx, meta, r.kind, plan.ProjectID.ValueString(), &plan.jobArgs, &resp.Diagnostics)
 	}
 }
 
@@ -254,7 +254,7 @@ func (x *runJobAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequ
 		return
 	}
 	if project := framework.ProjectOrDefault(args.ProjectID, meta, &resp.Diagnostics); !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(checkJob(ctx, meta, x.kind, project, &args)...)
+		checkJob(ctx, meta, x.kind, project, &args, &resp.Diagnostics)
 	}
 }
 

@@ -110,28 +110,28 @@ type publicJob struct {
 
 // checkJob judges a job against the public jobs of the config's plugin (one
 // read, readForPlan); values not known yet are left to the service.
-func checkJob(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, a *jobArgs) diag.Diagnostics {
+func checkJob(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, a *jobArgs, diags *diag.Diagnostics) {
 	if !framework.IsSet(a.ConfigID) || !framework.IsSet(a.JobType) {
-		return nil
+		return
 	}
 	id := a.ConfigID.ValueInt64()
-	rec, diags := readForPlan(ctx, meta, k, project, id)
+	rec := readForPlan(ctx, meta, k, project, id, diags)
 	if rec == nil {
-		return diags
+		return
 	}
 	if has, known := meta.Client.HasJobAction(ctx, project, k.Collection, id); known && !has {
 		diags.AddAttributeError(jobConfigIDPath, "The service no longer runs plugin jobs", fmt.Sprintf(
 			"The service answers 404 for the job action of %s %d, which exists. %s", k.Noun, id, noJobs("nothing was sent")))
-		return diags
+		return
 	}
-	if framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, client.ActionJob, jobConfigIDPath, &diags) {
-		return diags
+	if framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, client.ActionJob, jobConfigIDPath, diags) {
+		return
 	}
 	var info struct {
 		PublicJobs *map[string]publicJob `json:"public_jobs"`
 	}
 	if json.Unmarshal(rec.PluginInfo, &info) != nil || info.PublicJobs == nil {
-		return nil // plugin_info does not say: the service alone can judge the job
+		return // plugin_info does not say: the service alone can judge the job
 	}
 	jobs := *info.PublicJobs
 	jobType := a.JobType.ValueString()
@@ -140,19 +140,19 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k framework.Kin
 	case len(jobs) == 0:
 		diags.AddAttributeError(jobTypePath, "Plugin has no public jobs", fmt.Sprintf(
 			"Plugin %d of %s %d has no public jobs, so job %q cannot run.", rec.Plugin, k.Noun, id, jobType))
-		return diags
+		return
 	case !ok:
 		diags.AddAttributeError(jobTypePath, "Unknown job type", fmt.Sprintf(
 			"Plugin %d of %s %d has no public job %q. Its jobs: %s.", rec.Plugin, k.Noun, id, jobType, quoteAll(slices.Sorted(maps.Keys(jobs))...)))
-		return diags
+		return
 	}
 
 	if a.Payload.IsUnknown() {
-		return nil // judged by the service at apply
+		return // judged by the service at apply
 	}
 	payload, isObject := python.Object(a.Payload.ValueString())
 	if framework.IsSet(a.Payload) && !isObject {
-		return nil // the attribute's validator reports it
+		return // the attribute's validator reports it
 	}
 	fields := slices.Sorted(maps.Keys(job.Payload))
 	var missing, unknown []string
@@ -174,7 +174,6 @@ func checkJob(ctx context.Context, meta *framework.ProviderData, k framework.Kin
 		diags.AddAttributeError(jobPayloadPath, "Unknown field for job", fmt.Sprintf(
 			"Job %q has no payload field(s) %s. Its fields: %s.", jobType, quoteAll(unknown...), describeFields(job, fields)))
 	}
-	return diags
 }
 
 // noJobs says that the service has no job action any more, what was done
@@ -211,21 +210,20 @@ func quoteAll(names ...string) string {
 // readForPlan reads config id through the read cache (many checks, few
 // pages). A config the project lacks, or a service without the API, is an
 // error; another failure a warning, the job left to the service at apply.
-func readForPlan(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, id int64) (*client.Record, diag.Diagnostics) {
-	var diags diag.Diagnostics
+func readForPlan(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, id int64, diags *diag.Diagnostics) *client.Record {
 	rec, err := meta.ReadCache().Read(ctx, project, k.Collection, id)
 	switch {
 	case client.IsNotFound(err):
 		diags.AddAttributeError(jobConfigIDPath, fmt.Sprintf("Unknown %s %d", k.Noun, id), fmt.Sprintf(
 			"Project %s has no %s with id %d, so no job can run on it.\n\n%s", project, k.Noun, id, framework.DescribeError(err)))
 	case client.IsServiceGone(err):
-		framework.AddAPIError(&diags, fmt.Sprintf("Could not read %s %d", k.Noun, id), err, nil)
+		framework.AddAPIError(diags, fmt.Sprintf("Could not read %s %d", k.Noun, id), err, nil)
 	case err != nil:
 		diags.AddAttributeWarning(jobConfigIDPath, "Could not check the config at plan time", fmt.Sprintf(
 			"Reading %s %d failed, so the job type and payload are left to the service to judge at apply.\n\n%s",
 			k.Noun, id, framework.DescribeError(err)))
 	default:
-		return rec, nil
+		return rec
 	}
-	return nil, diags
+	return nil
 }
