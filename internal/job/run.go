@@ -40,15 +40,6 @@ type jobArgs struct {
 	Operation types.String         `tfsdk:"operation"`
 }
 
-// request is the body of the job call.
-func (a *jobArgs) request() client.Job {
-	job := client.Job{Type: a.JobType.ValueString(), Operation: cmp.Or(a.Operation.ValueString(), defaultJobOperation)}
-	if framework.IsSet(a.Payload) {
-		job.Payload = json.RawMessage(a.Payload.ValueString())
-	}
-	return job
-}
-
 // construct is the job resource or action: the provider data and the
 // project to work in (framework's MustProject).
 type construct interface {
@@ -68,7 +59,10 @@ func runJob(ctx context.Context, c construct, k framework.Kind, a *jobArgs, prog
 	defer cancel()
 	id := a.ConfigID.ValueInt64()
 	ctx = tflog.SetField(ctx, "config_id", id)
-	job := a.request()
+	job := client.Job{Type: a.JobType.ValueString(), Operation: cmp.Or(a.Operation.ValueString(), defaultJobOperation)}
+	if framework.IsSet(a.Payload) {
+		job.Payload = json.RawMessage(a.Payload.ValueString())
+	}
 	progress(fmt.Sprintf("Starting job %q (operation %q) of %s %d in project %s", job.Type, job.Operation, k.Noun, id, project))
 	err := meta.Client.RunJob(ctx, project, k.Collection, id, job)
 	if err == nil {
