@@ -28,16 +28,13 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
 
-// jobResource is pipeline_KIND_job: it runs the job on create, and every
-// argument forces replacement, so any change runs it again; refresh and
-// destroy call nothing.
+// jobResource is pipeline_KIND_job.
 type jobResource struct {
 	framework.ResourceBase
 	kind framework.Kind
 }
 
-// runJobAction is pipeline_KIND_run_job: the resource's job run, made
-// whenever the action is invoked, with nothing kept in state.
+// runJobAction is pipeline_KIND_run_job, which keeps nothing in state.
 type runJobAction struct {
 	framework.ActionBase
 	kind framework.Kind

@@ -46,10 +46,9 @@ type construct interface {
 	MustProject(configured types.String, diags *diag.Diagnostics) (*framework.ProviderData, string)
 }
 
-// runJob resolves the job's project and asks the service, once and under
-// the write time limit, to run the job, telling progress before and after;
-// errors go to diags. It returns the project and whether the service
-// accepted the job.
+// runJob asks the service once, under the write time limit, to run the job,
+// telling progress before and after; it returns the project and whether the
+// service accepted the job.
 func runJob(ctx context.Context, c construct, k framework.Kind, a *jobArgs, progress func(string), diags *diag.Diagnostics) (string, bool) {
 	meta, project := c.MustProject(a.ProjectID, diags)
 	if diags.HasError() {

@@ -180,9 +180,6 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 			plan.Orders, plan.UnlistedIDs = ordersMap(want), int64List(unlisted)
 		}
 	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
@@ -313,8 +310,7 @@ func (r *orderResource) setOrders(ctx context.Context, c *client.Client, project
 	return failedID, failure
 }
 
-// progress says how far a failed apply got, what the state holds and what
-// to do.
+// progress says how far a failed apply got, what the state holds, what to do.
 func progress(done, total int, update bool) string {
 	s := fmt.Sprintf("%d of the %d orders this apply writes were set before the failure", done, total)
 	if !update {

@@ -68,9 +68,8 @@ func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64)
 	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return !slices.Contains(previous, id) })
 }
 
-// observe sets what Read reports of the active configs' orders (by config
-// id) to a state whose config_ids were previous: config_ids,
-// unlisted_config_ids and orders.
+// observe sets config_ids, unlisted_config_ids and orders as Read reports
+// orders (by config id) to a state whose config_ids were previous.
 func (m *model) observe(previous []int64, orders map[int64]int64) {
 	byOrder := sequenceOf(orders)
 	ids := observedSequence(previous, orders, byOrder)
