@@ -145,31 +145,3 @@ func projectIDArgument(what string) schema.StringAttribute {
 func configIDArgument(description string) schema.Int64Attribute {
 	return schema.Int64Attribute{Required: true, MarkdownDescription: description, Validators: []validator.Int64{int64validator.AtLeast(1)}}
 }
-
-// hogFunctionAttribute is the config's way off, in posthog_hog_function's terms.
-func hogFunctionAttribute() schema.SingleNestedAttribute {
-	forArg := func(arg, what string) schema.StringAttribute {
-		return computedString(fmt.Sprintf("For `%s`: %s", arg, what))
-	}
-	return schema.SingleNestedAttribute{
-		Computed: true,
-		MarkdownDescription: "The hog function that can succeed this config, in the terms of the official " +
-			"provider's `posthog_hog_function` (the key needs `hog_function:read`). See the guide \"Moving to hog functions\".",
-		Attributes: map[string]schema.Attribute{
-			"available":        computedBool("Whether a hog function can be written from the template that succeeds the plugin."),
-			"reason":           computedString("Why not, and what to do instead; also what PostHog already made of the config."),
-			"template_id":      forArg("template_id", "the template that succeeds the plugin (`plugin-<slug>` of its url); null when there is none."),
-			"template_status":  computedString("The template's status: `stable`, `deprecated` (usable) or `hidden` (refused)."),
-			"type":             forArg("type", "the template's type."),
-			"name":             forArg("name", "the plugin's name."),
-			"description":      forArg("description", "the template's."),
-			"inputs_json":      forArg("inputs_json", "the non-secret settings the template keeps."),
-			"secret_inputs":    computedStrings("The secrets the template keeps: give them again in `sensitive_inputs_json`."),
-			"dropped_settings": computedStrings("The settings the template drops."),
-			"filters_json":     forArg("filters_json", "the filters PostHog answers."),
-			"execution_order":  computedInt64("For `execution_order`: the config's `order`."),
-			"enabled":          computedBool("For `enabled`: the config's, or that of the function PostHog made."),
-			"existing_id":      computedString("The hog function PostHog already made of this config: import it."),
-		},
-	}
-}

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -56,6 +58,34 @@ type HogFunction struct {
 	ExecutionOrder  types.Int64  `tfsdk:"execution_order"`
 	Enabled         types.Bool   `tfsdk:"enabled"`
 	ExistingID      types.String `tfsdk:"existing_id"`
+}
+
+// hogFunctionAttribute is the config's way off, in posthog_hog_function's terms.
+func hogFunctionAttribute() schema.SingleNestedAttribute {
+	forArg := func(arg, what string) schema.StringAttribute {
+		return computedString(fmt.Sprintf("For `%s`: %s", arg, what))
+	}
+	return schema.SingleNestedAttribute{
+		Computed: true,
+		MarkdownDescription: "The hog function that can succeed this config, in the terms of the official " +
+			"provider's `posthog_hog_function` (the key needs `hog_function:read`). See the guide \"Moving to hog functions\".",
+		Attributes: map[string]schema.Attribute{
+			"available":        computedBool("Whether a hog function can be written from the template that succeeds the plugin."),
+			"reason":           computedString("Why not, and what to do instead; also what PostHog already made of the config."),
+			"template_id":      forArg("template_id", "the template that succeeds the plugin (`plugin-<slug>` of its url); null when there is none."),
+			"template_status":  computedString("The template's status: `stable`, `deprecated` (usable) or `hidden` (refused)."),
+			"type":             forArg("type", "the template's type."),
+			"name":             forArg("name", "the plugin's name."),
+			"description":      forArg("description", "the template's."),
+			"inputs_json":      forArg("inputs_json", "the non-secret settings the template keeps."),
+			"secret_inputs":    computedStrings("The secrets the template keeps: give them again in `sensitive_inputs_json`."),
+			"dropped_settings": computedStrings("The settings the template drops."),
+			"filters_json":     forArg("filters_json", "the filters PostHog answers."),
+			"execution_order":  computedInt64("For `execution_order`: the config's `order`."),
+			"enabled":          computedBool("For `enabled`: the config's, or that of the function PostHog made."),
+			"existing_id":      computedString("The hog function PostHog already made of this config: import it."),
+		},
+	}
 }
 
 // Successors looks up the successors of a project's configs for one read
@@ -131,9 +161,6 @@ func (s *Successors) existing(ctx context.Context, template string, order int64)
 	}
 	return same, others, true
 }
-
-// maxExecutionOrder is the top of the range of a hog function's execution_order.
-const maxExecutionOrder = 32767
 
 // Of returns the successor of config rec of collection coll, which carries
 // plugin_info and the stored settings (secrets masked).
@@ -214,7 +241,7 @@ func fill(h *HogFunction, t *client.HogTemplate, rec *client.Record) (missing []
 	if t.Description != nil && strings.TrimSpace(*t.Description) != "" {
 		h.Description = types.StringValue(strings.TrimSpace(*t.Description))
 	}
-	if o := rec.Order; o >= 0 && o <= maxExecutionOrder {
+	if o := rec.Order; o >= 0 && o <= math.MaxInt16 { // the top of execution_order's range
 		h.ExecutionOrder = types.Int64Value(o)
 	}
 	declared := map[string]bool{}

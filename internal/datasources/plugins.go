@@ -102,8 +102,7 @@ func readPlugins(ctx context.Context, d *dataSource[pluginsModel], m *pluginsMod
 	summary := fmt.Sprintf("Could not list the %s plugins of organization %s", d.kind.PluginNoun, org)
 	switch {
 	case client.IsProjectScopedKey(err):
-		var ok bool
-		if plugins, ok = pluginsOfConfigs(ctx, meta, d.kind, err, summary, diags); !ok {
+		if plugins = pluginsOfConfigs(ctx, meta, d.kind, err, summary, diags); diags.HasError() {
 			return
 		}
 	case err != nil:
@@ -161,7 +160,7 @@ func pluginOf(p *client.Plugin) pluginModel {
 // It warns of what it did; when it cannot, the error (summary) says both failures.
 func pluginsOfConfigs(ctx context.Context, meta *framework.ProviderData, k framework.Kind, refused error, summary string,
 	diags *diag.Diagnostics,
-) ([]client.Plugin, bool) {
+) []client.Plugin {
 	project, which := meta.ProjectID, "the provider's project_id"
 	if project == "" {
 		project, which = client.CurrentProject, "the key owner's current project: the provider sets no project_id"
@@ -174,7 +173,7 @@ func pluginsOfConfigs(ctx context.Context, meta *framework.ProviderData, k frame
 	if err != nil {
 		diags.AddError(summary, fmt.Sprintf("%s\n\nReading the plugins from the %ss of project %s (%s) instead "+
 			"failed too: %s", framework.DescribeError(refused), k.Noun, project, which, framework.DescribeError(err)))
-		return nil, false
+		return nil
 	}
 	plugins := []client.Plugin{}
 	seen := map[int64]bool{}
@@ -196,5 +195,5 @@ func pluginsOfConfigs(ctx context.Context, meta *framework.ProviderData, k frame
 			"the project can use no others; an older self-hosted PostHog may offer more. To list them all, use a "+
 			"personal API key that is not limited to projects, with the plugin:read scope.",
 		apiErr.Method, apiErr.Path, apiErr.Status, apiErr.Detail, len(plugins), k.PluginNoun, k.Noun, project, k.Noun))
-	return plugins, true
+	return plugins
 }
