@@ -4,9 +4,15 @@
 package job
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
@@ -14,6 +20,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -23,7 +31,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/framework"
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/python"
 )
@@ -267,4 +277,203 @@ func (x *runJobAction) Invoke(ctx context.Context, req action.InvokeRequest, res
 			resp.SendProgress(action.InvokeProgressEvent{Message: msg})
 		}
 	}, &resp.Diagnostics)
+}
+
+// defaultJobOperation is the operation the service assumes.
+const defaultJobOperation = "start"
+
+var (
+	jobConfigIDPath = path.Root("config_id")
+	jobTypePath     = path.Root("job_type")
+	jobPayloadPath  = path.Root("payload")
+)
+
+// jobArgs is a job as configured, in the resource and the action alike.
+type jobArgs struct {
+	ProjectID types.String         `tfsdk:"project_id"`
+	ConfigID  types.Int64          `tfsdk:"config_id"`
+	JobType   types.String         `tfsdk:"job_type"`
+	Payload   jsontypes.Normalized `tfsdk:"payload"`
+	Operation types.String         `tfsdk:"operation"`
+}
+
+// construct is the job resource or action: the provider data and the
+// project to work in (framework's MustProject).
+type construct interface {
+	MustProject(configured types.String, diags *diag.Diagnostics) (*framework.ProviderData, string)
+}
+
+// runJob asks the service once, under the write time limit, to run the job,
+// telling progress before and after; it returns the project and whether the
+// service accepted the job.
+func runJob(ctx context.Context, c construct, k framework.Kind, a *jobArgs, progress func(string), diags *diag.Diagnostics) (string, bool) {
+	meta, project := c.MustProject(a.ProjectID, diags)
+	if diags.HasError() {
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(ctx, framework.DefaultWriteTimeout)
+	defer cancel()
+	id := a.ConfigID.ValueInt64()
+	ctx = tflog.SetField(ctx, "config_id", id)
+	job := client.Job{Type: a.JobType.ValueString(), Operation: cmp.Or(a.Operation.ValueString(), defaultJobOperation)}
+	if framework.IsSet(a.Payload) {
+		job.Payload = json.RawMessage(a.Payload.ValueString())
+	}
+	progress(fmt.Sprintf("Starting job %q (operation %q) of %s %d in project %s", job.Type, job.Operation, k.Noun, id, project))
+	err := meta.Client.RunJob(ctx, project, k.Collection, id, job)
+	if err == nil {
+		tflog.Info(ctx, "job accepted", map[string]any{"job_type": job.Type})
+		progress(fmt.Sprintf("The service accepted job %q of %s %d", job.Type, k.Noun, id))
+		return project, true
+	}
+	summary := fmt.Sprintf("Could not run job %q of %s %d", a.JobType.ValueString(), k.Noun, id)
+	switch {
+	case client.IsMissingAction(err):
+		diags.AddError(summary, fmt.Sprintf("%s.\n\n%s", err, noJobs("nothing ran")))
+	case client.IsNotFound(err):
+		diags.AddAttributeError(jobConfigIDPath, summary, fmt.Sprintf("Project %s has no %s with id %d.\n\n%s",
+			project, k.Noun, id, framework.DescribeError(err)))
+	case client.StatusOf(err) == http.StatusBadRequest:
+		// The service names no attribute; its messages say which one.
+		diags.AddAttributeError(jobErrorPath(err), summary, framework.DescribeError(err))
+	default:
+		framework.AddCustomActionError(diags, summary, client.ActionJob, err, nil)
+	}
+	return "", false
+}
+
+// jobErrorPath maps the service's job validation messages to the attribute
+// they are about: those about a field to payload, the others to job_type.
+func jobErrorPath(err error) path.Path {
+	msg := strings.ToLower(err.Error())
+	if strings.Contains(msg, "field") || strings.Contains(msg, "payload") {
+		return jobPayloadPath
+	}
+	return jobTypePath
+}
+
+type publicJob struct {
+	Payload map[string]struct {
+		Required bool `json:"required"`
+	} `json:"payload"`
+}
+
+// checkJob judges a job against the public jobs of the config's plugin (one
+// read, readForPlan); values not known yet are left to the service.
+func checkJob(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, a *jobArgs, diags *diag.Diagnostics) {
+	if !framework.IsSet(a.ConfigID) || !framework.IsSet(a.JobType) {
+		return
+	}
+	id := a.ConfigID.ValueInt64()
+	rec := readForPlan(ctx, meta, k, project, id, diags)
+	if rec == nil {
+		return
+	}
+	if has, known := meta.Client.HasJobAction(ctx, project, k.Collection, id); known && !has {
+		diags.AddAttributeError(jobConfigIDPath, "The service no longer runs plugin jobs", fmt.Sprintf(
+			"The service answers 404 for the job action of %s %d, which exists. %s", k.Noun, id, noJobs("nothing was sent")))
+		return
+	}
+	if framework.RefuseKeyAtPlan(ctx, meta, project, k.Collection, id, client.ActionJob, jobConfigIDPath, diags) {
+		return
+	}
+	var info struct {
+		PublicJobs *map[string]publicJob `json:"public_jobs"`
+	}
+	if json.Unmarshal(rec.PluginInfo, &info) != nil || info.PublicJobs == nil {
+		return // plugin_info does not say: the service alone can judge the job
+	}
+	jobs := *info.PublicJobs
+	jobType := a.JobType.ValueString()
+	job, ok := jobs[jobType]
+	switch {
+	case len(jobs) == 0:
+		diags.AddAttributeError(jobTypePath, "Plugin has no public jobs", fmt.Sprintf(
+			"Plugin %d of %s %d has no public jobs, so job %q cannot run.", rec.Plugin, k.Noun, id, jobType))
+		return
+	case !ok:
+		diags.AddAttributeError(jobTypePath, "Unknown job type", fmt.Sprintf(
+			"Plugin %d of %s %d has no public job %q. Its jobs: %s.", rec.Plugin, k.Noun, id, jobType, quoteAll(slices.Sorted(maps.Keys(jobs))...)))
+		return
+	}
+
+	if a.Payload.IsUnknown() {
+		return // judged by the service at apply
+	}
+	payload, isObject := python.Object(a.Payload.ValueString())
+	if framework.IsSet(a.Payload) && !isObject {
+		return // the attribute's validator reports it
+	}
+	fields := slices.Sorted(maps.Keys(job.Payload))
+	var missing, unknown []string
+	for _, f := range fields {
+		if _, sent := payload[f]; job.Payload[f].Required && !sent {
+			missing = append(missing, f)
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(payload)) {
+		if _, ok := job.Payload[f]; !ok {
+			unknown = append(unknown, f)
+		}
+	}
+	if len(missing) > 0 {
+		diags.AddAttributeError(jobPayloadPath, "Missing required job field", fmt.Sprintf(
+			"Job %q needs the payload field(s) %s. Its fields: %s.", jobType, quoteAll(missing...), describeFields(job, fields)))
+	}
+	if len(unknown) > 0 {
+		diags.AddAttributeError(jobPayloadPath, "Unknown field for job", fmt.Sprintf(
+			"Job %q has no payload field(s) %s. Its fields: %s.", jobType, quoteAll(unknown...), describeFields(job, fields)))
+	}
+}
+
+// noJobs says that the service has no job action any more, what was done
+// (done), and what to do.
+func noJobs(done string) string {
+	return fmt.Sprintf("The service no longer runs plugin jobs: it has no job action (%s; its versions since "+
+		"September 2024 answer 404 for it), so %s. Remove this job (resource or action) from the configuration; %s "+
+		"says what replaces plugin configs.",
+		client.JobsGoneSince, done, client.MovingGuide)
+}
+
+// describeFields lists a job's payload fields, marking the required ones.
+func describeFields(job publicJob, fields []string) string {
+	if len(fields) == 0 {
+		return "none (leave payload out)"
+	}
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		if out[i] = quoteAll(f); job.Payload[f].Required {
+			out[i] += " (required)"
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func quoteAll(names ...string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strconv.Quote(n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// readForPlan reads config id through the read cache (many checks, few
+// pages). A config the project lacks, or a service without the API, is an
+// error; another failure a warning, the job left to the service at apply.
+func readForPlan(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, id int64, diags *diag.Diagnostics) *client.Record {
+	rec, err := meta.ReadCache().Read(ctx, project, k.Collection, id)
+	switch {
+	case client.IsNotFound(err):
+		diags.AddAttributeError(jobConfigIDPath, fmt.Sprintf("Unknown %s %d", k.Noun, id), fmt.Sprintf(
+			"Project %s has no %s with id %d, so no job can run on it.\n\n%s", project, k.Noun, id, framework.DescribeError(err)))
+	case client.IsServiceGone(err):
+		framework.AddAPIError(diags, fmt.Sprintf("Could not read %s %d", k.Noun, id), err, nil)
+	case err != nil:
+		diags.AddAttributeWarning(jobConfigIDPath, "Could not check the config at plan time", fmt.Sprintf(
+			"Reading %s %d failed, so the job type and payload are left to the service to judge at apply.\n\n%s",
+			k.Noun, id, framework.DescribeError(err)))
+	default:
+		return rec
+	}
+	return nil
 }
