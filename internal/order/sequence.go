@@ -145,9 +145,8 @@ func sequenceOf(orders map[int64]int64) []int64 {
 // largest order (belowLargest). fits is false when that leaves no room after
 // the listed ones.
 func unlistedAfter(ids []int64, listed, current map[int64]int64) (writes map[int64]int64, fits bool) {
-	after, isListed := int64(0), make(map[int64]bool, len(ids))
+	var after int64
 	for i, id := range ids {
-		isListed[id] = true
 		if i == 0 || listed[id] > after {
 			after = listed[id]
 		}
@@ -155,7 +154,7 @@ func unlistedAfter(ids []int64, listed, current map[int64]int64) (writes map[int
 	var unlisted, orders []int64
 	next := after + 1
 	for _, id := range sequenceOf(current) {
-		if isListed[id] {
+		if slices.Contains(ids, id) {
 			continue
 		}
 		o := max(current[id], next)
