@@ -65,6 +65,24 @@ var (
 	_ action.ActionWithModifyPlan     = (*runJobAction)(nil)
 )
 
+// defaultJobOperation is the operation the service assumes.
+const defaultJobOperation = "start"
+
+var (
+	jobConfigIDPath = path.Root("config_id")
+	jobTypePath     = path.Root("job_type")
+	jobPayloadPath  = path.Root("payload")
+)
+
+// jobArgs is a job as configured, in the resource and the action alike.
+type jobArgs struct {
+	ProjectID types.String         `tfsdk:"project_id"`
+	ConfigID  types.Int64          `tfsdk:"config_id"`
+	JobType   types.String         `tfsdk:"job_type"`
+	Payload   jsontypes.Normalized `tfsdk:"payload"`
+	Operation types.String         `tfsdk:"operation"`
+}
+
 type model struct {
 	jobArgs
 	ID       types.String `tfsdk:"id"`
@@ -226,8 +244,8 @@ func (r *jobResource) Create(ctx context.Context, req resource.CreateRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	project, ok := runJob(ctx, r, r.kind, &plan.jobArgs, func(string) {}, &resp.Diagnostics)
-	if !ok {
+	meta, project := r.MustProject(plan.ProjectID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || !runJob(ctx, meta, r.kind, project, &plan.jobArgs, func(string) {}, &resp.Diagnostics) {
 		return
 	}
 	plan.ProjectID = types.StringValue(project)
@@ -272,45 +290,23 @@ func (x *runJobAction) Invoke(ctx context.Context, req action.InvokeRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	runJob(ctx, x, x.kind, &args, func(msg string) {
+	meta, project := x.MustProject(args.ProjectID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	runJob(ctx, meta, x.kind, project, &args, func(msg string) {
 		if resp.SendProgress != nil {
 			resp.SendProgress(action.InvokeProgressEvent{Message: msg})
 		}
 	}, &resp.Diagnostics)
 }
 
-// defaultJobOperation is the operation the service assumes.
-const defaultJobOperation = "start"
-
-var (
-	jobConfigIDPath = path.Root("config_id")
-	jobTypePath     = path.Root("job_type")
-	jobPayloadPath  = path.Root("payload")
-)
-
-// jobArgs is a job as configured, in the resource and the action alike.
-type jobArgs struct {
-	ProjectID types.String         `tfsdk:"project_id"`
-	ConfigID  types.Int64          `tfsdk:"config_id"`
-	JobType   types.String         `tfsdk:"job_type"`
-	Payload   jsontypes.Normalized `tfsdk:"payload"`
-	Operation types.String         `tfsdk:"operation"`
-}
-
-// construct is the job resource or action: the provider data and the
-// project to work in (framework's MustProject).
-type construct interface {
-	MustProject(configured types.String, diags *diag.Diagnostics) (*framework.ProviderData, string)
-}
-
 // runJob asks the service once, under the write time limit, to run the job,
-// telling progress before and after; it returns the project and whether the
-// service accepted the job.
-func runJob(ctx context.Context, c construct, k framework.Kind, a *jobArgs, progress func(string), diags *diag.Diagnostics) (string, bool) {
-	meta, project := c.MustProject(a.ProjectID, diags)
-	if diags.HasError() {
-		return "", false
-	}
+// telling progress before and after; it reports whether the service
+// accepted the job.
+func runJob(ctx context.Context, meta *framework.ProviderData, k framework.Kind, project string, a *jobArgs,
+	progress func(string), diags *diag.Diagnostics,
+) bool {
 	ctx, cancel := context.WithTimeout(ctx, framework.DefaultWriteTimeout)
 	defer cancel()
 	id := a.ConfigID.ValueInt64()
@@ -324,7 +320,7 @@ func runJob(ctx context.Context, c construct, k framework.Kind, a *jobArgs, prog
 	if err == nil {
 		tflog.Info(ctx, "job accepted", map[string]any{"job_type": job.Type})
 		progress(fmt.Sprintf("The service accepted job %q of %s %d", job.Type, k.Noun, id))
-		return project, true
+		return true
 	}
 	summary := fmt.Sprintf("Could not run job %q of %s %d", a.JobType.ValueString(), k.Noun, id)
 	switch {
@@ -339,7 +335,7 @@ func runJob(ctx context.Context, c construct, k framework.Kind, a *jobArgs, prog
 	default:
 		framework.AddCustomActionError(diags, summary, client.ActionJob, err, nil)
 	}
-	return "", false
+	return false
 }
 
 // jobErrorPath maps the service's job validation messages to the attribute
