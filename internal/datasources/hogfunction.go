@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -40,8 +42,7 @@ func HogTemplateID(url *string) (string, bool) {
 	return "plugin-" + slug, true
 }
 
-// HogFunction is the hog function that can succeed a config, in
-// posthog_hog_function's terms.
+// HogFunction is the hog_function attribute.
 type HogFunction struct {
 	Available       types.Bool   `tfsdk:"available"`
 	Reason          types.String `tfsdk:"reason"`
@@ -59,11 +60,38 @@ type HogFunction struct {
 	ExistingID      types.String `tfsdk:"existing_id"`
 }
 
+// hogFunctionAttribute is the config's way off, in posthog_hog_function's terms.
+func hogFunctionAttribute() schema.SingleNestedAttribute {
+	forArg := func(arg, what string) schema.StringAttribute {
+		return computedString(fmt.Sprintf("For `%s`: %s", arg, what))
+	}
+	return schema.SingleNestedAttribute{
+		Computed: true,
+		MarkdownDescription: "The hog function that can succeed this config, in the terms of the official " +
+			"provider's `posthog_hog_function` (the key needs `hog_function:read`). See the guide \"Moving to hog functions\".",
+		Attributes: map[string]schema.Attribute{
+			"available":        computedBool("Whether a hog function can be written from the template that succeeds the plugin."),
+			"reason":           computedString("Why not, and what to do instead; also what PostHog already made of the config."),
+			"template_id":      forArg("template_id", "the template that succeeds the plugin (`plugin-<slug>` of its url); null when there is none."),
+			"template_status":  computedString("The template's status: `stable`, `deprecated` (usable) or `hidden` (refused)."),
+			"type":             forArg("type", "the template's type."),
+			"name":             forArg("name", "the plugin's name."),
+			"description":      forArg("description", "the template's."),
+			"inputs_json":      forArg("inputs_json", "the non-secret settings the template keeps."),
+			"secret_inputs":    computedStrings("The secrets the template keeps: give them again in `sensitive_inputs_json`."),
+			"dropped_settings": computedStrings("The settings the template drops."),
+			"filters_json":     forArg("filters_json", "the filters PostHog answers."),
+			"execution_order":  computedInt64("For `execution_order`: the config's `order`."),
+			"enabled":          computedBool("For `enabled`: the config's, or that of the function PostHog made."),
+			"existing_id":      computedString("The hog function PostHog already made of this config: import it."),
+		},
+	}
+}
+
 // Successors looks up the successors of a project's configs for one read
 // of a data source: each template once, the project's hog functions once.
-// A lookup the key may not make, or that fails, leaves the successors
-// without what it would have told, and Warn says so once. A read looks up
-// one config after another: no lock.
+// A failed lookup leaves out what it would have told, and Warn says so
+// once. A read looks up one config after another: no lock.
 type Successors struct {
 	c         *client.Client
 	project   string
@@ -103,10 +131,7 @@ func (s *Successors) template(ctx context.Context, id string) (t *client.HogTemp
 		return nil, false
 	}
 	t, err := s.c.HogTemplate(ctx, s.project, id)
-	switch {
-	case client.IsNotFound(err):
-		t = nil
-	case err != nil:
+	if err != nil && !client.IsNotFound(err) { // not found: t is nil
 		s.failed = err
 		return nil, false
 	}
@@ -119,11 +144,8 @@ func (s *Successors) template(ctx context.Context, id string) (t *client.HogTemp
 // known is false when they could not be listed.
 func (s *Successors) existing(ctx context.Context, template string, order int64) (same []client.HogFunction, others []string, known bool) {
 	if !s.listed && s.failed == nil {
-		fns, err := s.c.HogFunctions(ctx, s.project, "transformation")
-		if err != nil {
-			s.failed = err
-		}
-		s.functions, s.listed = fns, err == nil
+		s.functions, s.failed = s.c.HogFunctions(ctx, s.project, "transformation")
+		s.listed = s.failed == nil
 	}
 	if !s.listed {
 		return nil, nil, false
@@ -139,9 +161,6 @@ func (s *Successors) existing(ctx context.Context, template string, order int64)
 	}
 	return same, others, true
 }
-
-// maxExecutionOrder is the top of the range of a hog function's execution_order.
-const maxExecutionOrder = 32767
 
 // Of returns the successor of config rec of collection coll, which carries
 // plugin_info and the stored settings (secrets masked).
@@ -222,7 +241,7 @@ func fill(h *HogFunction, t *client.HogTemplate, rec *client.Record) (missing []
 	if t.Description != nil && strings.TrimSpace(*t.Description) != "" {
 		h.Description = types.StringValue(strings.TrimSpace(*t.Description))
 	}
-	if o := rec.Order; o >= 0 && o <= maxExecutionOrder {
+	if o := rec.Order; o >= 0 && o <= math.MaxInt16 { // the top of execution_order's range
 		h.ExecutionOrder = types.Int64Value(o)
 	}
 	declared := map[string]bool{}
@@ -328,8 +347,5 @@ func existingReason(available bool, fns []client.HogFunction) string {
 }
 
 func joinReason(r types.String, more string) types.String {
-	if r.IsNull() {
-		return types.StringValue(more)
-	}
-	return types.StringValue(r.ValueString() + " " + more)
+	return types.StringValue(strings.TrimSpace(r.ValueString() + " " + more))
 }

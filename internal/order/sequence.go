@@ -2,6 +2,7 @@ package order
 
 import (
 	"cmp"
+	"context"
 	"maps"
 	"math"
 	"slices"
@@ -26,13 +27,15 @@ func inSequence(ids []int64, orders map[int64]int64) bool {
 	return true
 }
 
-func allIn(ids []int64, orders map[int64]int64) bool {
+// missingIDs returns the ids that orders does not hold, as users write them.
+func missingIDs(ids []int64, orders map[int64]int64) []string {
+	var missing []string
 	for _, id := range ids {
 		if _, ok := orders[id]; !ok {
-			return false
+			missing = append(missing, client.FormatID(id))
 		}
 	}
-	return true
+	return missing
 }
 
 // activeOrders returns the orders of the records not soft-deleted, by id.
@@ -62,16 +65,11 @@ func observedSequence(previous []int64, orders map[int64]int64, byOrder []int64)
 	if inSequence(previous, orders) {
 		return previous
 	}
-	listed := make(map[int64]bool, len(previous))
-	for _, id := range previous {
-		listed[id] = true
-	}
-	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return !listed[id] })
+	return slices.DeleteFunc(slices.Clone(byOrder), func(id int64) bool { return !slices.Contains(previous, id) })
 }
 
-// observe sets what Read reports of the active configs' orders (by config
-// id) to a state whose config_ids were previous: config_ids,
-// unlisted_config_ids and orders.
+// observe sets config_ids, unlisted_config_ids and orders as Read reports
+// orders (by config id) to a state whose config_ids were previous.
 func (m *model) observe(previous []int64, orders map[int64]int64) {
 	byOrder := sequenceOf(orders)
 	ids := observedSequence(previous, orders, byOrder)
@@ -93,10 +91,10 @@ func unlistedIDs(byOrder, ids []int64) []int64 {
 // its largest order leave no room after them, so "last" numbers them from
 // 1 anyway; both move a tie at the top down rather than past it.
 func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int64, []int64) {
-	want := make(map[int64]int64, len(current))
-	maps.Copy(want, current)
+	want := maps.Clone(current)
+	_, fits := unlistedAfter(ids, current, current)
 	switch {
-	case inSequence(ids, current) && (policy == unlistedKeep || !unlistedAfterOverflow(ids, current)):
+	case inSequence(ids, current) && (policy == unlistedKeep || fits):
 	case policy == unlistedKeep:
 		maps.Copy(want, ownPlaces(ids, current))
 	default:
@@ -109,13 +107,6 @@ func arrange(policy string, ids []int64, current map[int64]int64) (map[int64]int
 		maps.Copy(want, writes)
 	}
 	return want, unlistedIDs(sequenceOf(want), ids)
-}
-
-// unlistedAfterOverflow reports whether the unlisted configs find no room
-// after ids at the orders they hold, below the service's largest order.
-func unlistedAfterOverflow(ids []int64, current map[int64]int64) bool {
-	_, fits := unlistedAfter(ids, current, current)
-	return !fits
 }
 
 // ownPlaces gives ids, in sequence, the orders they hold (sorted), a tie one
@@ -154,9 +145,8 @@ func sequenceOf(orders map[int64]int64) []int64 {
 // largest order (belowLargest). fits is false when that leaves no room after
 // the listed ones.
 func unlistedAfter(ids []int64, listed, current map[int64]int64) (writes map[int64]int64, fits bool) {
-	after, isListed := int64(0), make(map[int64]bool, len(ids))
+	var after int64
 	for i, id := range ids {
-		isListed[id] = true
 		if i == 0 || listed[id] > after {
 			after = listed[id]
 		}
@@ -164,7 +154,7 @@ func unlistedAfter(ids []int64, listed, current map[int64]int64) (writes map[int
 	var unlisted, orders []int64
 	next := after + 1
 	for _, id := range sequenceOf(current) {
-		if isListed[id] {
+		if slices.Contains(ids, id) {
 			continue
 		}
 		o := max(current[id], next)
@@ -211,16 +201,9 @@ func int64List(ids []int64) types.List {
 
 // listInt64s reads a list of numbers; false when it is not known.
 func listInt64s(l types.List) ([]int64, bool) {
-	if !framework.IsSet(l) {
+	var ids []int64
+	if !framework.IsSet(l) || l.ElementsAs(context.Background(), &ids, false).HasError() {
 		return nil, false
-	}
-	ids := make([]int64, len(l.Elements()))
-	for i, e := range l.Elements() {
-		v, ok := e.(types.Int64)
-		if !ok || !framework.IsSet(v) {
-			return nil, false
-		}
-		ids[i] = v.ValueInt64()
 	}
 	return ids, true
 }
