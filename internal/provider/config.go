@@ -44,13 +44,12 @@ type providerModel struct {
 	AllowInsecureHTTP types.Bool   `tfsdk:"allow_insecure_http"`
 }
 
-// stringSetting returns the configured value, else the environment
-// variable's, else def.
-func stringSetting(v types.String, env, def string) string {
-	if !v.IsNull() {
-		return v.ValueString()
+// orDefault returns the configured setting v, or def when it is left out.
+func orDefault[T any](v *T, def T) T {
+	if v == nil {
+		return def
 	}
-	return cmp.Or(os.Getenv(env), def)
+	return *v
 }
 
 // Configure implements provider.Provider: settings resolved against their
@@ -67,20 +66,20 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 		return
 	}
 
-	host := strings.TrimRight(stringSetting(cfg.Host, envHost, defaultHost), "/")
+	host := strings.TrimRight(orDefault(cfg.Host.ValueStringPointer(), cmp.Or(os.Getenv(envHost), defaultHost)), "/")
 	if err := client.CheckHost(host, cfg.AllowInsecureHTTP.ValueBool()); err != nil {
 		resp.Diagnostics.AddAttributeError(hostPath, "Invalid host",
 			fmt.Sprintf("%s (from the host setting or %s)", err, envHost))
 	}
 
-	apiKey := stringSetting(cfg.APIKey, envAPIKey, "")
+	apiKey := orDefault(cfg.APIKey.ValueStringPointer(), os.Getenv(envAPIKey))
 	if strings.TrimSpace(apiKey) == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing API key",
 			"The provider needs a personal API key: set api_key in the provider block or the "+
 				envAPIKey+" environment variable. It must not be empty or blank.")
 	}
 
-	projectID := strings.TrimSpace(stringSetting(cfg.ProjectID, envProjectID, ""))
+	projectID := strings.TrimSpace(orDefault(cfg.ProjectID.ValueStringPointer(), os.Getenv(envProjectID)))
 	if projectID != "" && !framework.ValidProjectID(projectID) {
 		resp.Diagnostics.AddAttributeError(framework.ProjectIDPath, "Invalid project_id",
 			fmt.Sprintf(`project_id (or %s) must be a positive integer or "@current", got %q.`, envProjectID, projectID))
@@ -88,14 +87,8 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 
 	requestTimeout := durationSetting(cfg.RequestTimeout, defaultRequestTimeout)
 	waitMax := durationSetting(cfg.RetryWaitMax, client.DefaultRetryWaitMax)
-	maxRetries := int64(client.DefaultMaxRetries)
-	if !cfg.MaxRetries.IsNull() {
-		maxRetries = cfg.MaxRetries.ValueInt64()
-	}
-	rpm := int64(defaultRequestsPerMinute)
-	if !cfg.RequestsPerMinute.IsNull() {
-		rpm = cfg.RequestsPerMinute.ValueInt64()
-	}
+	maxRetries := orDefault(cfg.MaxRetries.ValueInt64Pointer(), client.DefaultMaxRetries)
+	rpm := orDefault(cfg.RequestsPerMinute.ValueInt64Pointer(), defaultRequestsPerMinute)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -122,10 +115,7 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 		"request_timeout": requestTimeout.String(), "requests_per_minute": rpm, "retry_wait_max": waitMax.String(),
 	})
 
-	journalDir := createonce.DefaultJournalDir()
-	if p.journalDir != nil {
-		journalDir = *p.journalDir
-	}
+	journalDir := orDefault(p.journalDir, createonce.DefaultJournalDir())
 	data := &framework.ProviderData{Client: c, ProjectID: projectID, JournalDir: journalDir}
 	resp.ResourceData = data
 	resp.DataSourceData = data
