@@ -146,7 +146,8 @@ func PlanProjectID(ctx context.Context, meta *ProviderData, w ProjectWitness, re
 		return
 	}
 	if IsSet(prior) && prior.ValueString() != planned {
-		same, err := meta.Client.SameProject(ctx, prior.ValueString(), planned, w.Collection, w.id(req.State.Raw))
+		witness := w.id(req.State.Raw)
+		same, err := meta.Client.SameProject(ctx, prior.ValueString(), planned, w.Collection, witness)
 		switch {
 		case err != nil:
 			resp.Diagnostics.AddAttributeError(ProjectIDPath, "Could not compare the projects", fmt.Sprintf(
