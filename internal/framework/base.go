@@ -11,8 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// base keeps a construct's type suffix and the provider data handed to
-// Configure.
+// base keeps a construct's type suffix and its provider data.
 type base struct {
 	typeSuffix string
 	meta       *ProviderData
@@ -22,8 +21,7 @@ type base struct {
 // (during validation, or while its configuration holds unknown values).
 func (b *base) Meta() *ProviderData { return b.meta }
 
-// configure stores the provider data; nil is normal before the provider is
-// configured.
+// configure stores the provider data, nil before the provider is configured.
 func (b *base) configure(data any, diags *diag.Diagnostics) {
 	if data == nil {
 		return
@@ -37,8 +35,7 @@ func (b *base) configure(data any, diags *diag.Diagnostics) {
 	b.meta = meta
 }
 
-// MustMeta returns the provider data, or adds an error and returns nil when
-// the provider is not configured yet.
+// MustMeta returns the provider data, or nil and an error before the provider is configured.
 func (b *base) MustMeta(diags *diag.Diagnostics) *ProviderData {
 	if b.meta == nil {
 		diags.AddError("Provider not configured",

@@ -1,6 +1,3 @@
-// The registry of the collections of config records, over which every
-// construct is written once.
-
 package framework
 
 import (
@@ -10,8 +7,8 @@ import (
 	"github.com/pipelinecfg/terraform-provider-pipeline/internal/client"
 )
 
-// Kind is one collection of config records: its constructs' names and which
-// plugins' configs the service shows in it.
+// Kind is one collection of config records, over which every construct is
+// written once: its constructs' names and which plugins' configs it shows.
 type Kind struct {
 	// Name is the kind's part of type names: pipeline_<Name>_config.
 	Name       string
@@ -20,8 +17,7 @@ type Kind struct {
 	Noun string
 	// PluginNoun names its plugins, as in "a transformation plugin".
 	PluginNoun string
-	// ExamplePlugin is the name of a well-known plugin of the kind, for the
-	// docs' examples.
+	// ExamplePlugin names a well-known plugin of the kind, for the docs' examples.
 	ExamplePlugin string
 	shows         func(pluginCapabilities) bool
 }
@@ -55,8 +51,7 @@ func Kinds() []Kind { return []Kind{Transformation, ImportApp} }
 
 // OwnFirst returns every kind, k first: where a config of k may show.
 func (k Kind) OwnFirst() []Kind {
-	others := slices.DeleteFunc(Kinds(), func(o Kind) bool { return o.Name == k.Name })
-	return append([]Kind{k}, others...)
+	return append([]Kind{k}, slices.DeleteFunc(Kinds(), func(o Kind) bool { return o.Name == k.Name })...)
 }
 
 // TypeSuffix is "_<kind>_<construct>", which follows the provider's type name.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -45,13 +44,12 @@ type providerModel struct {
 	AllowInsecureHTTP types.Bool   `tfsdk:"allow_insecure_http"`
 }
 
-// stringSetting returns the configured value, else the environment
-// variable's, else def.
-func stringSetting(v types.String, env, def string) string {
-	if !v.IsNull() {
-		return v.ValueString()
+// orDefault returns the configured setting v, or def when it is left out.
+func orDefault[T any](v *T, def T) T {
+	if v == nil {
+		return def
 	}
-	return cmp.Or(os.Getenv(env), def)
+	return *v
 }
 
 // Configure implements provider.Provider: settings resolved against their
@@ -68,20 +66,20 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 		return
 	}
 
-	host := strings.TrimRight(stringSetting(cfg.Host, envHost, defaultHost), "/")
+	host := strings.TrimRight(orDefault(cfg.Host.ValueStringPointer(), cmp.Or(os.Getenv(envHost), defaultHost)), "/")
 	if err := client.CheckHost(host, cfg.AllowInsecureHTTP.ValueBool()); err != nil {
 		resp.Diagnostics.AddAttributeError(hostPath, "Invalid host",
 			fmt.Sprintf("%s (from the host setting or %s)", err, envHost))
 	}
 
-	apiKey := stringSetting(cfg.APIKey, envAPIKey, "")
+	apiKey := orDefault(cfg.APIKey.ValueStringPointer(), os.Getenv(envAPIKey))
 	if strings.TrimSpace(apiKey) == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing API key",
 			"The provider needs a personal API key: set api_key in the provider block or the "+
 				envAPIKey+" environment variable. It must not be empty or blank.")
 	}
 
-	projectID := strings.TrimSpace(stringSetting(cfg.ProjectID, envProjectID, ""))
+	projectID := strings.TrimSpace(orDefault(cfg.ProjectID.ValueStringPointer(), os.Getenv(envProjectID)))
 	if projectID != "" && !framework.ValidProjectID(projectID) {
 		resp.Diagnostics.AddAttributeError(framework.ProjectIDPath, "Invalid project_id",
 			fmt.Sprintf(`project_id (or %s) must be a positive integer or "@current", got %q.`, envProjectID, projectID))
@@ -89,14 +87,8 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 
 	requestTimeout := durationSetting(cfg.RequestTimeout, defaultRequestTimeout)
 	waitMax := durationSetting(cfg.RetryWaitMax, client.DefaultRetryWaitMax)
-	maxRetries := int64(client.DefaultMaxRetries)
-	if !cfg.MaxRetries.IsNull() {
-		maxRetries = cfg.MaxRetries.ValueInt64()
-	}
-	rpm := int64(defaultRequestsPerMinute)
-	if !cfg.RequestsPerMinute.IsNull() {
-		rpm = cfg.RequestsPerMinute.ValueInt64()
-	}
+	maxRetries := orDefault(cfg.MaxRetries.ValueInt64Pointer(), client.DefaultMaxRetries)
+	rpm := orDefault(cfg.RequestsPerMinute.ValueInt64Pointer(), defaultRequestsPerMinute)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -123,10 +115,7 @@ func (p *pipelineProvider) Configure(ctx context.Context, req provider.Configure
 		"request_timeout": requestTimeout.String(), "requests_per_minute": rpm, "retry_wait_max": waitMax.String(),
 	})
 
-	journalDir := createonce.DefaultJournalDir()
-	if p.journalDir != nil {
-		journalDir = *p.journalDir
-	}
+	journalDir := orDefault(p.journalDir, createonce.DefaultJournalDir())
 	data := &framework.ProviderData{Client: c, ProjectID: projectID, JournalDir: journalDir}
 	resp.ResourceData = data
 	resp.DataSourceData = data
@@ -143,38 +132,20 @@ func durationSetting(v types.String, def time.Duration) time.Duration {
 	return d
 }
 
-// stringCheck validates a known string: check returns what is wrong, or "".
-type stringCheck struct {
-	description string
-	check       func(attr, value string) string
-}
-
-func (v stringCheck) Description(context.Context) string { return v.description }
-
-func (v stringCheck) MarkdownDescription(context.Context) string { return v.description }
-
-func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !framework.IsSet(req.ConfigValue) {
-		return
-	}
-	if problem := v.check(req.Path.String(), req.ConfigValue.ValueString()); problem != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), problem)
-	}
-}
-
 // notBlankValidator refuses an empty or whitespace-only string; the stock
 // ones would change the error, and a regex one would echo the api_key.
-var notBlankValidator = stringCheck{"must not be empty or blank", func(attr, value string) string {
-	if strings.TrimSpace(value) == "" {
-		return attr + " must not be empty or blank."
+var notBlankValidator = framework.StringCheck("must not be empty or blank", func(p path.Path, s string) (string, string) {
+	if strings.TrimSpace(s) != "" {
+		return "", ""
 	}
-	return ""
-}}
+	return "Invalid " + p.String(), p.String() + " must not be empty or blank."
+})
 
 // durationValidator refuses a string that is not a positive Go duration.
-var durationValidator = stringCheck{`must be a positive duration such as "30s" or "2m"`, func(attr, value string) string {
-	if d, err := time.ParseDuration(value); err != nil || d <= 0 {
-		return fmt.Sprintf(`%s must be a positive duration such as "30s" or "2m", got %q.`, attr, value)
-	}
-	return ""
-}}
+var durationValidator = framework.StringCheck(`must be a positive duration such as "30s" or "2m"`,
+	func(p path.Path, s string) (string, string) {
+		if d, err := time.ParseDuration(s); err == nil && d > 0 {
+			return "", ""
+		}
+		return "Invalid " + p.String(), fmt.Sprintf(`%s must be a positive duration such as "30s" or "2m", got %q.`, p, s)
+	})
